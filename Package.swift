@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tempera",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tempera", targets: ["tempera"]),
+        .executable(name: "tempera-bench", targets: ["tempera-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, one system-library target each; static inline shims live in their headers.
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
+                       providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse",
+                       providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate",
+                       providers: [.apt(["libsamplerate0-dev"])]),
+
+        // The document, commands, undo, command language, temperaments, schedule compiler: pure Swift.
+        .target(name: "TemperaCore", linkerSettings: [.linkedLibrary("m")]),
+        // Samples, voices, mixer, the engine and its output backends.
+        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate"]),
+        // Screen, panes, key maps, themes, the editor loop.
+        .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaAudio", "CNcursesw"]),
+
+        .executableTarget(name: "tempera", dependencies: [
+            "TemperaCore", "TemperaAudio", "TemperaTerminal",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal"]),
+
+        .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
+        .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore"]),
+        .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio"]),
+    ]
+)

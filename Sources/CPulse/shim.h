@@ -1,0 +1,4 @@
+#ifndef CPULSE_SHIM_H
+#define CPULSE_SHIM_H
+#include <pulse/pulseaudio.h>
+#endif

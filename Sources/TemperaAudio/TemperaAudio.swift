@@ -1,0 +1,2 @@
+// The audio module: samples, voices, mixer, engine, output backends.
+import TemperaCore

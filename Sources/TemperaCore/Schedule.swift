@@ -1,0 +1,157 @@
+/// What playback does, compiled from a document: every onset and cut of one pass over the loop region,
+/// sorted, with the arithmetic that puts pass k of an event on its exact sample frame.
+///
+/// A schedule is immutable and holds no references, so the audio thread can read it while the editor builds
+/// the next one.
+public struct Schedule: Sendable, Equatable {
+    public struct Event: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// A clip starts.
+            case onset
+            /// A `-`: whatever the track is sounding stops (with a short fade).
+            case cut
+        }
+        public var kind: Kind
+        /// Seconds at tempo x1 after the region's start.
+        public var time: Double
+        /// 0-based track index.
+        public var track: Int
+        /// 1...16; 0 for a `?` marker, resolved per pass by `clip(of:pass:)`.
+        public var clip: Int
+        public var amp: Double
+        public var marker: MarkerID
+        /// For a gate clip: where its gate closes (seconds after the region's start): the next marker of the
+        /// track that is not `+`, or the region's end.
+        public var gateEnd: Double
+
+        public init(kind: Kind, time: Double, track: Int, clip: Int, amp: Double, marker: MarkerID, gateEnd: Double) {
+            self.kind = kind
+            self.time = time
+            self.track = track
+            self.clip = clip
+            self.amp = amp
+            self.marker = marker
+            self.gateEnd = gateEnd
+        }
+    }
+
+    /// One onset as `tempera events` prints it.
+    public struct Onset: Sendable, Equatable {
+        public var loop: Int
+        /// 1-based, as the user counts tracks.
+        public var track: Int
+        public var clip: Int
+        public var amp: Double
+        public var time: Double
+        public var frame: Int64
+    }
+
+    /// The region played, seconds at tempo x1: the loop region when the loop is on, else 0..length.
+    public var start: Double
+    public var end: Double
+    public var looping: Bool
+    public var tempo: Double
+    public var sampleRate: Double
+    public var events: [Event]
+    /// Linear gain of each track (0 for a muted track or one silenced by another's solo).
+    public var trackGains: [Double]
+    public var seed: UInt64
+    /// Bit n-1 set when slot n has something to play: where `?` draws from.
+    public var randomPool: UInt16
+
+    /// The region's length in seconds at tempo x1.
+    @inlinable public var span: Double { end - start }
+
+    /// Compiles a document. `sampleRate` only affects the frames reported.
+    public init(document doc: Document, sampleRate: Double) {
+        let t = doc.transport
+        start = t.loopOn ? t.loopStart : 0
+        end = t.loopOn ? t.loopEnd : t.length
+        looping = t.loopOn
+        tempo = t.tempo
+        self.sampleRate = sampleRate
+        seed = doc.seed
+        var pool: UInt16 = 0
+        for (i, slot) in doc.slots.enumerated() where !slot.isEmpty { pool |= 1 << UInt16(i) }
+        randomPool = pool
+        let anySolo = doc.tracks.contains { $0.solo }
+        trackGains = doc.tracks.map { tr in (tr.mute || (anySolo && !tr.solo)) ? 0 : tr.gain }
+
+        var events: [Event] = []
+        let (a, b) = (start, end)
+        for (ti, track) in doc.tracks.enumerated() where trackGains[ti] > 0 {
+            let markers = track.markers
+            let lo = markers.lowerBound(time: a), hi = markers.lowerBound(time: b)
+            guard lo < hi else { continue }
+            // Walk backwards so each onset knows the next marker that is not a hold.
+            var nextNonHold = b - a
+            var lineEvents: [Event] = []
+            for i in stride(from: hi - 1, through: lo, by: -1) {
+                let m = markers[i]
+                let rel = m.time - a
+                switch m.content {
+                case .clip(let n)?:
+                    lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: n, amp: m.amp, marker: m.id,
+                                            gateEnd: nextNonHold))
+                case .random?:
+                    lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: 0, amp: m.amp, marker: m.id,
+                                            gateEnd: nextNonHold))
+                case .rest?:
+                    lineEvents.append(Event(kind: .cut, time: rel, track: ti, clip: 0, amp: 0, marker: m.id,
+                                            gateEnd: rel))
+                case .hold?, nil:
+                    break
+                }
+                if m.content != .hold { nextNonHold = rel }
+            }
+            events.append(contentsOf: lineEvents.reversed())
+        }
+        // Stable across tracks: by time, then track, cuts before onsets at the same instant.
+        events.sort { x, y in
+            if x.time != y.time { return x.time < y.time }
+            if x.track != y.track { return x.track < y.track }
+            return x.kind == .cut && y.kind == .onset
+        }
+        self.events = events
+    }
+
+    /// The sample frame of an instant `time` (seconds at tempo x1 after the region's start) in pass `pass`:
+    /// `round((pass * span + time) / tempo * rate)`. Computed from the pass number, never accumulated, so
+    /// nothing drifts however long the loop runs.
+    @inlinable
+    public func frame(pass: Int, time: Double) -> Int64 {
+        Int64(((Double(pass) * span + time) / tempo * sampleRate).rounded())
+    }
+
+    /// The clip an event plays in pass `pass`; a `?` draws from the filled slots, the same way every time
+    /// for the same seed, pass and marker.
+    @inlinable
+    public func clip(of event: Event, pass: Int) -> Int {
+        if event.clip != 0 { return event.clip }
+        let pool = randomPool == 0 ? UInt16.max : randomPool
+        var z = seed &+ UInt64(UInt32(truncatingIfNeeded: pass)) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(event.marker) &* 0xD1B5_4A32_D192_ED03
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        var pick = Int(z % UInt64(pool.nonzeroBitCount))
+        for n in 0..<16 where pool & (1 << UInt16(n)) != 0 {
+            if pick == 0 { return n + 1 }
+            pick -= 1
+        }
+        return 1
+    }
+
+    /// The onsets of `loops` passes, as `tempera events` lists them.
+    public func onsets(loops: Int) -> [Onset] {
+        var out: [Onset] = []
+        out.reserveCapacity(events.count * max(loops, 0))
+        for k in 0..<max(loops, 0) {
+            for e in events where e.kind == .onset {
+                let time = (Double(k) * span + e.time) / tempo
+                out.append(Onset(loop: k, track: e.track + 1, clip: clip(of: e, pass: k), amp: e.amp, time: time,
+                                 frame: frame(pass: k, time: e.time)))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,5 @@
+enum AudioBench {
+    static func run() {
+        print("== Audio (no figures yet)")
+    }
+}

@@ -1,0 +1,5 @@
+enum CoreBench {
+    static func run() {
+        print("== Core (no figures yet)")
+    }
+}

@@ -1,0 +1,5 @@
+enum TerminalBench {
+    static func run() {
+        print("== Terminal (no figures yet)")
+    }
+}
