@@ -1,2 +1,0 @@
-// The terminal module: screen, panes, key maps, themes, the editor loop.
-import TemperaCore
