@@ -83,8 +83,11 @@ public struct Canvas: Hashable, Sendable {
 
     /// The role painted at the first cell of row `y` whose text starts `needle`, for tests on styling.
     public func role(of needle: String, inRow y: Int) -> Role? {
-        let row = line(y)
-        guard let r = row.range(of: needle) else { return nil }
-        return self[row.distance(from: row.startIndex, to: r.lowerBound), y].role
+        let row = Array(line(y)), n = Array(needle)
+        guard !n.isEmpty, n.count <= row.count else { return nil }
+        for x in 0...(row.count - n.count) where Array(row[x..<(x + n.count)]) == n {
+            return self[x, y].role
+        }
+        return nil
     }
 }
