@@ -1,2 +1,0 @@
-// The audio module: samples, voices, mixer, engine, output backends.
-import TemperaCore
