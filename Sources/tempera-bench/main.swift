@@ -1,4 +1,5 @@
 // Benchmarks: run with `swift run -c release tempera-bench`. Each section prints its figures.
 CoreBench.run()
+FileBench.run()
 AudioBench.run()
 TerminalBench.run()

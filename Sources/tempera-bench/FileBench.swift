@@ -1,0 +1,5 @@
+enum FileBench {
+    static func run() {
+        print("== Files (no figures yet)")
+    }
+}
