@@ -26,6 +26,11 @@ public enum SampleLoader {
             throw LoadError(description: "\(label): \(String(cString: sf_strerror(nil)))")
         }
         defer { sf_close(file) }
+        // A truncated WAV or AIFF opens without error, with fewer frames than its header announces; libsndfile
+        // only says so in its log ("data : 96000 (should be 49956)").
+        if let short = truncatedChunk(file) {
+            throw LoadError(description: "\(label): damaged or truncated (\(short))")
+        }
         let channels = Int(info.channels), expected = Int(info.frames)
         guard channels > 0, info.samplerate > 0 else {
             throw LoadError(description: "\(label): no audio in the file")
@@ -65,6 +70,21 @@ public enum SampleLoader {
             out[2 * (outFrames - fade + k) + 1] *= g
         }
         return SampleBuffer(stereo: out, sampleRate: sampleRate)
+    }
+
+    /// The log line of a sound-data chunk whose declared size exceeds the file, if any.
+    static func truncatedChunk(_ file: OpaquePointer) -> String? {
+        var log = [CChar](repeating: 0, count: 8192)
+        let n = log.withUnsafeMutableBufferPointer { sf_command(file, Int32(SFC_GET_LOG_INFO), $0.baseAddress, Int32($0.count)) }
+        guard n > 0 else { return nil }
+        let text = log.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        for line in text.split(separator: "\n") {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if (t.hasPrefix("data") || t.hasPrefix("SSND")) && t.contains("should be") {
+                return t.replacingOccurrences(of: "  ", with: " ")
+            }
+        }
+        return nil
     }
 
     /// Resamples interleaved stereo by `ratio` (output frames per input frame) with libsamplerate's sinc
