@@ -55,13 +55,15 @@ public final class AudioEngine {
     ///   - sampleRate: the output rate; samples are converted to it once, at load.
     ///   - output: PulseAudio, or the null output driven by `pump(frames:)`.
     ///   - kitDirectory: where `kit/NAME.wav` points (default: found as `SamplePaths.kitDirectory()` says).
-    public init(sampleRate: Double = 48_000, output: Output = .pulse, kitDirectory: String? = nil) {
+    ///   - polyphony: voices sounding at once before the oldest is stolen (with a short fade).
+    public init(sampleRate: Double = 48_000, output: Output = .pulse, kitDirectory: String? = nil, polyphony: Int = 64) {
         self.sampleRate = sampleRate
         self.outputKind = output
         bank = SampleBank(sampleRate: sampleRate, kitDirectory: kitDirectory)
         shared = .allocate(capacity: 1)
         shared.initialize(to: EngineShared())
         renderState = RenderState.make(rate: sampleRate, shared: shared)
+        renderState.pointee.polyphony = min(max(1, polyphony), RenderState.voiceCapacity - 8)
     }
 
     deinit {
@@ -221,6 +223,9 @@ public final class AudioEngine {
 
     /// Output frames rendered since the engine was made.
     public var renderedFrames: Int { shared.pointee.renderedFrames.load(ordering: .relaxed) }
+
+    /// Snapshots published and not yet freed (the audio thread may still read them).
+    var liveSnapshots: Int { live.count }
 
     /// Null output only: renders `frames` frames on the calling thread and returns them (interleaved stereo).
     public func pump(frames: Int) -> [Float] {

@@ -267,7 +267,7 @@ struct RenderState {
         for i in 0..<count {
             m += (target - m) * k
             // Land exactly on the target, so a settled gain is the same number as the offline render's.
-            if abs(target - m) < 1e-6 { m = target }
+            if abs(target - m) <= 1e-4 { m = target }
             out[2 * i] *= m
             out[2 * i + 1] *= m
         }

@@ -123,3 +123,15 @@ final class PulseTestServer {
         recorder.waitUntilExit()
     }
 }
+
+/// Fails with the first differing frame (never prints whole buffers).
+func assertSamplesEqual(_ a: [Float], _ b: [Float], accuracy: Float = 0, file: StaticString = #filePath, line: UInt = #line) {
+    guard a.count == b.count else {
+        XCTFail("lengths differ: \(a.count / 2) and \(b.count / 2) frames", file: file, line: line)
+        return
+    }
+    for i in a.indices where abs(a[i] - b[i]) > accuracy {
+        XCTFail("frame \(i / 2) channel \(i % 2): \(a[i]) != \(b[i])", file: file, line: line)
+        return
+    }
+}
