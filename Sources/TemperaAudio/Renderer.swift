@@ -29,6 +29,8 @@ struct RenderState {
     /// Voices sounding at once before the oldest is stolen.
     var polyphony = 64
     var master: Float = 0
+    /// A voice sounded at the start of this block or started in it.
+    var anyVoiceSounded = false
     var order: UInt64 = 0
     let trackSmoothing: Float
     let masterSmoothing: Float
@@ -60,6 +62,9 @@ struct RenderState {
         adoptLatest(s)
         while let c = s.pointee.shared.pointee.receive() { s.pointee.apply(c) }
 
+        // With nothing sounding, a volume change cannot click: the master takes it at once.
+        s.pointee.anyVoiceSounded = false
+        for v in 0..<voiceCapacity where s.pointee.voices[v].active { s.pointee.anyVoiceSounded = true; break }
         var f = 0
         while f < count {
             let end = s.pointee.fireDueEvents(upTo: count, offset: f)
@@ -138,6 +143,7 @@ struct RenderState {
         guard targetGain > 0, ev.amp > 0, slot.gain > 0 else { return }
 
         let v = allocateVoice()
+        anyVoiceSounded = true
         order &+= 1
         voices[v] = Voice(
             active: true, stolen: false, track: ev.track, data: data, frames: slot.frames, position: 0,
@@ -262,6 +268,7 @@ struct RenderState {
 
     private mutating func applyMaster(_ out: UnsafeMutablePointer<Float>, count: Int) {
         let target = snapshot?.pointee.volume ?? 0
+        if !anyVoiceSounded { master = target }
         var m = master
         let k = masterSmoothing
         for i in 0..<count {
