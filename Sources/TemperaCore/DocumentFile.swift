@@ -231,8 +231,8 @@ public enum DocumentFile {
         }
     }
 
-    /// Reads a whole file.
-    static func readFile(_ path: String) throws -> [UInt8] {
+    /// Reads a whole file; a missing or unreadable file is a one-line `CommandError`.
+    public static func readFile(_ path: String) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw CommandError("cannot open '\(path)': \(systemError(errno))") }
         defer { close(fd) }
