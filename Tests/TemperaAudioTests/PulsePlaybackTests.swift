@@ -84,26 +84,32 @@ final class PulsePlaybackTests: XCTestCase {
     func testATempoChangeWhilePlayingThroughPulseLandsOnTheNewFrames() throws {
         let server = try startServer()
         var doc = try clickDocument()
-        let path = dir + "/rec.wav"
-        let recorder = try server.record(to: path)
-        usleep(800_000)
-        let engine = AudioEngine()
-        engine.load(document: doc, baseDirectory: dir)
-        engine.start()
-        XCTAssertTrue(waitFor(2) { isRunning(engine) })
-        usleep(300_000)
-        let f0 = engine.renderedFrames
-        engine.play(loops: 6)
-        // Change the tempo half a second into the music, by the audio clock (the server may stall at first).
-        XCTAssertTrue(waitFor(5) { engine.renderedFrames > f0 + 24_000 })
-        doc.transport.tempo = 0.91
-        engine.update(document: doc)
-        XCTAssertTrue(waitFor(10) { engine.isFinished })
-        usleep(300_000)
-        let underruns = engine.underruns
-        engine.stop()
-        PulseTestServer.finish(recorder)
-        guard underruns == 0 else { throw XCTSkip("the machine was too loaded: \(underruns) underruns") }
+        var path = ""
+        for attempt in 1...3 {
+            doc.transport.tempo = 1.37
+            path = dir + "/rec\(attempt).wav"
+            let recorder = try server.record(to: path)
+            usleep(800_000)
+            let engine = AudioEngine()
+            engine.load(document: doc, baseDirectory: dir)
+            engine.start()
+            XCTAssertTrue(waitFor(2) { isRunning(engine) })
+            usleep(300_000)
+            let f0 = engine.renderedFrames
+            engine.play(loops: 6)
+            // Change the tempo half a second into the music, by the audio clock (the server may stall at first).
+            XCTAssertTrue(waitFor(5) { engine.renderedFrames > f0 + 24_000 })
+            doc.transport.tempo = 0.91
+            engine.update(document: doc)
+            XCTAssertTrue(waitFor(10) { engine.isFinished })
+            usleep(300_000)
+            let underruns = engine.underruns
+            engine.stop()
+            PulseTestServer.finish(recorder)
+            if underruns == 0 { break }
+            // A loaded machine: an underrun delays what follows. Try again; the last attempt must be clean.
+            if attempt == 3 { XCTAssertEqual(underruns, 0) }
+        }
 
         let rec = try AudioFile.read(path).samples
         let offset = try XCTUnwrap(Fixture.firstSound(rec))

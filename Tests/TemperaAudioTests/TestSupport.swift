@@ -43,7 +43,9 @@ enum Fixture {
     static func document(tracks: [[(Double, Content?)]], slots: [ClipSlot], tempo: Double = 1, span: Double = 1,
                          volume: Double = 1, amp: Double = 1) -> Document {
         let ts = tracks.enumerated().map { i, items in
-            Track(name: "t\(i + 1)", markers: MarkerList(items.map { Marker(id: 0, time: $0.0, amp: amp, content: $0.1) }))
+            Track(name: "t\(i + 1)", markers: MarkerList(items.enumerated().map { k, item in
+                Marker(id: MarkerID(k), time: item.0, amp: amp, content: item.1)
+            }))
         }
         var allSlots = slots
         while allSlots.count < 16 { allSlots.append(ClipSlot()) }
