@@ -94,16 +94,37 @@ public final class AudioEngine {
         started = false
         output?.close()
         output = nil
-        shared.pointee.playing.store(false, ordering: .relaxed)
         // No thread renders now, so the state can be reset directly.
-        renderState.pointee.playing = false
-        for v in 0..<RenderState.voiceCapacity { renderState.pointee.voices[v].active = false }
         drainCommands()
+        renderState.pointee.playing = false
+        wantPlaying = false
+        shared.pointee.playing.store(false, ordering: .relaxed)
+        silenceVoices()
         reclaim()
     }
 
+    /// True while an output's thread may be rendering with the state.
+    private var rendering: Bool { output != nil && !(output is FailedOutput) }
+
+    /// Through the ring to the audio thread, or straight into the state when no thread renders.
+    private func send(_ command: TransportCommand) {
+        if rendering {
+            shared.pointee.send(command)
+        } else {
+            drainCommands()
+            renderState.pointee.apply(command)
+        }
+    }
+
+    /// Only while no thread renders.
+    private func silenceVoices() {
+        for v in 0..<RenderState.voiceCapacity { renderState.pointee.voices[v].active = false }
+        shared.pointee.activeVoices.store(0, ordering: .relaxed)
+    }
+
+    /// Carries out commands still in the ring (only while no thread renders).
     private func drainCommands() {
-        while shared.pointee.receive() != nil {}
+        while let c = shared.pointee.receive() { renderState.pointee.apply(c) }
     }
 
     /// Loads the document's samples (off the audio thread) and publishes its schedule and settings.
@@ -143,8 +164,8 @@ public final class AudioEngine {
                                      volume: document.transport.volume)
         live.append(snap)
         shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
-        if output == nil {
-            // Nothing renders: take the snapshot here, so older ones can go.
+        if !rendering {
+            // No thread renders: take the snapshot here, so older ones can go.
             RenderState.adoptLatest(renderState)
             shared.pointee.oldestInUse.store(seq, ordering: .relaxed)
         }
@@ -161,12 +182,12 @@ public final class AudioEngine {
     /// (0: endless with the loop on, one pass with it off).
     public func play(loops: Int = 0) {
         wantPlaying = true
-        shared.pointee.send(TransportCommand(.play, value: Int32(clamping: loops)))
+        send(TransportCommand(.play, value: Int32(clamping: loops)))
     }
 
     public func pause() {
         wantPlaying = false
-        shared.pointee.send(TransportCommand(.pause))
+        send(TransportCommand(.pause))
     }
 
     public func toggle() {
@@ -175,7 +196,7 @@ public final class AudioEngine {
 
     /// Back to the start of the loop region (playing continues from there if it was playing).
     public func rewind() {
-        shared.pointee.send(TransportCommand(.rewind))
+        send(TransportCommand(.rewind))
     }
 
     /// True while the transport runs (also while a play command is on its way to the audio thread).
@@ -243,6 +264,12 @@ public final class AudioEngine {
         switch output.state {
         case .failed where elapsed >= Self.retryInterval:
             connect()
+        case .failed(let why) where !(output is FailedOutput):
+            // Release the dead connection now (its thread stops), so edits are taken directly until the retry.
+            output.close()
+            self.output = FailedOutput(reason: why)
+            // What was sounding is gone with the server; resuming voices mid-sample later would click.
+            silenceVoices()
         case .connecting where elapsed >= Self.connectTimeout:
             output.close()
             self.output = FailedOutput(reason: "PulseAudio server not answering")

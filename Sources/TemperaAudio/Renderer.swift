@@ -226,7 +226,8 @@ struct RenderState {
         return lo
     }
 
-    private mutating func apply(_ c: TransportCommand) {
+    /// Carries out a transport command (the audio thread, or the editor thread when no output renders).
+    mutating func apply(_ c: TransportCommand) {
         switch c.kind {
         case .play:
             passLimit = Int(c.value)
