@@ -256,6 +256,13 @@ public final class AudioEngine {
         return out
     }
 
+    /// Null output only: renders `frames` frames into `buffer` (interleaved stereo) on the calling thread, with
+    /// no allocation: what an output backend's thread does on every callback.
+    public func pump(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        guard let null = output as? NullOutput else { return }
+        null.pump(into: buffer, frames: frames)
+    }
+
     /// Retries a missing server every `retryInterval`, and gives up on a connection that takes too long.
     private func maintain() {
         reclaim()
