@@ -38,7 +38,7 @@ let package = Package(
         // Counts allocations (for the benchmark's proof that the render path makes none).
         .target(name: "CAllocCounter"),
         // Synthesises the default kit into Samples/ (`make kit`).
-        .executableTarget(name: "tempera-kit", dependencies: ["TemperaCore", "CSndfile"]),
+        .executableTarget(name: "tempera-kit", dependencies: ["TemperaCore", "TemperaAudio", "CSndfile"]),
 
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore"]),

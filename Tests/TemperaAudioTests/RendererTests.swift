@@ -90,6 +90,18 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(last, 11_998, accuracy: 2)
     }
 
+    func testANoteSlotWithoutAFilePlaysTheKitToneAtItsPitch() throws {
+        let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(note: 72)], span: 2)
+        let r = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0,
+                                kitDirectory: Fixture.kitDirectory)
+        XCTAssertEqual(r.warnings, [])
+        let out = r.renderAll()
+        // An octave up, the kit's middle-C tone lasts half as long.
+        let recorded = try SampleLoader.load(path: Fixture.kitDirectory + "/note.wav", sampleRate: 48_000)
+        let last = (0..<(out.count / 2)).last { out[2 * $0] != 0 }!
+        XCTAssertEqual(last, recorded.frames / 2, accuracy: 2)
+    }
+
     /// A continuous 220 Hz tone cut by rests, restarted by new onsets, stolen at a polyphony of 2 and carried
     /// across loop wraps: no sample-to-sample step exceeds the tone's own largest step.
     func testNothingClicks() throws {
