@@ -140,15 +140,21 @@ public final class AudioEngine {
         return warnings
     }
 
-    /// Publishes an edited document: heard from the next event, with no gap. Samples of changed slots are
-    /// loaded here first (warnings about them come from `load` or `warnings(for:)`).
-    public func update(document: Document) {
+    /// Publishes an edited document: heard from the next event, with no gap. When the slots changed, their
+    /// samples are loaded here first (files already loaded are reused) and the problems are returned, one line
+    /// per slot that cannot play; otherwise nothing is loaded and the result is empty.
+    @discardableResult
+    public func update(document: Document) -> [String] {
+        var warnings: [String] = []
         if document.slots != loadedSlots {
-            let (buffers, _) = bank.samples(for: document.slots, baseDirectory: baseDirectory)
+            bank.retryFailures()
+            let (buffers, w) = bank.samples(for: document.slots, baseDirectory: baseDirectory)
             samples = buffers
             loadedSlots = document.slots
+            warnings = w
         }
         publish(document)
+        return warnings
     }
 
     /// The load problems of the slots as they are now (for a UI that wants to show them again).

@@ -151,7 +151,7 @@ struct RenderState {
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
             releaseAt: slot.gate ? base + sn.frame(pass: pass, time: ev.gateEnd, rate: rate) : Int64.max,
-            seq: sn.seq, order: order)
+            gatePass: pass, gateTime: ev.gateEnd, seq: sn.seq, order: order)
     }
 
     /// A free voice; at the polyphony limit the oldest sounding voice is stolen (it fades out in a few ms).
@@ -208,6 +208,14 @@ struct RenderState {
         }
         base = frame - Int64(((Double(pass) * n.span + inPass) / n.tempo * rate).rounded())
         next = nextIndex(in: new)
+        // Open gates close where the music now puts their end (never before the present).
+        let shift = o.start - n.start
+        for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].stage != .release
+            && voices[v].releaseAt != Int64.max {
+            let at = base + n.frame(pass: voices[v].gatePass, time: voices[v].gateTime + shift, rate: rate)
+            voices[v].gateTime += shift
+            voices[v].releaseAt = max(at, frame)
+        }
     }
 
     /// The first event of the current pass still to come: at or after the current frame and after the last fired.

@@ -21,6 +21,10 @@ struct Voice {
     var releaseStep: Float = 0
     /// The output frame where a gate closes (Int64.max: never).
     var releaseAt = Int64.max
+    /// Where the gate closes in musical terms (pass, seconds after the region's start), so a tempo change while
+    /// the gate is open moves its end with the music.
+    var gatePass = 0
+    var gateTime = 0.0
     /// The snapshot whose sample this voice reads: kept alive while the voice sounds.
     var seq = 0
     /// Start order, for stealing the oldest.

@@ -92,6 +92,25 @@ final class LiveEditTests: XCTestCase {
                        accuracy: 1e-9)
     }
 
+    func testAnOpenGateClosesWhereTheNewTempoPutsItsEnd() throws {
+        let long = try Fixture.wav(Fixture.block(frames: 48_000, level: 0.5), in: dir, name: "long.wav")
+        var doc = Fixture.document(tracks: [[(0, .clip(1)), (0.5, nil)]],
+                                   slots: [ClipSlot(file: long, mode: .gate, release: 10)])
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        var out = pump(engine, 4_864)         // 0.10133 s into the gate
+        doc.transport.tempo = 2
+        engine.update(document: doc)
+        out += pump(engine, 20_000)
+        // The gate's end (0.5) is 0.39867 s of music away: 0.19933 s = 9 568 frames at tempo 2.
+        let end = 4_864 + 9_568
+        XCTAssertEqual(out[2 * (end - 1)], 0.5)
+        XCTAssertLessThan(out[2 * (end + 10)], 0.5)
+        XCTAssertEqual(out[2 * (end + 480)], 0)
+    }
+
     func testPauseAndPlayResumeWhereTheMusicStopped() throws {
         let doc = Fixture.document(tracks: [pulses([0, 0.25, 0.5, 0.75])], slots: [ClipSlot(file: click)])
         let engine = AudioEngine(output: .null)
