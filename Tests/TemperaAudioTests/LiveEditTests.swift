@@ -153,3 +153,36 @@ final class LiveEditTests: XCTestCase {
         XCTAssertLessThanOrEqual(engine.liveSnapshots, 2)
     }
 }
+
+/// The engine compiles only the tracks an edit touched; what it publishes is the schedule, exactly.
+final class EventCompilerTests: XCTestCase {
+    func scheduleEvents(_ doc: Document) -> [MixEvent] {
+        Schedule(document: doc, sampleRate: 48_000).events.map(MixEvent.init)
+    }
+
+    func testIncrementalCompilationEqualsTheWholeSchedule() {
+        var doc = Document.demo()
+        // Same-instant markers on one track and across tracks, a rest and an onset together, a `?`, a hold.
+        doc.tracks[0].markers.insert(Marker(id: doc.makeMarkerID(), time: 0.75, amp: 0.5, content: .rest))
+        doc.tracks[1].markers.insert(Marker(id: doc.makeMarkerID(), time: 0.75, amp: 0.5, content: .random))
+        doc.tracks[2].markers.insert(Marker(id: doc.makeMarkerID(), time: 1.2, amp: 0.5, content: .hold))
+        let compiler = EventCompiler()
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        // One track edited, one muted, one soloed, a loop region moved, a track added and one removed.
+        doc.tracks[3].markers.insert(Marker(id: doc.makeMarkerID(), time: 0.33, amp: 0.7, content: .clip(5)))
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks[1].mute = true
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks[2].solo = true
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks[2].solo = false
+        doc.transport.loopStart = 0.5
+        doc.transport.loopEnd = 1.5
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks.append(doc.tracks[0])
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks.remove(at: 1)
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        XCTAssertGreaterThan(compiler.events(for: doc).count, 10)
+    }
+}
