@@ -28,11 +28,12 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
 
     public init() {}
 
-    /// Builds a list from markers in any order. Ids must be unique; a later duplicate replaces an earlier one.
+    /// Builds a list from markers in any order. Ids should be unique; markers that share an id are all kept
+    /// (in the order given among equals) so that a caller can renumber them, as `Document` does with markers
+    /// built before they had ids, but such a list fails `checkInvariants` until then.
     public init<S: Sequence>(_ markers: S) where S.Element == Marker {
-        var byID: [MarkerID: Marker] = [:]
-        for m in markers { byID[m.id] = m }
-        let sorted = byID.values.sorted { $0.precedes($1) }
+        var sorted = Array(markers)
+        sorted.sort { $0.precedes($1) }
         var c = 0
         while c < sorted.count {
             let end = Swift.min(c + Self.chunkTarget, sorted.count)
