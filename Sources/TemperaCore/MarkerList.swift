@@ -193,11 +193,18 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
     }
 
     /// Replaces the marker with the same id (its time may change; the order is kept). A marker not in the
-    /// list is inserted.
+    /// list is inserted. A marker that stays between its neighbours is replaced where it is, so moving a run
+    /// of markers together (processed from the end they move towards) never shifts a chunk.
     public mutating func update(_ marker: Marker) {
-        if let t = time(of: marker.id), t == marker.time, let p = index(of: marker.id) {
+        guard let p = index(of: marker.id) else {
+            insert(marker)
+            return
+        }
+        let fits = (p == 0 || self[p - 1].precedes(marker)) && (p == total - 1 || marker.precedes(self[p + 1]))
+        if fits {
             let c = chunk(containing: p)
             chunks[c][p - starts[c]] = marker
+            setTime(marker.time, for: marker.id)
         } else {
             remove(id: marker.id)
             insert(marker)

@@ -21,6 +21,7 @@ enum CoreBench {
                   + "\(ratio(b.command, a.command)) \(ratio(b.undo, a.undo)) \(ratio(b.redo, a.redo))")
         }
         measureDrag(sizes)
+        measureWholeTrack(sizes)
         measureResort(sizes)
         measureHistoryMemory(sizes, edits: 1_000)
     }
@@ -122,6 +123,22 @@ enum CoreBench {
                 samples.append(micros(b - a) / 100)
             }
             line += "  \(n): \(fmt(median(samples)))"
+        }
+        print(line)
+    }
+
+    /// Big selections: a whole track (a quarter of the document) shifted, then the step undone.
+    static func measureWholeTrack(_ sizes: [Int]) {
+        var line = "shift a whole track (n/4 markers), ms run / undo:"
+        for n in sizes {
+            let session = Session(document: document(markers: n))
+            session.selection = [0: Set(session.document.tracks[0].markers.map(\.id))]
+            let a = ContinuousClock.now
+            _ = try? session.run(.shift(0.01))
+            let b = ContinuousClock.now
+            _ = try? session.undo(1)
+            let c = ContinuousClock.now
+            line += "  \(n / 4): \(fmt(micros(b - a) / 1000)) / \(fmt(micros(c - b) / 1000))"
         }
         print(line)
     }
