@@ -185,11 +185,12 @@ public final class Session {
 
     // MARK: Undo, redo, save
 
-    /// Undoes `k` steps (all of them when `k` exceeds the history).
+    /// Undoes `k` steps (all of them when `k` exceeds the history). An open transaction is committed first.
     @discardableResult
     public func undo(_ k: Int = 1) throws -> String? {
         guard k >= 1 else { throw CommandError("undo needs a count of at least 1") }
-        guard transaction == nil else { throw CommandError("cannot undo while a drag is in progress") }
+        // A drag still open (a held key, say) ends here, so it becomes a step like any other.
+        if transaction != nil { commitTransaction() }
         guard canUndo else { throw CommandError("nothing to undo") }
         var names: [String] = []
         while names.count < k, let name = undoName, history.undo(&document) { names.append(name) }
@@ -197,11 +198,13 @@ public final class Session {
         return names.count == 1 ? "undid \(names[0])" : "undid \(names.count) steps"
     }
 
-    /// Redoes `k` undone steps (all of them when `k` exceeds what can be redone).
+    /// Redoes `k` undone steps (all of them when `k` exceeds what can be redone). An open transaction is
+    /// committed first.
     @discardableResult
     public func redo(_ k: Int = 1) throws -> String? {
         guard k >= 1 else { throw CommandError("redo needs a count of at least 1") }
-        guard transaction == nil else { throw CommandError("cannot redo while a drag is in progress") }
+        // A drag still open (a held key, say) ends here, so it becomes a step like any other.
+        if transaction != nil { commitTransaction() }
         guard canRedo else { throw CommandError("nothing to redo") }
         var names: [String] = []
         while names.count < k, let name = redoName, history.redo(&document) { names.append(name) }

@@ -101,13 +101,17 @@ final class SessionHistoryTests: XCTestCase {
         XCTAssertTrue(s.canRedo, "an aborted drag leaves redo alone")
     }
 
-    func testUndoIsRefusedDuringADrag() throws {
+    func testUndoDuringADragCommitsTheDragThenUndoesIt() throws {
         let s = Fixture.session([[0]])
         try s.run(.markerAdd(time: 1, amp: nil))
-        s.beginTransaction("drag")
-        XCTAssertThrowsError(try s.run(.undo(1)))
-        s.commitTransaction()
-        XCTAssertEqual(s.history.undoSteps.count, 1)
+        s.beginTransaction("nudge")
+        try s.run(.tempo(1.1))
+        try s.run(.tempo(1.2))
+        try s.run(.undo(1))
+        XCTAssertFalse(s.inTransaction)
+        XCTAssertEqual(s.document.transport.tempo, 1)
+        XCTAssertEqual(s.redoName, "nudge")
+        assertTimes(s.times(), [0, 1])
     }
 
     func testPerformBuildsOneStepFromPrimitiveEdits() throws {
