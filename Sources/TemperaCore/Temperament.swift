@@ -214,6 +214,39 @@ public struct Temperament: Hashable, Sendable {
         return (t, t.unpairedNote)
     }
 
+    /// Which template row.
+    public enum RowName: String, Hashable, Sendable {
+        case top, bottom
+    }
+
+    /// The row named `which`.
+    public func row(_ which: RowName) -> Row { which == .top ? top : bottom }
+
+    /// The temperament with one row replaced. An explicit map loses the pairs that name a beat no longer
+    /// chosen, so the result stays valid while beats are toggled one by one.
+    public func replacing(_ which: RowName, with row: Row) -> Temperament {
+        var t = self
+        if which == .top { t.top = row } else { t.bottom = row }
+        if let map {
+            t.map = map.filter { t.top.isChosen($0.top) && t.bottom.isChosen($0.bottom) }
+        }
+        return t
+    }
+
+    /// The temperament with top beat `i` paired to bottom beat `j` alone (nil: left unpaired). The default
+    /// map becomes explicit first, so the other pairs stay as they were; several top beats may share a
+    /// bottom beat.
+    public func pairing(top i: Int, with j: Int?) -> Temperament {
+        var t = self
+        var pairs = self.pairs.filter { $0.top != i }
+        if let j { pairs.append(Pair(top: i, bottom: j)) }
+        t.map = pairs.sorted { ($0.top, $0.bottom) < ($1.top, $1.bottom) }
+        return t
+    }
+
+    /// The bottom beat top beat `i` is paired with (the first, if several), nil when unpaired.
+    public func partner(ofTop i: Int) -> Int? { pairs.first { $0.top == i }?.bottom }
+
     /// `paired the first 5 beats; 2 top beats unpaired` when the default map cannot pair every chosen beat.
     public var unpairedNote: String? {
         let (ut, ub) = unpaired
