@@ -191,10 +191,10 @@ final class TemperamentTests: XCTestCase {
     func testAuditionReplacesTheLoopRegionWithTheRepeatedResult() {
         var doc = Document(tracks: [
             Track(name: "a", markers: MarkerList([Marker(id: 0, time: 0.5, amp: 0.5, content: .clip(1)),
-                                                  Marker(id: 0, time: 1.0, amp: 0.5, content: .clip(2)),
-                                                  Marker(id: 0, time: 1.2, amp: 0.5, content: nil),
-                                                  Marker(id: 0, time: 2.5, amp: 0.5, content: .clip(9))])),
-            Track(name: "b", markers: MarkerList([Marker(id: 0, time: 1, content: .clip(4))])),
+                                                  Marker(id: 1, time: 1.0, amp: 0.5, content: .clip(2)),
+                                                  Marker(id: 2, time: 1.2, amp: 0.5, content: nil),
+                                                  Marker(id: 3, time: 2.5, amp: 0.5, content: .clip(9))])),
+            Track(name: "b", markers: MarkerList([Marker(id: 4, time: 1, content: .clip(4))])),
         ])
         doc.transport.loopStart = 0.5
         doc.transport.loopEnd = 2
