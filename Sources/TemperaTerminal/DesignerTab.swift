@@ -96,11 +96,17 @@ public enum DesignerTab {
             return laneX + Int((f * Double(laneWidth - 1)).rounded())
         }
 
-        /// The slider value a lane column stands for, on the 0.05 grid.
+        /// The slider value a lane column stands for: the marks 0, 0.5 and 1 when drawn in that column, else
+        /// the 0.05 step drawn there nearest the column's exact value (hundredths on a lane too wide for steps).
         func sliderValue(column x: Int) -> Double {
             let r = Temperament.sliderRange
-            let f = Double(min(max(x - laneX, 0), laneWidth - 1)) / Double(max(laneWidth - 1, 1))
-            return DesignerTab.hundredths(r.lowerBound + f * (r.upperBound - r.lowerBound))
+            let col = min(max(x, laneX), laneX + laneWidth - 1)
+            let exact = r.lowerBound + Double(col - laneX) / Double(max(laneWidth - 1, 1)) * (r.upperBound - r.lowerBound)
+            let steps = Int(((r.upperBound - r.lowerBound) / DesignerTab.sliderStep).rounded())
+            let here = (0...steps).map { DesignerTab.hundredths(r.lowerBound + Double($0) * DesignerTab.sliderStep) }
+                .filter { sliderColumn($0) == col }
+            if let mark = here.first(where: { $0 == 0 || $0 == 0.5 || $0 == 1 }) { return mark }
+            return here.min { abs($0 - exact) < abs($1 - exact) } ?? DesignerTab.hundredths(exact)
         }
 
         /// The pulse of an n-pulse row nearest lane column `x`.
@@ -234,16 +240,17 @@ public enum DesignerTab {
             }
             for b in partners { items.append(("\(top)-\(b)", editing == top ? .cursor : .normal)) }
         }
-        if t.map == nil { items.insert(("i-th", .dim), at: 0) }
         let (ut, ub) = t.unpaired
         if ut + ub > 0 { items.append(("+\(ut + ub) unpaired", .warning)) }
         for (k, item) in items.enumerated() {
-            let text = (k == 0 ? "" : " ") + item.0
-            if col + text.count > limit {
-                if col < limit { c[limit - 1, y] = Cell(glyphs.ellipsis, .dim) }
+            let gap = k == 0 ? 0 : 1
+            // Keep a column for the ellipsis unless this is the last item.
+            let room = limit - col - gap - (k == items.count - 1 ? 0 : 1)
+            guard item.0.count <= room else {
+                if col < limit { c[col, y] = Cell(glyphs.ellipsis, .dim) }
                 break
             }
-            if k > 0 { col = c.put(col, y, " ", .normal) }
+            col += gap
             col = c.put(col, y, item.0, item.1)
         }
     }
