@@ -17,7 +17,7 @@ public struct Layout: Hashable, Sendable {
     public static let minimumWidth = 80
     public static let minimumHeight = 24
     /// Rows of the tool panel and the tab area.
-    public static let toolRows = 6
+    public static let toolRows = 7
     /// Columns left of the timeline for track numbers and names.
     public static let nameWidth = 11
     /// A track's height in rows: one or more rows of bars, then a row of clip labels.
