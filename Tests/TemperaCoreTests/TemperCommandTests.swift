@@ -168,4 +168,29 @@ final class TemperCommandTests: XCTestCase {
         try s.undo()
         XCTAssertEqual(s.document.designer, Document.defaultDesigner)
     }
+
+    func testEveryDesignerCommandUndoneReturnsTheExactOriginal() throws {
+        let s = Fixture.session([[0, 0.5, 1, 1.5, 2, 2.5], [0.25]], contents: [[.clip(1), nil, .clip(2), nil, .clip(3), nil], [.clip(4)]])
+        let original = s.document
+        let commands: [TemperCommand] = [
+            .preset("tigrigna"), .slider(1.3), .stamp(times: 3), .morph(times: 4, from: -0.5, to: 1.5), .group(2),
+            .define(span: 1.5, top: 8, topBeats: .euclid(k: 5, rotation: 2), bottom: 6, bottomBeats: .all,
+                    map: nil, slider: 0.2),
+        ]
+        var steps = 0
+        for c in commands {
+            _ = try s.run(.temper(c))
+            steps += 1
+        }
+        s.selection = [0: Set(s.document.tracks[0].markers.prefix(5).map(\.id))]
+        s.currentTrack = 0
+        _ = try s.run(.temper(.apply))
+        steps += 1
+        try s.undo(steps)
+        XCTAssertEqual(s.document, original)
+        XCTAssertFalse(s.canUndo)
+        try s.redo(steps)
+        try s.undo(steps)
+        XCTAssertEqual(s.document, original)
+    }
 }
