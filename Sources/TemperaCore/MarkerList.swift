@@ -304,3 +304,11 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
         }
     }
 }
+
+extension MarkerList: CustomStringConvertible {
+    /// `[id@time ...]`, cut short for long lists: readable in a failing test.
+    public var description: String {
+        let shown = prefix(12).map { "\($0.id)@\($0.time)\($0.content.map { ":" + $0.code } ?? "")" }
+        return "[" + shown.joined(separator: " ") + (count > 12 ? " ... \(count) markers" : "") + "]"
+    }
+}

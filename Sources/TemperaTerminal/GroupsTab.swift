@@ -14,9 +14,10 @@ enum GroupsTab {
             let group = bank[n]
             let chosen = n == view.chosenGroup
             let number = n < 10 ? " \(n)" : "\(n)"
-            let body = group.isEmpty ? g.dash : "\(group.elements.count) \(span(group.span))"
-            canvas.put(cell.x, cell.y, Format.pad(Format.fit(number + " " + body, cell.width, ellipsis: g.ellipsis),
-                                                   cell.width),
+            var text = number + " " + (group.isEmpty ? g.dash : "\(group.elements.count) \(span(group.span))")
+            // A narrow cell drops the unit before it cuts the figure.
+            if text.count > cell.width && text.hasSuffix("s") { text.removeLast() }
+            canvas.put(cell.x, cell.y, Format.pad(Format.fit(text, cell.width, ellipsis: g.ellipsis), cell.width),
                        chosen ? .toolActive : group.isEmpty ? .dim : .tool)
             if !chosen { canvas.put(cell.x, cell.y, number, .toolKey) }
             spots.append(Spot(cell, .group(n)))

@@ -80,8 +80,8 @@ enum TransportPane {
             parts.append(("\(info.underruns) underrun" + (info.underruns == 1 ? "" : "s"), .warning))
         }
         guard !parts.isEmpty else { return }
-        let width = parts.reduce(0) { $0 + $1.0.count + 3 } + 1
-        var rx = l.width - 2 - width
+        let width = parts.reduce(0) { $0 + $1.0.count + 3 }
+        var rx = l.width - 1 - width
         guard rx > x + 1 else { return }
         for (text, role) in parts {
             rx = canvas.put(rx, 0, " ", .border)

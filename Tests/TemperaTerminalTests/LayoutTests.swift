@@ -52,7 +52,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(l.rowsPerTrack, 5)
         XCTAssertEqual(l.barRows, 4)
         XCTAssertEqual(l.timeline, Rect(x: 12, y: 4, width: 107, height: 25))
-        XCTAssertEqual(l.tools.width, 63)
+        XCTAssertEqual(l.tools.width, 69)
         let canvas = render(Session(document: .demo()), width: 120, height: 40)
         XCTAssertTrue(canvas.line(4).hasPrefix("│▸1 kick   │"))
         XCTAssertTrue(canvas.line(9).hasPrefix("│ 2 snare  │"))
