@@ -193,4 +193,25 @@ final class TemperCommandTests: XCTestCase {
         try s.undo(steps)
         XCTAssertEqual(s.document, original)
     }
+
+    func testTextualFormsDriveTheDesigner() throws {
+        let s = Fixture.session([[]])
+        try s.run(line: "temper span=2 top=7:euclid(5,6) bottom=5:all s=1/2")
+        XCTAssertEqual(s.document.designer, TemperamentPreset.fiveSeven.temperament)
+        try s.run(line: "temper span=1 top=4:all bottom=2:all map=0-0,1-0,2-1,3-1 s=0.25")
+        XCTAssertEqual(s.document.designer.map?.count, 4)
+        assertTimes(s.document.designer.result().map(\.time), [0, 0.1875, 0.5, 0.6875])
+        try s.run(line: "temper preset swing")
+        try s.run(line: "temper slider 1")
+        try s.run(line: "temper morph times=2 from=0 to=1")
+        assertTimes(s.times(), [0, 0.25, 0.5, 0.5 + 1.0 / 3])
+        try s.run(line: "temper stamp times=1")
+        assertTimes(s.times(), [0, 0.25, 0.5, 0.5 + 1.0 / 3, 1, 1 + 1.0 / 3])
+        try s.run(line: "temper group 3")
+        XCTAssertEqual(s.document.groups[3].elements.count, 2)
+        let before = s.document
+        XCTAssertThrowsError(try s.run(line: "temper span=1 top=4:0,5 bottom=2:all"))
+        XCTAssertThrowsError(try s.run(line: "temper span=1 top=4:0,1 bottom=2:0 map=1-1"))
+        XCTAssertEqual(s.document, before)
+    }
 }
