@@ -23,6 +23,7 @@ public enum DesignerTab {
     /// Slider steps of the plain and the fine keys.
     public static let sliderStep = 0.05
     public static let fineStep = 0.01
+    public static let coarseStep = 0.1
     /// The largest subdivision the division keys reach.
     public static let maxDivision = 48
     /// The amplitude step of `designer.amp.up/down`.
@@ -36,13 +37,14 @@ public enum DesignerTab {
         "designer.division.up", "designer.division.down",
         "designer.euclid", "designer.k.up", "designer.k.down", "designer.rotate", "designer.rotate.right",
         "designer.slider.up", "designer.slider.down", "designer.slider.fine.up", "designer.slider.fine.down",
+        "designer.slider.up.coarse", "designer.slider.down.coarse",
         "designer.slider.zero", "designer.slider.half", "designer.slider.one",
         "designer.amp.up", "designer.amp.down",
         "designer.map.next", "designer.map.prev", "designer.map.clear", "designer.map.reset",
         "designer.span.double", "designer.span.half",
         "designer.stamp", "designer.apply", "designer.group", "designer.group.next", "designer.group.prev",
         "designer.morph", "designer.morph.more", "designer.morph.less",
-        "designer.preset.next", "designer.preset.prev", "designer.audition",
+        "designer.preset", "designer.preset.next", "designer.preset.prev", "designer.audition",
     ]
 
     // MARK: - Drawing
@@ -417,6 +419,8 @@ public enum DesignerTab {
         case "designer.slider.down": return try moveSlider(session, by: -sliderStep)
         case "designer.slider.fine.up": return try moveSlider(session, by: fineStep)
         case "designer.slider.fine.down": return try moveSlider(session, by: -fineStep)
+        case "designer.slider.up.coarse": return try moveSlider(session, by: coarseStep)
+        case "designer.slider.down.coarse": return try moveSlider(session, by: -coarseStep)
         case "designer.slider.zero": return try setSlider(session, 0)
         case "designer.slider.half": return try setSlider(session, 0.5)
         case "designer.slider.one": return try setSlider(session, 1)
@@ -450,14 +454,19 @@ public enum DesignerTab {
         case "designer.morph.more", "designer.morph.less":
             state.morphTimes = min(max(state.morphTimes + (action.hasSuffix("more") ? 1 : -1), 1), 64)
             return "designer: morph over \(state.morphTimes) cycles from s = " + String(format: "%.2f", state.morphFrom)
-        case "designer.preset.next", "designer.preset.prev":
+        case "designer.preset", "designer.preset.next", "designer.preset.prev":
             let names = TemperamentPreset.names
-            let current = TemperamentPreset.allCases.firstIndex { $0.temperament == t }
+            // A preset whose slider or amplitudes were changed still counts as that preset.
+            let current = TemperamentPreset.allCases.firstIndex { p in
+                let q = p.temperament
+                return q.span == t.span && q.map == t.map && q.top.division == t.top.division && q.top.beats == t.top.beats
+                    && q.bottom.division == t.bottom.division && q.bottom.beats == t.bottom.beats
+            }
             let k: Int
             if let current {
-                k = wrap(current + (action.hasSuffix("next") ? 1 : -1), names.count)
+                k = wrap(current + (action.hasSuffix("prev") ? -1 : 1), names.count)
             } else {
-                k = action.hasSuffix("next") ? 0 : names.count - 1
+                k = action.hasSuffix("prev") ? names.count - 1 : 0
             }
             let message = try session.run(.temper(.preset(names[k])))
             state = DesignerState(focus: state.focus, groupSlot: state.groupSlot, morphTimes: state.morphTimes,

@@ -201,6 +201,10 @@ final class DesignerTabTests: XCTestCase {
         XCTAssertEqual(try act(s, &st, "designer.preset.next"), "preset tigrigna: temper span=1 top=12:0,2,4,6,9 bottom=5:all s=0.5")
         XCTAssertEqual(try act(s, &st, "designer.preset.next"), "preset five-seven: temper span=2 top=7:0,1,3,4,6 bottom=5:all s=0.5")
         XCTAssertEqual(try act(s, &st, "designer.preset.prev"), "preset tigrigna: temper span=1 top=12:0,2,4,6,9 bottom=5:all s=0.5")
+        try act(s, &st, "designer.slider.up.coarse")
+        XCTAssertEqual(s.document.designer.slider, 0.6)
+        XCTAssertEqual(try act(s, &st, "designer.preset"), "preset five-seven: temper span=2 top=7:0,1,3,4,6 bottom=5:all s=0.5",
+                       "a preset with its slider moved is still that preset")
     }
 
     func testStampMorphAndGroupKeysRunTheirCommands() throws {
