@@ -173,6 +173,8 @@ public enum DesignerTab {
         // Result dots, and the mapping as slanted links when there is room.
         label(g.result, "result", focused: false)
         let mapTop = state.focus == .map ? chosenTop(t, state.mapCursor) : nil
+        // Dots sharing a column (a many-to-one map at s = 1, or a narrow lane) show how many they are.
+        var perColumn: [Int: Int] = [:]
         for d in dots {
             let f = d.time / t.span
             let role: Role = mapTop != nil && pairs[d.pair].top == mapTop ? .cursor : .accent
@@ -181,7 +183,11 @@ public enum DesignerTab {
             } else if f >= 1 {
                 c[g.laneX + g.laneWidth, g.result] = Cell(view.ascii ? ">" : "›", .warning)
             } else {
-                c[g.column(fraction: f), g.result] = Cell(view.ascii ? "o" : "●", role)
+                let x = g.column(fraction: f)
+                let n = perColumn[x, default: 0] + 1
+                perColumn[x] = n
+                let keep = n > 1 && c[x, g.result].role == .cursor ? Role.cursor : role
+                c[x, g.result] = Cell(n > 1 ? glyphs.count(n) : (view.ascii ? "o" : "●"), keep)
             }
         }
         if let y1 = g.topLinks, let y2 = g.bottomLinks {

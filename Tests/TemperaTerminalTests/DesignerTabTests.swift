@@ -108,6 +108,13 @@ final class DesignerTabTests: XCTestCase {
         XCTAssertEqual(c.line(5).trimmingCharacters(in: .whitespaces), "map 0-0 1-1 2-2 3-3 4-4 +2 unpaired")
     }
 
+    func testDotsSharingAColumnShowTheirCount() throws {
+        let s = try session()
+        try s.run(line: "temper span=1 top=4:all bottom=2:all map=0-0,1-0,2-1,3-1 s=1")
+        XCTAssertEqual(render(s).line(1).trimmingCharacters(in: .whitespaces), "result ²              ²")
+        XCTAssertEqual(render(s, ascii: true).line(1).trimmingCharacters(in: .whitespaces), "result 2              2")
+    }
+
     func testDotsPushedPastTheSpanAreMarkedAtTheEdges() throws {
         let s = try session()
         try s.run(.temper(.define(span: 1, top: 2, topBeats: .all, bottom: 2, bottomBeats: .all,
