@@ -139,6 +139,12 @@ public enum DesignerTab {
     static func drawContent(session: Session, state: DesignerState, view: ViewState, into c: inout Canvas) {
         let g = Geometry(width: c.width, height: c.height)
         let t = session.document.designer
+        // A file edited by hand may hold a temperament no command would make: say why instead of drawing it.
+        do { try t.validate() } catch {
+            c.put(1, 0, fit((error as? CommandError)?.message ?? "\(error)", c.width - 1, Glyphs.set(ascii: view.ascii)), .error)
+            c.put(1, 1, fit("set it again with :temper span=... or a preset", c.width - 1, Glyphs.set(ascii: view.ascii)), .dim)
+            return
+        }
         let glyphs = Glyphs.set(ascii: view.ascii)
         let pairs = t.pairs
         let dots = t.result()
@@ -433,7 +439,7 @@ public enum DesignerTab {
 
         case "designer.amp.up", "designer.amp.down":
             guard let which = rowName(state.focus) else { throw CommandError("designer: move to the top or bottom row first") }
-            var row = t.row(which)
+            var row = t.row(which).resized(to: t.row(which).division)
             let beat = which == .top ? state.topCursor : state.bottomCursor
             let d = action.hasSuffix("up") ? ampStep : -ampStep
             row.amps[beat] = min(max(hundredths(row.amp(beat) + d), 0), 1)

@@ -127,6 +127,13 @@ final class DesignerTabTests: XCTestCase {
         XCTAssertEqual(render(s).line(1), " result                                ›")
     }
 
+    func testAnInvalidTemperamentFromAFileSaysWhyInsteadOfDrawing() throws {
+        var doc = Document(tracks: [Track(name: "a")])
+        doc.designer.top.division = 0
+        let c = render(Session(document: doc), width: 60)
+        XCTAssertEqual(c.line(0).trimmingCharacters(in: .whitespaces), "temper: the top subdivision must be at least 1 (got 0)")
+    }
+
     // MARK: Keys
 
     func testSliderKeysStepClampAndUndo() throws {
