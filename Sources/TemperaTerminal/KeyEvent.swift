@@ -8,10 +8,10 @@ public struct Key: Hashable, Sendable, CustomStringConvertible {
     public let name: String
 
     /// Named keys other than printable characters.
-    public static let specialNames: Set<String> = [
+    public static let specialNames: Set<String> = Set([
         "space", "enter", "esc", "tab", "backspace", "delete", "insert", "home", "end", "pgup", "pgdn",
         "up", "down", "left", "right",
-    ] .union((1...12).map { "F\($0)" })
+    ] + (1...12).map { "F\($0)" })
 
     private static let aliases: [String: String] = [
         "spc": "space", "return": "enter", "ret": "enter", "escape": "esc", "del": "delete", "ins": "insert",
