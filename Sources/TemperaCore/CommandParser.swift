@@ -1,7 +1,633 @@
 /// The command language (one command a line, `#` comments) read into `Command` values.
+///
+/// The forms are those of the design (sections 4 and 6), listed in `forms`. TIME, FACTOR and every number
+/// accept exact expressions (`3/8`, `sqrt(2)/4`, `2*pi`); write them without spaces or inside parentheses.
+/// Codes, paths and names may be quoted (`"..."`, with `\"` escapes); `fill`, `type` and `select pattern` also
+/// take an unquoted code running to the end of the line. Values the language can check on its own (slot and
+/// clip numbers, amplitudes, tempo, counts) are checked here; what depends on the document (does track 5
+/// exist, is anything selected) is checked by `Session`.
+///
+/// Safe to call from any thread.
 public enum CommandParser {
     /// Parses one line; nil for a blank or comment line. Errors name the column (and `line` when given).
     public static func parse(_ text: String, line: Int? = nil) throws -> Command? {
-        throw CommandError("not available yet", line: line)
+        do {
+            let lexer = try CommandLexer(text)
+            if lexer.words.isEmpty { return nil }
+            var parser = LineParser(lexer: lexer)
+            return try parser.parse()
+        } catch var error as CommandError {
+            error.line = line ?? error.line
+            throw error
+        }
+    }
+
+    /// Parses a whole script, one command a line (blank and comment lines skipped). Throws the first bad line's
+    /// error, with its 1-based line and column; nothing is returned unless every line reads.
+    public static func parseScript(_ text: String) throws -> [(line: Int, command: Command)] {
+        var out: [(line: Int, command: Command)] = []
+        var number = 0
+        // Split on scalars: "\r\n" is one Character, and the lexer treats a trailing "\r" as a space.
+        for line in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            if let command = try parse(String(String.UnicodeScalarView(line)), line: number) {
+                out.append((number, command))
+            }
+        }
+        return out
+    }
+
+    /// Every command form, for help screens and error messages.
+    public static let forms: [String] = [
+        "track add [NAME]", "track N", "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
+        "slot N file=PATH [note=MIDI] [gain=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS] [name=NAME]",
+        "cursor TIME", "marker add TIME [amp=A]", "pulse period=TIME count=N [start=TIME] [amp=A]",
+        "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"",
+        "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
+        "shift BY", "scale FACTOR [handle=first|last]", "scale handle=K to=TIME", "subdivide N",
+        "rotate", "reverse", "delete", "group store N", "group stamp N [times=K]", "undo [K]", "redo [K]",
+        "save [PATH]",
+        "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,I-J,...] [s=X]", "temper slider X",
+        "temper stamp [times=K]", "temper group N", "temper apply", "temper morph times=K from=S0 to=S1",
+        "temper preset swing|tigrigna|five-seven",
+    ]
+
+    /// The command names, for completion and suggestions.
+    public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
+                               "mode", "snap", "clip", "draw", "type", "fill", "select", "shift", "scale",
+                               "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper"]
+
+    /// The presets `temper preset` knows.
+    public static let temperPresets = ["swing", "tigrigna", "five-seven"]
+
+    /// The largest subdivision the rhythm designer accepts.
+    public static let maxDivision = 128
+}
+
+/// One line's words and the cursor over them.
+struct LineParser {
+    typealias Word = CommandLexer.Word
+
+    let lexer: CommandLexer
+    var words: [Word] { lexer.words }
+    var position = 1
+
+    init(lexer: CommandLexer) { self.lexer = lexer }
+
+    // MARK: - Errors and words
+
+    func fail(_ message: String, at word: Word) -> CommandError { CommandError(message, column: word.column) }
+
+    /// Where a missing argument was expected: one space after the last word.
+    var missingColumn: Int { (words.last?.end ?? 1) + 1 }
+
+    /// Takes the next word, or fails saying what was expected.
+    mutating func next(_ what: String, usage: String) throws -> Word {
+        guard position < words.count else {
+            throw CommandError("missing \(what) (\(usage))", column: missingColumn)
+        }
+        defer { position += 1 }
+        return words[position]
+    }
+
+    /// Fails if words are left over.
+    func end(usage: String) throws {
+        guard position < words.count else { return }
+        let extra = words[position]
+        var message = "unexpected '\(extra.text)' (\(usage))"
+        // `tempo 1 + 1/3`: an expression was probably split by its spaces.
+        let previous = words[position - 1].text
+        if let first = extra.text.unicodeScalars.first, let last = previous.unicodeScalars.last,
+           "+-*/^".unicodeScalars.contains(first) || "+-*/^".unicodeScalars.contains(last) {
+            message = "unexpected '\(extra.text)': write an expression without spaces or in parentheses (\(usage))"
+        }
+        throw fail(message, at: extra)
+    }
+
+    /// A plain keyword (unquoted, no `=`).
+    func isKeyword(_ word: Word, _ name: String) -> Bool { !word.quoted && word.equals == nil && word.text == name }
+
+    // MARK: - Values
+
+    func number(_ word: Word, _ name: String) throws -> Double {
+        if word.text.isEmpty { throw fail("\(name) is empty", at: word) }
+        do {
+            return try Expression.evaluate(word.text)
+        } catch let error as CommandError {
+            throw CommandError("\(name): \(error.message)", column: word.sourceColumn(error.column))
+        }
+    }
+
+    func number(_ word: Word, _ name: String, _ valid: (Double) -> Bool, _ requirement: String) throws -> Double {
+        let v = try number(word, name)
+        guard valid(v) else { throw fail("\(name) \(requirement), not \(Self.show(v))", at: word) }
+        return v
+    }
+
+    func integer(_ word: Word, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
+        let v = try number(word, name)
+        guard v == v.rounded(), v >= Double(range.lowerBound), v <= Double(range.upperBound) else {
+            let bounds = range.upperBound == Int.max ? "a whole number from \(range.lowerBound)"
+                : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+            throw fail("\(name) must be \(bounds), not \(Self.show(v))", at: word)
+        }
+        return Int(v)
+    }
+
+    func time(_ word: Word, _ name: String) throws -> Double {
+        try number(word, name, { $0 >= 0 }, "must not be negative")
+    }
+
+    func amp(_ word: Word) throws -> Double {
+        try number(word, "amp", { (0...1).contains($0) }, "must be from 0 to 1")
+    }
+
+    func onOff(_ word: Word, usage: String) throws -> Bool {
+        if isKeyword(word, "on") { return true }
+        if isKeyword(word, "off") { return false }
+        throw fail("expected on or off, not '\(word.text)' (\(usage))", at: word)
+    }
+
+    func pattern(_ word: Word) throws -> PatternCode {
+        do {
+            return try PatternParser.parse(word.text)
+        } catch let error as CommandError {
+            throw CommandError(error.message, column: word.sourceColumn(error.column))
+        }
+    }
+
+    /// A code: one quoted word, or the unquoted rest of `words[from..<to]` as written in the line.
+    func code(_ from: Int, _ to: Int, usage: String) throws -> PatternCode {
+        guard from < to else { throw CommandError("missing CODE (\(usage))", column: missingColumn) }
+        if words[from].quoted {
+            if to - from > 1 { throw fail("unexpected '\(words[from + 1].text)' (\(usage))", at: words[from + 1]) }
+            return try pattern(words[from])
+        }
+        let first = words[from].column, end = words[to - 1].end
+        let text = lexer.source(from: first, to: end)
+        let raw = Word(text: text, columns: Array(first..<end), column: first, end: end, quoted: false, equals: nil)
+        return try pattern(raw)
+    }
+
+    /// `key=value` words from the current position to the end, each key at most once and from `allowed`.
+    mutating func options(_ allowed: [String], usage: String) throws -> [String: Word] {
+        var out: [String: Word] = [:]
+        while position < words.count {
+            let word = words[position]
+            guard let key = word.key, let value = word.value else {
+                throw fail("unexpected '\(word.text)' (\(usage))", at: word)
+            }
+            guard allowed.contains(key) else {
+                throw fail("unknown option '\(key)' (\(usage))", at: word)
+            }
+            if out[key] != nil { throw fail("'\(key)' is given twice", at: word) }
+            if value.text.isEmpty { throw fail("'\(key)=' needs a value", at: word) }
+            out[key] = value
+            position += 1
+        }
+        return out
+    }
+
+    func required(_ options: [String: Word], _ key: String, usage: String) throws -> Word {
+        guard let w = options[key] else { throw CommandError("missing \(key)= (\(usage))", column: missingColumn) }
+        return w
+    }
+
+    static func show(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+
+    // MARK: - Commands
+
+    mutating func parse() throws -> Command {
+        let head = words[0]
+        if head.quoted || head.equals != nil {
+            throw fail("a command starts with its name, not '\(head.text)'", at: head)
+        }
+        switch head.text {
+        case "track": return try parseTrack()
+        case "length":
+            let usage = "length TIME"
+            let v = try number(try next("TIME", usage: usage), "length", { $0 > 0 }, "must be greater than 0")
+            try end(usage: usage)
+            return .length(v)
+        case "loop": return try parseLoop()
+        case "tempo":
+            let usage = "tempo X"
+            let range = Transport.tempoRange
+            let v = try number(try next("X", usage: usage), "tempo", { range.contains($0) },
+                               "must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound))")
+            try end(usage: usage)
+            return .tempo(v)
+        case "volume":
+            let usage = "volume V"
+            let v = try number(try next("V", usage: usage), "volume", { (0...1).contains($0) }, "must be from 0 to 1")
+            try end(usage: usage)
+            return .volume(v)
+        case "slot": return try parseSlot()
+        case "cursor":
+            let usage = "cursor TIME"
+            let v = try time(try next("TIME", usage: usage), "cursor")
+            try end(usage: usage)
+            return .cursor(v)
+        case "marker":
+            let usage = "marker add TIME [amp=A]"
+            let verb = try next("'add'", usage: usage)
+            guard isKeyword(verb, "add") else { throw fail("expected 'add', not '\(verb.text)' (\(usage))", at: verb) }
+            let t = try time(try next("TIME", usage: usage), "time")
+            let opts = try options(["amp"], usage: usage)
+            return .markerAdd(time: t, amp: try opts["amp"].map(amp))
+        case "pulse":
+            let usage = "pulse period=TIME count=N [start=TIME] [amp=A]"
+            let opts = try options(["period", "count", "start", "amp"], usage: usage)
+            let period = try number(try required(opts, "period", usage: usage), "period", { $0 > 0 },
+                                    "must be greater than 0")
+            let count = try integer(try required(opts, "count", usage: usage), "count", 1...PatternParser.maxSymbols)
+            return .pulse(period: period, count: count, start: try opts["start"].map { try time($0, "start") },
+                          amp: try opts["amp"].map(amp))
+        case "mode":
+            let usage = "mode clip on|off"
+            let what = try next("'clip'", usage: usage)
+            guard isKeyword(what, "clip") else { throw fail("expected 'clip', not '\(what.text)' (\(usage))", at: what) }
+            let on = try onOff(try next("on or off", usage: usage), usage: usage)
+            try end(usage: usage)
+            return .clipMode(on)
+        case "snap":
+            let usage = "snap on|off"
+            let on = try onOff(try next("on or off", usage: usage), usage: usage)
+            try end(usage: usage)
+            return .snap(on)
+        case "clip":
+            let usage = "clip C"
+            let word = try next("C", usage: usage)
+            guard let content = Content(code: word.text) else {
+                throw fail("unknown clip '\(word.text)' (clips are 1-16, + hold, - rest, ? random)", at: word)
+            }
+            try end(usage: usage)
+            return .chooseClip(content)
+        case "draw":
+            if position < words.count, isKeyword(words[position], "group") {
+                let usage = "draw group N"
+                position += 1
+                let n = try integer(try next("N", usage: usage), "group", GroupBank.range)
+                try end(usage: usage)
+                return .drawGroup(n)
+            }
+            let opts = try options(["amp"], usage: "draw [amp=A] | draw group N")
+            return .draw(amp: try opts["amp"].map(amp))
+        case "type":
+            return .type(try code(1, words.count, usage: "type \"CODE\""))
+        case "fill":
+            return .fill(try code(1, words.count, usage: "fill \"CODE\""))
+        case "select": return try parseSelect()
+        case "shift":
+            let usage = "shift BY"
+            let v = try number(try next("BY", usage: usage), "shift")
+            try end(usage: usage)
+            return .shift(v)
+        case "scale": return try parseScale()
+        case "subdivide":
+            let usage = "subdivide N"
+            let n = try integer(try next("N", usage: usage), "subdivide", 1...10_000)
+            try end(usage: usage)
+            return .subdivide(n)
+        case "rotate", "reverse", "delete":
+            try end(usage: head.text)
+            return head.text == "rotate" ? .rotate : head.text == "reverse" ? .reverse : .delete
+        case "group": return try parseGroup()
+        case "undo", "redo":
+            let usage = "\(head.text) [K]"
+            var k = 1
+            if position < words.count { k = try integer(try next("K", usage: usage), "K", 1...Int.max) }
+            try end(usage: usage)
+            return head.text == "undo" ? .undo(k) : .redo(k)
+        case "save":
+            let usage = "save [PATH]"
+            var path: String?
+            if position < words.count {
+                let word = try next("PATH", usage: usage)
+                if word.text.isEmpty { throw fail("the path is empty", at: word) }
+                path = word.text
+            }
+            try end(usage: usage)
+            return .save(path)
+        case "temper": return .temper(try parseTemper())
+        default:
+            var message = "unknown command '\(head.text)'"
+            if let near = Self.nearest(head.text, in: CommandParser.names) { message += " (did you mean '\(near)'?)" }
+            throw fail(message, at: head)
+        }
+    }
+
+    mutating func parseTrack() throws -> Command {
+        let usage = "track add [NAME] | track N"
+        let word = try next("'add' or a track number", usage: usage)
+        if isKeyword(word, "add") {
+            var name: String?
+            if position < words.count {
+                let w = words[position]
+                if w.equals != nil { throw fail("unexpected '\(w.text)': quote a name with '=' in it", at: w) }
+                name = w.text
+                position += 1
+            }
+            try end(usage: "track add [NAME]")
+            return .trackAdd(name: name)
+        }
+        let n = try integer(word, "track", 1...Int.max)
+        try end(usage: usage)
+        return .trackSelect(n)
+    }
+
+    mutating func parseLoop() throws -> Command {
+        let usage = "loop A B | loop on | loop off"
+        let first = try next("A B, on or off", usage: usage)
+        if isKeyword(first, "on") || isKeyword(first, "off") {
+            try end(usage: usage)
+            return .loop(on: first.text == "on")
+        }
+        let a = try time(first, "loop start")
+        let second = try next("B", usage: usage)
+        let b = try number(second, "loop end")
+        guard b > a else { throw fail("the loop must end after it starts (\(Self.show(a)))", at: second) }
+        try end(usage: usage)
+        return .loopRange(a, b)
+    }
+
+    mutating func parseSlot() throws -> Command {
+        let usage = "slot N file=PATH|note=MIDI [gain=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS]"
+        let n = try integer(try next("N", usage: usage), "slot", ClipSlot.range)
+        let opts = try options(["file", "note", "gain", "mode", "attack", "decay", "release", "name"], usage: usage)
+        if opts.isEmpty { throw CommandError("missing settings (\(usage))", column: missingColumn) }
+        var s = Command.SlotSettings()
+        s.file = opts["file"]?.text
+        s.name = opts["name"]?.text
+        s.note = try opts["note"].map { try integer($0, "note", 0...127) }
+        s.gain = try opts["gain"].map { try number($0, "gain", { (0...16).contains($0) }, "must be from 0 to 16") }
+        if let m = opts["mode"] {
+            guard let mode = ClipSlot.Mode(rawValue: m.text) else {
+                throw fail("mode must be oneshot or gate, not '\(m.text)'", at: m)
+            }
+            s.mode = mode
+        }
+        let me = self
+        func ms(_ w: Word, _ name: String) throws -> Double {
+            try me.number(w, name, { (0...60_000).contains($0) }, "must be from 0 to 60000 ms")
+        }
+        s.attack = try opts["attack"].map { try ms($0, "attack") }
+        s.decay = try opts["decay"].map { try ms($0, "decay") }
+        s.release = try opts["release"].map { try ms($0, "release") }
+        return .slot(n, s)
+    }
+
+    mutating func parseSelect() throws -> Command {
+        let usage = "select none|all|left|right | at TIME | range A B | pattern \"CODE\" [tracks=all] [add]"
+        let kindWord = try next("what to select", usage: usage)
+        // Modifiers come last, in any order.
+        var last = words.count
+        var add = false, allTracks = false
+        var seenAdd = false, seenTracks = false
+        while last > position {
+            let w = words[last - 1]
+            if isKeyword(w, "add"), !seenAdd {
+                add = true
+                seenAdd = true
+            } else if w.key == "tracks", !seenTracks, let v = w.value {
+                switch v.text {
+                case "all": allTracks = true
+                case "current", "one": allTracks = false
+                default: throw fail("tracks must be all or current, not '\(v.text)'", at: v)
+                }
+                seenTracks = true
+            } else {
+                break
+            }
+            last -= 1
+        }
+        let kind: Command.Selection.Kind
+        guard !kindWord.quoted, kindWord.equals == nil else {
+            throw fail("unexpected '\(kindWord.text)' (\(usage))", at: kindWord)
+        }
+        switch kindWord.text {
+        case "none", "all", "left", "right":
+            if position < last { throw fail("unexpected '\(words[position].text)' (\(usage))", at: words[position]) }
+            kind = kindWord.text == "none" ? .none : kindWord.text == "all" ? .all
+                : kindWord.text == "left" ? .left : .right
+        case "at":
+            guard position < last else { throw CommandError("missing TIME (select at TIME)", column: missingColumn) }
+            kind = .at(try number(words[position], "time"))
+            if position + 1 < last {
+                throw fail("unexpected '\(words[position + 1].text)' (select at TIME)", at: words[position + 1])
+            }
+        case "range":
+            let rangeUsage = "select range A B"
+            guard position + 1 < last else { throw CommandError("missing A B (\(rangeUsage))", column: missingColumn) }
+            let a = try number(words[position], "A"), b = try number(words[position + 1], "B")
+            if b < a { throw fail("the range must not end before it starts (\(Self.show(a)))", at: words[position + 1]) }
+            if position + 2 < last {
+                throw fail("unexpected '\(words[position + 2].text)' (\(rangeUsage))", at: words[position + 2])
+            }
+            kind = .range(a, b)
+        case "pattern":
+            kind = .pattern(try code(position, last, usage: "select pattern \"CODE\" [add]"))
+        default:
+            var message = "unknown selection '\(kindWord.text)' (\(usage))"
+            if let near = Self.nearest(kindWord.text, in: ["none", "all", "left", "right", "at", "range", "pattern"]) {
+                message = "unknown selection '\(kindWord.text)' (did you mean '\(near)'?)"
+            }
+            throw fail(message, at: kindWord)
+        }
+        return .select(Command.Selection(kind, allTracks: allTracks, add: add))
+    }
+
+    mutating func parseScale() throws -> Command {
+        let usage = "scale FACTOR [handle=first|last] | scale handle=K to=TIME"
+        let first = try next("FACTOR", usage: usage)
+        if first.equals != nil {
+            position -= 1
+            let opts = try options(["handle", "to"], usage: usage)
+            let handle = try required(opts, "handle", usage: usage)
+            let to = try required(opts, "to", usage: "scale handle=K to=TIME")
+            return .scaleHandle(k: try integer(handle, "handle", 1...Int.max), to: try time(to, "to"))
+        }
+        let factor = try number(first, "factor", { $0 > 0 }, "must be greater than 0")
+        let opts = try options(["handle"], usage: usage)
+        var handle = Command.ScaleHandle.last
+        if let h = opts["handle"] {
+            switch h.text {
+            case "first": handle = .first
+            case "last": handle = .last
+            default: throw fail("handle must be first or last here, not '\(h.text)' (\(usage))", at: h)
+            }
+        }
+        return .scale(factor: factor, handle: handle)
+    }
+
+    mutating func parseGroup() throws -> Command {
+        let usage = "group store N | group stamp N [times=K]"
+        let verb = try next("store or stamp", usage: usage)
+        if isKeyword(verb, "store") {
+            let n = try integer(try next("N", usage: "group store N"), "group", GroupBank.range)
+            try end(usage: "group store N")
+            return .groupStore(n)
+        }
+        if isKeyword(verb, "stamp") {
+            let n = try integer(try next("N", usage: "group stamp N [times=K]"), "group", GroupBank.range)
+            let opts = try options(["times"], usage: "group stamp N [times=K]")
+            let times = try opts["times"].map { try integer($0, "times", 1...10_000) } ?? 1
+            return .groupStamp(n, times: times)
+        }
+        throw fail("expected store or stamp, not '\(verb.text)' (\(usage))", at: verb)
+    }
+
+    // MARK: - The rhythm designer
+
+    mutating func parseTemper() throws -> TemperCommand {
+        let usage = "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,...] [s=X] | temper slider X | "
+            + "temper stamp [times=K] | temper group N | temper apply | temper morph times=K from=S0 to=S1 | "
+            + "temper preset NAME"
+        let verb = try next("a designer command", usage: usage)
+        if verb.equals != nil {
+            position -= 1
+            return try parseTemperDefine()
+        }
+        switch verb.text {
+        case "slider":
+            let v = try number(try next("X", usage: "temper slider X"), "slider")
+            try end(usage: "temper slider X")
+            return .slider(v)
+        case "stamp":
+            let opts = try options(["times"], usage: "temper stamp [times=K]")
+            return .stamp(times: try opts["times"].map { try integer($0, "times", 1...10_000) } ?? 1)
+        case "group":
+            let n = try integer(try next("N", usage: "temper group N"), "group", GroupBank.range)
+            try end(usage: "temper group N")
+            return .group(n)
+        case "apply":
+            try end(usage: "temper apply")
+            return .apply
+        case "morph":
+            let u = "temper morph times=K from=S0 to=S1"
+            let opts = try options(["times", "from", "to"], usage: u)
+            let times = try integer(try required(opts, "times", usage: u), "times", 1...10_000)
+            return .morph(times: times, from: try number(try required(opts, "from", usage: u), "from"),
+                          to: try number(try required(opts, "to", usage: u), "to"))
+        case "preset":
+            let u = "temper preset swing|tigrigna|five-seven"
+            let name = try next("NAME", usage: u)
+            guard CommandParser.temperPresets.contains(name.text) else {
+                throw fail("unknown preset '\(name.text)' (\(u))", at: name)
+            }
+            try end(usage: u)
+            return .preset(name.text)
+        default:
+            var message = "unknown designer command '\(verb.text)'"
+            let verbs = ["slider", "stamp", "group", "apply", "morph", "preset"]
+            if let near = Self.nearest(verb.text, in: verbs) { message += " (did you mean '\(near)'?)" }
+            throw fail(message, at: verb)
+        }
+    }
+
+    mutating func parseTemperDefine() throws -> TemperCommand {
+        let usage = "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,...] [s=X]"
+        let opts = try options(["span", "top", "bottom", "map", "s"], usage: usage)
+        let span = try number(try required(opts, "span", usage: usage), "span", { $0 > 0 }, "must be greater than 0")
+        let (a, topBeats) = try row(try required(opts, "top", usage: usage), "top")
+        let (b, bottomBeats) = try row(try required(opts, "bottom", usage: usage), "bottom")
+        var map: [Temperament.Pair]?
+        if let m = opts["map"] { map = try pairs(m, a: a, b: b) }
+        let s = try opts["s"].map { try number($0, "s") }
+        return .define(span: span, top: a, topBeats: topBeats, bottom: b, bottomBeats: bottomBeats, map: map,
+                       slider: s)
+    }
+
+    /// Part of a word, columns kept.
+    func slice(_ w: Word, _ range: Range<Int>) -> Word {
+        var text = ""
+        text.unicodeScalars.append(contentsOf: Array(w.text.unicodeScalars)[range])
+        let cols = Array(w.columns[range])
+        return Word(text: text, columns: cols, column: cols.first ?? w.end, end: range.upperBound < w.columns.count
+                    ? w.columns[range.upperBound] : w.end, quoted: w.quoted, equals: nil)
+    }
+
+    /// Splits a word at every `separator` outside parentheses.
+    func split(_ w: Word, on separator: Unicode.Scalar) -> [Word] {
+        let s = Array(w.text.unicodeScalars)
+        var parts: [Word] = []
+        var start = 0, depth = 0
+        for (i, c) in s.enumerated() {
+            if c == "(" { depth += 1 }
+            if c == ")" { depth -= 1 }
+            if c == separator, depth == 0 {
+                parts.append(slice(w, start..<i))
+                start = i + 1
+            }
+        }
+        parts.append(slice(w, start..<s.count))
+        return parts
+    }
+
+    /// `A:BEATS` (or just `A`, every beat).
+    func row(_ w: Word, _ name: String) throws -> (Int, TemperCommand.BeatChoice) {
+        let parts = split(w, on: ":")
+        if parts.count > 2 { throw fail("\(name) must be A:BEATS, as in 7:0,2,4 or 5:euclid(3)", at: parts[2]) }
+        guard !parts[0].text.isEmpty else { throw fail("\(name) needs a subdivision before ':'", at: w) }
+        let division = try integer(parts[0], "\(name)'s subdivision", 1...CommandParser.maxDivision)
+        guard parts.count == 2 else { return (division, .all) }
+        let beats = parts[1]
+        if beats.text.isEmpty { throw fail("\(name) needs beats after ':' (0,2,4, all or euclid(K))", at: beats) }
+        if beats.text == "all" { return (division, .all) }
+        if beats.text.hasPrefix("euclid") {
+            let s = Array(beats.text.unicodeScalars)
+            guard s.count > 7, s[6] == "(", s[s.count - 1] == ")" else {
+                throw fail("write euclid(K) or euclid(K,R)", at: beats)
+            }
+            let args = split(slice(beats, 7..<(s.count - 1)), on: ",")
+            if args.count > 2 { throw fail("euclid takes K and an optional rotation R", at: args[2]) }
+            let k = try integer(args[0], "K", 0...division)
+            let r = args.count == 2 ? try integer(args[1], "R", -CommandParser.maxDivision...CommandParser.maxDivision) : 0
+            return (division, .euclid(k: k, rotation: r))
+        }
+        var list: [Int] = []
+        for part in split(beats, on: ",") {
+            if part.text.isEmpty { throw fail("empty beat in '\(beats.text)'", at: part) }
+            let beat = try integer(part, "beat", 0...(division - 1))
+            if list.contains(beat) { throw fail("beat \(beat) is chosen twice", at: part) }
+            list.append(beat)
+        }
+        return (division, .list(list.sorted()))
+    }
+
+    /// `I-J,I-J,...`.
+    func pairs(_ w: Word, a: Int, b: Int) throws -> [Temperament.Pair] {
+        var out: [Temperament.Pair] = []
+        for part in split(w, on: ",") {
+            let ends = split(part, on: "-")
+            guard ends.count == 2, !ends[0].text.isEmpty, !ends[1].text.isEmpty else {
+                throw fail("a mapping is I-J (top beat I to bottom beat J), not '\(part.text)'", at: part)
+            }
+            out.append(Temperament.Pair(top: try integer(ends[0], "top beat", 0...(a - 1)),
+                                        bottom: try integer(ends[1], "bottom beat", 0...(b - 1))))
+        }
+        return out
+    }
+
+    /// The closest name within two edits, for "did you mean".
+    static func nearest(_ word: String, in names: [String]) -> String? {
+        let w = Array(word)
+        var best: (String, Int)?
+        for name in names {
+            let n = Array(name)
+            var row = Array(0...n.count)
+            for i in 1...max(w.count, 1) where !w.isEmpty {
+                var next = [i] + Array(repeating: 0, count: n.count)
+                for j in 1...max(n.count, 1) where !n.isEmpty {
+                    next[j] = Swift.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (w[i - 1] == n[j - 1] ? 0 : 1))
+                }
+                row = next
+            }
+            let d = row[n.count]
+            if d <= 2, d < w.count, best == nil || d < best!.1 { best = (name, d) }
+        }
+        return best?.0
     }
 }

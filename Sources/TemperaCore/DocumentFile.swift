@@ -1,21 +1,257 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The document as a versioned, human-readable JSON file; saving is atomic.
+///
+/// The file puts one marker on a line (`{"t": 0.25, "amp": 0.8, "clip": 3}`), so a diff of two versions of a
+/// song reads as a list of changed markers. Doubles are written shortest-round-trip, so a document comes back
+/// exactly as it was saved (marker ids aside: they are never written, and loading numbers markers in file
+/// order). Reading is strict: a wrong type, an unknown field, a value out of range or a newer format version
+/// is one error line naming its line and column, and nothing is loaded.
+///
+/// Safe to call from any thread (it touches only the given path and its folder).
 public enum DocumentFile {
+    /// The key that marks a tempera file and carries its format version (`"version"` is read too).
+    public static let versionKey = "tempera"
+
+    // MARK: - Writing
+
     /// The file's text.
     public static func encode(_ document: Document) -> String {
-        fatalError("not available yet")
+        var out = "{\n"
+        out += "  \"\(versionKey)\": \(Document.formatVersion),\n"
+        out += "  \"seed\": \(document.seed),\n"
+        out += "  \"pattern\": \(string(document.pattern)),\n"
+        let t = document.transport
+        out += "  \"transport\": {\"tempo\": \(number(t.tempo)), \"volume\": \(number(t.volume)), "
+            + "\"length\": \(number(t.length)), \"loop\": {\"on\": \(t.loopOn), \"start\": \(number(t.loopStart)), "
+            + "\"end\": \(number(t.loopEnd))}},\n"
+        let d = document.designer
+        out += "  \"designer\": {\"span\": \(number(d.span)), \"slider\": \(number(d.slider)), \"map\": "
+        if let map = d.map {
+            out += "[" + map.map { "[\($0.top), \($0.bottom)]" }.joined(separator: ", ") + "]"
+        } else {
+            out += "null"
+        }
+        out += ",\n    \"top\": \(row(d.top)),\n    \"bottom\": \(row(d.bottom))},\n"
+        out += "  \"slots\": [\n"
+        for (i, slot) in document.slots.enumerated() {
+            out += "    {\"slot\": \(i + 1), \"name\": \(string(slot.name))"
+            if let file = slot.file { out += ", \"file\": \(string(file))" }
+            if let note = slot.note { out += ", \"note\": \(note)" }
+            out += ", \"gain\": \(number(slot.gain)), \"mode\": \"\(slot.mode.rawValue)\", "
+                + "\"attack\": \(number(slot.attack))"
+            if let decay = slot.decay { out += ", \"decay\": \(number(decay))" }
+            out += ", \"release\": \(number(slot.release))}"
+            out += i == document.slots.count - 1 ? "\n" : ",\n"
+        }
+        out += "  ],\n"
+        let groups = GroupBank.range.filter { !document.groups[$0].isEmpty }
+        out += "  \"groups\": ["
+        for (k, n) in groups.enumerated() {
+            let g = document.groups[n]
+            out += "\n    {\"group\": \(n), \"span\": \(number(g.span)), \"elements\": [\n"
+            for (i, e) in g.elements.enumerated() {
+                out += "      {\"offset\": \(number(e.offset)), \"track\": \(e.trackOffset), \"amp\": \(number(e.amp))"
+                if let c = e.content { out += ", \"clip\": \(content(c))" }
+                out += i == g.elements.count - 1 ? "}\n" : "},\n"
+            }
+            out += k == groups.count - 1 ? "    ]}\n  " : "    ]},"
+        }
+        out += "],\n"
+        out += "  \"tracks\": ["
+        for (k, track) in document.tracks.enumerated() {
+            out += "\n    {\"name\": \(string(track.name)), \"gain\": \(number(track.gain)), \"mute\": \(track.mute), "
+                + "\"solo\": \(track.solo), \"markers\": ["
+            let count = track.markers.count
+            for (i, m) in track.markers.enumerated() {
+                out += "\n      {\"t\": \(number(m.time)), \"amp\": \(number(m.amp))"
+                if let c = m.content { out += ", \"clip\": \(content(c))" }
+                out += i == count - 1 ? "}\n    " : "},"
+            }
+            out += k == document.tracks.count - 1 ? "]}\n  " : "]},"
+        }
+        out += "]\n}\n"
+        return out
     }
+
+    static func row(_ r: Temperament.Row) -> String {
+        "{\"division\": \(r.division), \"beats\": [" + r.beats.map(String.init).joined(separator: ", ")
+            + "], \"amps\": [" + r.amps.map(number).joined(separator: ", ") + "]}"
+    }
+
+    static func content(_ c: Content) -> String {
+        if case .clip(let n) = c { return String(n) }
+        return "\"\(c.code)\""
+    }
+
+    /// A Double as JSON: whole numbers without a fraction, others shortest-round-trip (Swift's description),
+    /// so reading the text back gives the same Double bit for bit.
+    public static func number(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        if v == v.rounded(), abs(v) < 1e15 {
+            if v == 0 { return v.sign == .minus ? "-0" : "0" }
+            return String(Int64(v))
+        }
+        return v.description
+    }
+
+    /// A string as JSON, escaping quotes, backslashes and control characters.
+    public static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7f {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: - Reading
 
     /// Reads a file's text; throws a one-line `CommandError` for malformed input or a newer version.
     public static func decode(_ text: String) throws -> Document {
-        throw CommandError("not available yet")
+        try decode(bytes: Array(text.utf8))
     }
 
-    /// Writes atomically: beside the target, fsync, rename.
+    /// Reads a file's bytes (UTF-8).
+    public static func decode(bytes: [UInt8]) throws -> Document {
+        let root = try JSONValue.parse(bytes)
+        return try Decoder.document(root)
+    }
+
+    // MARK: - Files
+
+    /// Writes atomically: a temporary file beside the target, fsync, rename over the target, fsync the folder.
+    /// On any failure the target is untouched and the temporary file removed.
     public static func save(_ document: Document, to path: String) throws {
-        throw CommandError("not available yet")
+        try writeAtomically(Array(encode(document).utf8), to: path)
     }
 
+    /// Reads and decodes a file. Errors from the content carry its line and column.
     public static func load(_ path: String) throws -> Document {
-        throw CommandError("not available yet")
+        let bytes = try readFile(path)
+        return try decode(bytes: bytes)
+    }
+
+    /// The folder a path lives in ("." for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    static func systemError(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Writes bytes to a path atomically (see `save`).
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        if path.isEmpty { throw CommandError("cannot save: no file name") }
+        if path.hasSuffix("/") { throw CommandError("cannot save '\(path)': that is a folder, not a file name") }
+        let dir = folder(of: path)
+        let base = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
+        var info = stat()
+        if stat(dir, &info) != 0 {
+            let e = errno
+            if e == ENOENT { throw CommandError("cannot save '\(path)': the folder '\(dir)' does not exist") }
+            throw CommandError("cannot save '\(path)': \(systemError(e))")
+        }
+        if (info.st_mode & S_IFMT) != S_IFDIR {
+            throw CommandError("cannot save '\(path)': '\(dir)' is not a folder")
+        }
+        var existing = stat()
+        let targetExists = stat(path, &existing) == 0
+        if targetExists, (existing.st_mode & S_IFMT) == S_IFDIR {
+            throw CommandError("cannot save '\(path)': that is a folder")
+        }
+
+        var temp = ""
+        var fd: Int32 = -1
+        for attempt in 0..<100 {
+            temp = "\(dir)/.\(base).\(getpid())-\(attempt).tmp"
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        if fd < 0 {
+            let e = errno
+            if e == EACCES || e == EROFS || e == EPERM {
+                throw CommandError("cannot save '\(path)': the folder '\(dir)' is not writable (\(systemError(e)))")
+            }
+            throw CommandError("cannot save '\(path)': \(systemError(e))")
+        }
+        func fail(_ what: String, _ e: Int32) -> CommandError {
+            close(fd)
+            unlink(temp)
+            return CommandError("cannot save '\(path)': \(what): \(systemError(e))")
+        }
+        // Keep the permissions a file already had (a saved file should not become world-readable or lose +w).
+        if targetExists { _ = fchmod(fd, existing.st_mode & 0o7777) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { buf in
+                write(fd, buf.baseAddress! + offset, bytes.count - offset)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw fail("writing failed", errno)
+            }
+            offset += n
+        }
+        if fsync(fd) != 0 { throw fail("fsync failed", errno) }
+        if close(fd) != 0 {
+            let e = errno
+            unlink(temp)
+            throw CommandError("cannot save '\(path)': closing failed: \(systemError(e))")
+        }
+        if rename(temp, path) != 0 {
+            let e = errno
+            unlink(temp)
+            throw CommandError("cannot save '\(path)': \(systemError(e))")
+        }
+        // The rename itself is durable only once the folder is synced.
+        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+    }
+
+    /// Reads a whole file; a missing or unreadable file is a one-line `CommandError`.
+    public static func readFile(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw CommandError("cannot open '\(path)': \(systemError(errno))") }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw CommandError("cannot open '\(path)': it is a folder")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(max(info.st_size, 0)) + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CommandError("cannot read '\(path)': \(systemError(errno))")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
     }
 }

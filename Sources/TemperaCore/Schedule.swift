@@ -145,12 +145,17 @@ public struct Schedule: Sendable, Equatable {
     public func onsets(loops: Int) -> [Onset] {
         var out: [Onset] = []
         out.reserveCapacity(events.count * max(loops, 0))
-        for k in 0..<max(loops, 0) {
-            for e in events where e.kind == .onset {
-                let time = (Double(k) * span + e.time) / tempo
-                out.append(Onset(loop: k, track: e.track + 1, clip: clip(of: e, pass: k), amp: e.amp, time: time,
-                                 frame: frame(pass: k, time: e.time)))
-            }
+        for k in 0..<max(loops, 0) { out.append(contentsOf: onsets(pass: k)) }
+        return out
+    }
+
+    /// The onsets of pass `k` (from 0), in time order: `time = (k * span + t) / tempo`, `frame = round(time * rate)`.
+    public func onsets(pass k: Int) -> [Onset] {
+        var out: [Onset] = []
+        for e in events where e.kind == .onset {
+            let time = (Double(k) * span + e.time) / tempo
+            out.append(Onset(loop: k, track: e.track + 1, clip: clip(of: e, pass: k), amp: e.amp, time: time,
+                             frame: frame(pass: k, time: e.time)))
         }
         return out
     }

@@ -1,9 +1,84 @@
 import ArgumentParser
+import TemperaCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
+/// `tempera script FILE SCRIPT [-o OUT]`: the command language without the editor.
 struct ScriptCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "script", abstract: "(in progress)")
+    static let configuration = CommandConfiguration(
+        commandName: "script",
+        abstract: "Apply the commands of a script to a document and save it.",
+        discussion: """
+            SCRIPT holds one command a line, in the form the editor's ':' line takes ('#' starts a comment). \
+            FILE may not exist yet: the script then starts from a new document (four tracks of 16 even markers). \
+            The whole script is read first and then run in order; on the first error tempera prints \
+            SCRIPT:LINE:COL: message and saves nothing. Otherwise the result is saved, atomically, to OUT or FILE.
+            """)
+
+    @Argument(help: "The document to edit; created if it does not exist.")
+    var file: String
+
+    @Argument(help: "The script: one command a line.")
+    var script: String
+
+    @Option(name: .shortAndLong, help: "Where to save the result (default: FILE).")
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "Print what commands report (such as how many tokens a fill dropped).")
+    var verbose = false
 
     func run() throws {
-        throw ValidationError("'script' is not built yet")
+        let text: String
+        do {
+            text = String(decoding: try DocumentFile.readFile(script), as: UTF8.self)
+        } catch let error as CommandError {
+            throw CommandLineFailure.report("tempera: \(error.message)")
+        }
+        let commands: [(line: Int, command: Command)]
+        do {
+            commands = try CommandParser.parseScript(text)
+        } catch let error as CommandError {
+            throw CommandLineFailure.report(error, file: script)
+        }
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        for (number, command) in commands {
+            if case .save = command {
+                throw CommandLineFailure.report(CommandError(
+                    "'save' is not used in scripts: the result is saved when the script ends (-o chooses where)",
+                    line: number, column: firstColumn(lines[number - 1])), file: script)
+            }
+        }
+
+        let target = output ?? file
+        var exists = stat()
+        let document = stat(file, &exists) == 0 ? try CommandLineFailure.loadDocument(file) : Document.newDocument()
+        let session = Session(document: document, path: target)
+        for (number, command) in commands {
+            do {
+                let message = try session.run(command)
+                if verbose, let message { print("\(script):\(number): \(message)") }
+            } catch let error as CommandError {
+                var located = error
+                located.line = number
+                located.column = error.column ?? firstColumn(lines[number - 1])
+                throw CommandLineFailure.report(located, file: script)
+            }
+        }
+        do {
+            try DocumentFile.save(session.document, to: target)
+        } catch let error as CommandError {
+            throw CommandLineFailure.report("tempera: \(error.message)")
+        }
+    }
+
+    /// The column of a line's first word: where an error without a column of its own points.
+    func firstColumn(_ line: Substring.UnicodeScalarView) -> Int {
+        var column = 1
+        for c in line {
+            if c != " " && c != "\t" { break }
+            column += 1
+        }
+        return column
     }
 }

@@ -1,0 +1,302 @@
+extension DocumentFile {
+    /// Turns a parsed JSON tree into a `Document`, checking every type and range; each error names the line
+    /// and column of the offending value.
+    enum Decoder {
+        /// An object's fields, checked against the names its part of the format allows.
+        struct Object {
+            let value: JSONValue
+            let members: [(key: String, value: JSONValue)]
+
+            init(_ v: JSONValue, _ what: String, allowed: [String]) throws {
+                guard case .object(let m) = v.kind else { throw v.error("\(what) must be an object, found \(v.typeName)") }
+                for (i, member) in m.enumerated() {
+                    guard allowed.contains(member.key) else {
+                        throw member.value.error("unknown field '\(member.key)' in \(what) (known: "
+                            + allowed.joined(separator: ", ") + ")")
+                    }
+                    for j in 0..<i where m[j].key == member.key {
+                        throw member.value.error("'\(member.key)' is given twice in \(what)")
+                    }
+                }
+                value = v
+                members = m
+            }
+
+            subscript(key: String) -> JSONValue? {
+                for member in members where member.key == key { return member.value }
+                return nil
+            }
+
+            /// A field that may be absent or null.
+            func optional(_ key: String) -> JSONValue? {
+                guard let v = self[key] else { return nil }
+                if case .null = v.kind { return nil }
+                return v
+            }
+
+            func required(_ key: String, in what: String) throws -> JSONValue {
+                guard let v = self[key] else { throw value.error("\(what) has no '\(key)'") }
+                return v
+            }
+        }
+
+        static func array(_ v: JSONValue, _ name: String) throws -> [JSONValue] {
+            guard case .array(let items) = v.kind else { throw v.error("\(name) must be a list, found \(v.typeName)") }
+            return items
+        }
+
+        static func double(_ v: JSONValue, _ name: String) throws -> Double {
+            guard case .number(let text) = v.kind else { throw v.error("\(name) must be a number, found \(v.typeName)") }
+            guard let d = Double(text), d.isFinite else { throw v.error("\(name) is out of range: \(text)") }
+            return d
+        }
+
+        static func double(_ v: JSONValue, _ name: String, _ valid: (Double) -> Bool, _ requirement: String) throws -> Double {
+            let d = try double(v, name)
+            guard valid(d) else { throw v.error("\(name) \(requirement), not \(number(d))") }
+            return d
+        }
+
+        static func int(_ v: JSONValue, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
+            let d = try double(v, name)
+            guard d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+                let bounds = range.upperBound == Int.max ? "a whole number from \(range.lowerBound)"
+                    : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+                throw v.error("\(name) must be \(bounds), not \(number(d))")
+            }
+            return Int(d)
+        }
+
+        static func bool(_ v: JSONValue, _ name: String) throws -> Bool {
+            guard case .bool(let b) = v.kind else { throw v.error("\(name) must be true or false, found \(v.typeName)") }
+            return b
+        }
+
+        static func string(_ v: JSONValue, _ name: String) throws -> String {
+            guard case .string(let s) = v.kind else { throw v.error("\(name) must be a string, found \(v.typeName)") }
+            return s
+        }
+
+        static func amp(_ v: JSONValue?) throws -> Double? {
+            try v.map { try double($0, "amp", { (0...1).contains($0) }, "must be from 0 to 1") }
+        }
+
+        static func content(_ v: JSONValue?) throws -> Content? {
+            guard let v else { return nil }
+            switch v.kind {
+            case .null: return nil
+            case .number(let text):
+                if let n = Int(text), ClipSlot.range.contains(n) { return .clip(n) }
+                throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \(text)")
+            case .string(let s):
+                if let c = Content(code: s), s == "+" || s == "-" || s == "?" { return c }
+                throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \"\(s)\"")
+            default:
+                throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", found \(v.typeName)")
+            }
+        }
+
+        static let gainRange = 0.0...16.0
+        static let msRange = 0.0...60_000.0
+
+        static func document(_ root: JSONValue) throws -> Document {
+            guard case .object(let members) = root.kind else {
+                throw root.error("a tempera document is a JSON object, found \(root.typeName)")
+            }
+            // The version first: a newer file is refused as newer, not for the fields this version lacks.
+            guard let version = members.first(where: { $0.key == versionKey || $0.key == "version" })?.value else {
+                throw root.error("not a tempera document (no \"\(versionKey)\" version field)")
+            }
+            let v = try int(version, "the format version", 0...Int.max)
+            if v > Document.formatVersion {
+                throw version.error("this file was written by a newer tempera (format \(v); this one reads up to "
+                    + "\(Document.formatVersion))")
+            }
+            if v < 1 { throw version.error("unknown format version \(v)") }
+
+            let o = try Object(root, "the document", allowed: [versionKey, "version", "seed", "pattern", "transport",
+                                                                "designer", "slots", "groups", "tracks"])
+            var doc = Document(tracks: [])
+            if let s = o.optional("seed") {
+                guard case .number(let text) = s.kind, let seed = UInt64(text) else {
+                    throw s.error("seed must be a whole number from 0 to \(UInt64.max)")
+                }
+                doc.seed = seed
+            }
+            if let p = o.optional("pattern") { doc.pattern = try string(p, "pattern") }
+            if let t = o.optional("transport") { doc.transport = try transport(t) }
+            if let d = o.optional("designer") { doc.designer = try designer(d) }
+            if let s = o.optional("slots") { doc.slots = try slots(s) }
+            if let g = o.optional("groups") { doc.groups = try groups(g) }
+            let tracks = try o.optional("tracks").map(self.tracks) ?? []
+            // Through the initialiser so marker ids are numbered afresh in file order.
+            return Document(tracks: tracks, slots: doc.slots, groups: doc.groups, designer: doc.designer,
+                            transport: doc.transport, pattern: doc.pattern, seed: doc.seed)
+        }
+
+        static func transport(_ v: JSONValue) throws -> Transport {
+            let o = try Object(v, "transport", allowed: ["tempo", "volume", "length", "loop"])
+            var t = Transport()
+            let range = Transport.tempoRange
+            if let x = o.optional("tempo") {
+                t.tempo = try double(x, "tempo", { range.contains($0) },
+                                     "must be from \(number(range.lowerBound)) to \(number(range.upperBound))")
+            }
+            if let x = o.optional("volume") { t.volume = try double(x, "volume", { (0...1).contains($0) }, "must be from 0 to 1") }
+            if let x = o.optional("length") { t.length = try double(x, "length", { $0 > 0 }, "must be greater than 0") }
+            if let l = o.optional("loop") {
+                let lo = try Object(l, "loop", allowed: ["on", "start", "end"])
+                if let x = lo.optional("on") { t.loopOn = try bool(x, "loop on") }
+                if let x = lo.optional("start") { t.loopStart = try double(x, "loop start", { $0 >= 0 }, "must not be negative") }
+                if let x = lo.optional("end") {
+                    let start = t.loopStart
+                    t.loopEnd = try double(x, "loop end", { $0 > start }, "must be after the loop start (\(number(start)))")
+                } else if t.loopEnd <= t.loopStart {
+                    throw l.error("the loop must end after it starts")
+                }
+            }
+            return t
+        }
+
+        static func row(_ v: JSONValue, _ name: String) throws -> Temperament.Row {
+            let o = try Object(v, name, allowed: ["division", "beats", "amps"])
+            let division = try int(try o.required("division", in: name), "\(name) division", 1...CommandParser.maxDivision)
+            var beats = Array(0..<division)
+            if let b = o.optional("beats") {
+                beats = []
+                for item in try array(b, "\(name) beats") {
+                    let beat = try int(item, "beat", 0...(division - 1))
+                    if let last = beats.last, beat <= last { throw item.error("beats must be ascending, each once") }
+                    beats.append(beat)
+                }
+            }
+            var amps: [Double]?
+            if let a = o.optional("amps") {
+                let items = try array(a, "\(name) amps")
+                guard items.count == division else {
+                    throw a.error("\(name) amps must have \(division) values (one per pulse), not \(items.count)")
+                }
+                amps = try items.map { try double($0, "amp", { (0...1).contains($0) }, "must be from 0 to 1") }
+            }
+            return Temperament.Row(division: division, beats: beats, amps: amps)
+        }
+
+        static func designer(_ v: JSONValue) throws -> Temperament {
+            let o = try Object(v, "designer", allowed: ["span", "slider", "map", "top", "bottom"])
+            var d = Document.defaultDesigner
+            if let x = o.optional("span") { d.span = try double(x, "span", { $0 > 0 }, "must be greater than 0") }
+            if let x = o.optional("slider") { d.slider = try double(x, "slider") }
+            if let x = o.optional("top") { d.top = try row(x, "top") }
+            if let x = o.optional("bottom") { d.bottom = try row(x, "bottom") }
+            d.map = nil
+            if let m = o.optional("map") {
+                d.map = try array(m, "map").map { pair in
+                    let ends = try array(pair, "a mapping")
+                    guard ends.count == 2 else { throw pair.error("a mapping is [top beat, bottom beat]") }
+                    return Temperament.Pair(top: try int(ends[0], "top beat", 0...(d.top.division - 1)),
+                                            bottom: try int(ends[1], "bottom beat", 0...(d.bottom.division - 1)))
+                }
+            }
+            return d
+        }
+
+        static func slots(_ v: JSONValue) throws -> [ClipSlot] {
+            var slots = Array(repeating: ClipSlot(), count: ClipSlot.count)
+            var seen = Set<Int>()
+            for item in try array(v, "slots") {
+                let o = try Object(item, "a slot", allowed: ["slot", "name", "file", "note", "gain", "mode", "attack",
+                                                             "decay", "release"])
+                let numberValue = try o.required("slot", in: "a slot")
+                let n = try int(numberValue, "slot", ClipSlot.range)
+                if !seen.insert(n).inserted { throw numberValue.error("slot \(n) is given twice") }
+                var s = ClipSlot()
+                if let x = o.optional("name") { s.name = try string(x, "name") }
+                if let x = o.optional("file") { s.file = try string(x, "file") }
+                if let x = o.optional("note") { s.note = try int(x, "note", 0...127) }
+                if let x = o.optional("gain") { s.gain = try double(x, "gain", { gainRange.contains($0) }, "must be from 0 to 16") }
+                if let x = o.optional("mode") {
+                    let text = try string(x, "mode")
+                    guard let mode = ClipSlot.Mode(rawValue: text) else {
+                        throw x.error("mode must be \"oneshot\" or \"gate\", not \"\(text)\"")
+                    }
+                    s.mode = mode
+                }
+                let ms = { (x: JSONValue, name: String) in
+                    try double(x, name, { msRange.contains($0) }, "must be from 0 to 60000 ms")
+                }
+                if let x = o.optional("attack") { s.attack = try ms(x, "attack") }
+                if let x = o.optional("decay") { s.decay = try ms(x, "decay") }
+                if let x = o.optional("release") { s.release = try ms(x, "release") }
+                slots[n - 1] = s
+            }
+            return slots
+        }
+
+        static func groups(_ v: JSONValue) throws -> GroupBank {
+            var bank = GroupBank()
+            var seen = Set<Int>()
+            for item in try array(v, "groups") {
+                let o = try Object(item, "a group", allowed: ["group", "span", "elements"])
+                let numberValue = try o.required("group", in: "a group")
+                let n = try int(numberValue, "group", GroupBank.range)
+                if !seen.insert(n).inserted { throw numberValue.error("group \(n) is given twice") }
+                var g = Group()
+                if let x = o.optional("elements") {
+                    g.elements = try array(x, "elements").map { e in
+                        let eo = try Object(e, "a group element", allowed: ["offset", "track", "amp", "clip"])
+                        let offset = try double(try eo.required("offset", in: "a group element"), "offset", { $0 >= 0 },
+                                                "must not be negative")
+                        let track = try eo.optional("track").map { try int($0, "track", 0...Int(Int32.max)) } ?? 0
+                        return GroupElement(offset: offset, trackOffset: track, amp: try self.amp(eo.optional("amp")) ?? 0.8,
+                                            content: try content(eo["clip"]))
+                    }
+                }
+                let last = g.elements.map(\.offset).max() ?? 0
+                if let x = o.optional("span") {
+                    g.span = try double(x, "span", { $0 >= last }, "must be at least the last offset (\(number(last)))")
+                } else {
+                    g.span = last
+                }
+                bank[n] = g
+            }
+            return bank
+        }
+
+        static func tracks(_ v: JSONValue) throws -> [Track] {
+            try array(v, "tracks").map { item in
+                let o = try Object(item, "a track", allowed: ["name", "gain", "mute", "solo", "markers"])
+                var track = Track(name: "")
+                if let x = o.optional("name") { track.name = try string(x, "name") }
+                if let x = o.optional("gain") { track.gain = try double(x, "gain", { gainRange.contains($0) }, "must be from 0 to 16") }
+                if let x = o.optional("mute") { track.mute = try bool(x, "mute") }
+                if let x = o.optional("solo") { track.solo = try bool(x, "solo") }
+                if let x = o.optional("markers") {
+                    let items = try array(x, "markers")
+                    var markers: [Marker] = []
+                    markers.reserveCapacity(items.count)
+                    for (i, m) in items.enumerated() { markers.append(try marker(m, id: MarkerID(truncatingIfNeeded: i))) }
+                    track.markers = MarkerList(markers)
+                }
+                return track
+            }
+        }
+
+        static func marker(_ v: JSONValue, id: MarkerID) throws -> Marker {
+            guard case .object(let members) = v.kind else { throw v.error("a marker must be an object, found \(v.typeName)") }
+            var time: Double?, amp: Double = 0.8, content: Content?
+            for (i, member) in members.enumerated() {
+                for j in 0..<i where members[j].key == member.key {
+                    throw member.value.error("'\(member.key)' is given twice in a marker")
+                }
+                switch member.key {
+                case "t": time = try double(member.value, "time", { $0 >= 0 }, "must not be negative")
+                case "amp": amp = try self.amp(member.value) ?? 0.8
+                case "clip": content = try self.content(member.value)
+                default: throw member.value.error("unknown field '\(member.key)' in a marker (known: t, amp, clip)")
+                }
+            }
+            guard let time else { throw v.error("a marker has no time 't'") }
+            return Marker(id: id, time: time, amp: amp, content: content)
+        }
+    }
+}

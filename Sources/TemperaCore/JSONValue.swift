@@ -1,0 +1,289 @@
+/// A parsed JSON value that remembers where it was written, so a document file's errors can say
+/// `line 12, column 30: amp must be from 0 to 1, not 3`.
+///
+/// Numbers keep their text, so integers of any size (a 64-bit seed) come back exactly and doubles are read
+/// once by Swift's correctly rounded conversion. Objects keep their keys in file order.
+struct JSONValue {
+    enum Kind {
+        case null
+        case bool(Bool)
+        case number(String)
+        case string(String)
+        case array([JSONValue])
+        case object([(key: String, value: JSONValue)])
+    }
+
+    var kind: Kind
+    /// 1-based line and column (in bytes) of the value's first character.
+    var line: Int
+    var column: Int
+
+    /// What the value is, for "expected a number, found a string".
+    var typeName: String {
+        switch kind {
+        case .null: return "null"
+        case .bool: return "true or false"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "a list"
+        case .object: return "an object"
+        }
+    }
+
+    func error(_ message: String) -> CommandError { CommandError(message, line: line, column: column) }
+
+    /// Parses UTF-8 JSON text; errors name the line and column.
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        var reader = Reader(bytes: bytes)
+        reader.skipSpace()
+        if reader.index == bytes.count { throw reader.error("the file is empty") }
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        if reader.index < bytes.count { throw reader.error("unexpected text after the end of the document") }
+        return value
+    }
+
+    /// A recursive-descent reader over bytes.
+    struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+        var line = 1
+        var lineStart = 0
+
+        init(bytes: [UInt8]) { self.bytes = bytes }
+
+        static let maxDepth = 256
+
+        var column: Int { index - lineStart + 1 }
+
+        func error(_ message: String) -> CommandError { CommandError(message, line: line, column: column) }
+
+        mutating func skipSpace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\n"):
+                    index += 1
+                    line += 1
+                    lineStart = index
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                    index += 1
+                default:
+                    return
+                }
+            }
+        }
+
+        /// Describes the byte at the cursor for an error message.
+        var found: String {
+            guard index < bytes.count else { return "the end of the file" }
+            let b = bytes[index]
+            if b >= 0x21 && b < 0x7f { return "'\(Character(Unicode.Scalar(b)))'" }
+            return "byte \(b)"
+        }
+
+        mutating func value(depth: Int) throws -> JSONValue {
+            guard depth < Reader.maxDepth else { throw error("nested more than \(Reader.maxDepth) levels deep") }
+            guard index < bytes.count else { throw error("the file ends where a value was expected") }
+            let (l, c) = (line, column)
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var members: [(key: String, value: JSONValue)] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return JSONValue(kind: .object(members), line: l, column: c)
+                }
+                while true {
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                        throw error("expected a field name in quotes, found \(found)")
+                    }
+                    let key = try string()
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                        throw error("expected ':' after \"\(key)\", found \(found)")
+                    }
+                    index += 1
+                    skipSpace()
+                    members.append((key, try value(depth: depth + 1)))
+                    skipSpace()
+                    guard index < bytes.count else { throw error("the file ends inside an object (missing '}')") }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+                    throw error("expected ',' or '}', found \(found)")
+                }
+                return JSONValue(kind: .object(members), line: l, column: c)
+            case UInt8(ascii: "["):
+                index += 1
+                var items: [JSONValue] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return JSONValue(kind: .array(items), line: l, column: c)
+                }
+                while true {
+                    skipSpace()
+                    items.append(try value(depth: depth + 1))
+                    skipSpace()
+                    guard index < bytes.count else { throw error("the file ends inside a list (missing ']')") }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+                    throw error("expected ',' or ']', found \(found)")
+                }
+                return JSONValue(kind: .array(items), line: l, column: c)
+            case UInt8(ascii: "\""):
+                return JSONValue(kind: .string(try string()), line: l, column: c)
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return JSONValue(kind: .bool(true), line: l, column: c)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return JSONValue(kind: .bool(false), line: l, column: c)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return JSONValue(kind: .null, line: l, column: c)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return JSONValue(kind: .number(try number()), line: l, column: c)
+            default:
+                throw error("expected a value, found \(found)")
+            }
+        }
+
+        mutating func literal(_ word: String) throws {
+            let w = Array(word.utf8)
+            let n = w.count
+            let matches = index + n <= bytes.count && (0..<n).allSatisfy { bytes[index + $0] == w[$0] }
+            guard matches else { throw error("expected a value, found \(found)") }
+            index += n
+        }
+
+        mutating func digits() -> Int {
+            let start = index
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            return index - start
+        }
+
+        /// JSON's number grammar, strictly: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+        mutating func number() throws -> String {
+            let start = index
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let intStart = index
+            let n = digits()
+            if n == 0 { throw error("expected digits after '-'") }
+            if n > 1, bytes[intStart] == UInt8(ascii: "0") {
+                index = intStart
+                throw error("a number may not start with 0")
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                if digits() == 0 { throw error("expected digits after '.'") }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if digits() == 0 { throw error("expected digits in the exponent") }
+            }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+
+        mutating func hex4() throws -> UInt32 {
+            guard index + 4 <= bytes.count else { throw error("expected four hex digits after \\u") }
+            var v: UInt32 = 0
+            for _ in 0..<4 {
+                let b = bytes[index]
+                let d: UInt32
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
+                default: throw error("expected four hex digits after \\u")
+                }
+                v = v * 16 + d
+                index += 1
+            }
+            return v
+        }
+
+        /// A quoted string; the cursor is on the opening quote.
+        mutating func string() throws -> String {
+            let open = (line, column)
+            index += 1
+            let start = index
+            // Fast path: no escapes.
+            while index < bytes.count {
+                let b = bytes[index]
+                if b == UInt8(ascii: "\"") {
+                    let s = String(decoding: bytes[start..<index], as: UTF8.self)
+                    index += 1
+                    return s
+                }
+                if b == UInt8(ascii: "\\") { break }
+                if b < 0x20 {
+                    if b == UInt8(ascii: "\n") {
+                        throw CommandError("the string that starts here is not closed on its line", line: open.0,
+                                           column: open.1)
+                    }
+                    throw error("a control character inside a string (write it as an escape such as \\t)")
+                }
+                index += 1
+            }
+            var scalars = String.UnicodeScalarView()
+            var utf8: [UInt8] = Array(bytes[start..<index])
+            func flush() {
+                scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+                utf8.removeAll(keepingCapacity: true)
+            }
+            while index < bytes.count {
+                let b = bytes[index]
+                if b == UInt8(ascii: "\"") {
+                    index += 1
+                    flush()
+                    return String(scalars)
+                }
+                if b < 0x20 {
+                    if b == UInt8(ascii: "\n") {
+                        throw CommandError("the string that starts here is not closed on its line", line: open.0,
+                                           column: open.1)
+                    }
+                    throw error("a control character inside a string (write it as an escape such as \\t)")
+                }
+                if b != UInt8(ascii: "\\") {
+                    utf8.append(b)
+                    index += 1
+                    continue
+                }
+                flush()
+                index += 1
+                guard index < bytes.count else { break }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if code >= 0xD800 && code < 0xDC00, index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                       bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        guard low >= 0xDC00 && low < 0xE000 else { throw error("a broken \\u surrogate pair") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("\\u escape of a lone surrogate") }
+                    scalars.append(scalar)
+                default:
+                    index -= 1
+                    throw error("unknown escape '\\\(Character(Unicode.Scalar(e)))' in a string")
+                }
+            }
+            throw CommandError("the string that starts here is never closed", line: open.0, column: open.1)
+        }
+    }
+}

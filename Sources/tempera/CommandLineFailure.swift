@@ -1,0 +1,52 @@
+import ArgumentParser
+import TemperaCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the headless subcommands fail: one line on stderr, in the compiler's `FILE:LINE:COL: message` form when
+/// the place is known, and a non-zero exit status (never a backtrace).
+enum CommandLineFailure {
+    /// Prints one line to stderr and returns the error that exits with status 1.
+    static func report(_ line: String) -> ExitCode {
+        write(line.split(separator: "\n").joined(separator: " ") + "\n", to: 2)
+        return ExitCode.failure
+    }
+
+    /// Writes all of a string to a file descriptor (unbuffered: the caller batches).
+    static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { buf in
+            var offset = 0
+            while offset < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+
+    /// `FILE:LINE:COL: message`, `FILE:LINE: message`, or `FILE: message`.
+    static func report(_ error: CommandError, file: String) -> ExitCode {
+        var place = file
+        if let line = error.line {
+            place += ":\(line)"
+            if let column = error.column { place += ":\(column)" }
+        }
+        return report("\(place): \(error.message)")
+    }
+
+    /// Loads a document, reporting a bad file in one line.
+    static func loadDocument(_ path: String) throws -> Document {
+        do {
+            return try DocumentFile.load(path)
+        } catch let error as CommandError {
+            // Open errors already name the path.
+            if error.line == nil { throw report("tempera: \(error.message)") }
+            throw report(error, file: path)
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import XCTest
+@testable import TemperaCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class DocumentFileTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        var template = Array("/tmp/tempera-doc-XXXXXX".utf8CString)
+        guard let p = mkdtemp(&template) else { throw XCTSkip("no temporary folder") }
+        dir = String(cString: p)
+    }
+
+    override func tearDown() {
+        _ = chmod(dir, 0o755)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+            unlink(dir + "/" + name)
+        }
+        rmdir(dir)
+    }
+
+    func decodeError(_ text: String) -> CommandError? {
+        do {
+            _ = try DocumentFile.decode(text)
+            return nil
+        } catch {
+            return error as? CommandError
+        }
+    }
+
+    /// A document that sets every field away from its default.
+    func richDocument() -> Document {
+        let kick = Track(name: "kick \"808\"\n", markers: MarkerList([
+            Marker(id: 0, time: 0, amp: 1, content: .clip(1)),
+            Marker(id: 1, time: 2.0.squareRoot() / 4, amp: 0.30000000000000004, content: .hold),
+            Marker(id: 2, time: 1.0 / 3, amp: 0.1 + 0.2, content: .rest),
+            Marker(id: 3, time: 1e-7, amp: 0, content: .random),
+            Marker(id: 4, time: 12345.678, amp: 0.5, content: nil),
+            Marker(id: 5, time: 0.75, amp: 0.8, content: .clip(16)),
+        ]), gain: 0.7, mute: true, solo: false)
+        let hat = Track(name: "hat ♪", markers: MarkerList(), gain: 1.25, mute: false, solo: true)
+        var slots = Document.defaultKit
+        slots[2] = ClipSlot(name: "bell", file: "sounds/bell.flac", note: 67, gain: 0.5, mode: .gate, attack: 3.5,
+                            decay: 120, release: 45)
+        slots[15] = ClipSlot()
+        var groups = GroupBank()
+        groups[4] = Group(elements: [GroupElement(offset: 0, trackOffset: 0, amp: 0.9, content: .clip(2)),
+                                     GroupElement(offset: 1.0 / 7, trackOffset: 2, amp: 0.4, content: nil),
+                                     GroupElement(offset: 0.5, trackOffset: 1, amp: 0.6, content: .hold)], span: 1)
+        groups[16] = Group(elements: [GroupElement(offset: 0, amp: 0.8, content: .random)], span: 0.25)
+        let designer = Temperament(span: 1.5, top: .init(division: 3, beats: [0, 2], amps: [1, 0.5, 0.25]),
+                                   bottom: .init(division: 2, beats: [0, 1]),
+                                   map: [.init(top: 0, bottom: 0), .init(top: 2, bottom: 1)], slider: -0.25)
+        let transport = Transport(tempo: 1.5, volume: 0.65, loopStart: 0.5, loopEnd: 1.75, loopOn: false, length: 3)
+        return Document(tracks: [kick, hat], slots: slots, groups: groups, designer: designer, transport: transport,
+                        pattern: "(1 -)x2 \"?\"", seed: UInt64.max)
+    }
+
+    func testNewAndDemoDocumentsRoundTripExactly() throws {
+        XCTAssertEqual(try DocumentFile.decode(DocumentFile.encode(Document.newDocument())), Document.newDocument())
+        XCTAssertEqual(try DocumentFile.decode(DocumentFile.encode(Document.demo())), Document.demo())
+    }
+
+    func testEveryFieldRoundTripsBitForBit() throws {
+        let doc = richDocument()
+        let back = try DocumentFile.decode(DocumentFile.encode(doc))
+        XCTAssertEqual(back, doc)
+        XCTAssertEqual(back.tracks[0].markers[3].time.bitPattern, (2.0.squareRoot() / 4).bitPattern)
+        XCTAssertEqual(back.seed, UInt64.max)
+        XCTAssertEqual(back.slots[2].decay, 120)
+        XCTAssertEqual(back.groups[4].elements[1].offset, 1.0 / 7)
+    }
+
+    func testMarkerIdsAreRenumberedInFileOrderOnLoad() throws {
+        var doc = Document.newDocument()
+        // Edits leave gaps and out-of-order ids.
+        doc.tracks[0].markers.remove(id: doc.tracks[0].markers[3].id)
+        doc.tracks[0].markers.insert(Marker(id: doc.makeMarkerID(), time: 0.0625, amp: 0.5, content: .clip(2)))
+        let back = try DocumentFile.decode(DocumentFile.encode(doc))
+        XCTAssertEqual(back.tracks[0].markers.map(\.id), (0..<16).map { MarkerID($0) })
+        XCTAssertEqual(back.tracks[0].markers.map(\.time), doc.tracks[0].markers.map(\.time))
+        XCTAssertEqual(back.tracks[0].markers.map(\.content), doc.tracks[0].markers.map(\.content))
+        XCTAssertEqual(back.nextMarkerID, 64)
+        XCTAssertEqual(DocumentFile.encode(back), DocumentFile.encode(doc))
+    }
+
+    func testTheFileIsReadableJSONWithOneMarkerALine() {
+        let text = DocumentFile.encode(richDocument())
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines[0], "{")
+        XCTAssertEqual(lines[1], "  \"tempera\": 1,")
+        XCTAssertEqual(lines[2], "  \"seed\": 18446744073709551615,")
+        XCTAssertEqual(lines[3], "  \"pattern\": \"(1 -)x2 \\\"?\\\"\",")
+        XCTAssertEqual(lines[4], "  \"transport\": {\"tempo\": 1.5, \"volume\": 0.65, \"length\": 3, \"loop\": {\"on\": false, \"start\": 0.5, \"end\": 1.75}},")
+        XCTAssertTrue(lines.contains("      {\"t\": 0, \"amp\": 1, \"clip\": 1},"))
+        XCTAssertTrue(lines.contains("      {\"t\": 0.3535533905932738, \"amp\": 0.30000000000000004, \"clip\": \"+\"},"))
+        XCTAssertTrue(lines.contains("      {\"t\": 1e-07, \"amp\": 0, \"clip\": \"?\"},"))
+        XCTAssertTrue(lines.contains("      {\"t\": 12345.678, \"amp\": 0.5}"))
+        XCTAssertTrue(lines.contains("    {\"name\": \"kick \\\"808\\\"\\n\", \"gain\": 0.7, \"mute\": true, \"solo\": false, \"markers\": ["))
+        XCTAssertTrue(lines.contains("    {\"slot\": 3, \"name\": \"bell\", \"file\": \"sounds/bell.flac\", \"note\": 67, \"gain\": 0.5, \"mode\": \"gate\", \"attack\": 3.5, \"decay\": 120, \"release\": 45},"))
+        XCTAssertTrue(lines.contains("    {\"name\": \"hat ♪\", \"gain\": 1.25, \"mute\": false, \"solo\": true, \"markers\": []}"))
+    }
+
+    func testAnEmptyDocumentRoundTrips() throws {
+        let doc = Document(tracks: [])
+        XCTAssertEqual(try DocumentFile.decode(DocumentFile.encode(doc)), doc)
+    }
+
+    func testAHandWrittenFileNeedsOnlyTheVersionAndTimes() throws {
+        let doc = try DocumentFile.decode("""
+            {"version": 1, "tracks": [{"name": "a", "markers": [{"t": 0.5, "clip": 2}, {"t": 0.25}]}]}
+            """)
+        XCTAssertEqual(doc.tracks[0].markers.map(\.time), [0.25, 0.5])
+        XCTAssertEqual(doc.tracks[0].markers.map(\.amp), [0.8, 0.8])
+        XCTAssertEqual(doc.tracks[0].markers.map(\.content), [nil, .clip(2)])
+        XCTAssertEqual(doc.slots, Document.defaultKit)
+        XCTAssertEqual(doc.transport, Transport())
+    }
+
+    func testMalformedJSONNamesLineAndColumn() {
+        XCTAssertEqual(decodeError("{\"tempera\": 1,\n  \"seed\": 3\n  \"pattern\": \"\"}"),
+                       CommandError("expected ',' or '}', found '\"'", line: 3, column: 3))
+        XCTAssertEqual(decodeError(""), CommandError("the file is empty", line: 1, column: 1))
+        XCTAssertEqual(decodeError("{\"tempera\": 1, \"tracks\": [}"),
+                       CommandError("expected a value, found '}'", line: 1, column: 27))
+        XCTAssertEqual(decodeError("{\"tempera\": 01}"), CommandError("a number may not start with 0", line: 1, column: 13))
+        XCTAssertEqual(decodeError("{\"tempera\": 1} x"), CommandError("unexpected text after the end of the document", line: 1, column: 16))
+        XCTAssertEqual(decodeError("{\"tempera\": 1, \"pattern\": \"abc"),
+                       CommandError("the string that starts here is never closed", line: 1, column: 27))
+        XCTAssertEqual(decodeError("[1, 2"), CommandError("the file ends inside a list (missing ']')", line: 1, column: 6))
+    }
+
+    func testWrongTypesAndRangesAreRefused() {
+        func doc(_ tracks: String) -> String { "{\"tempera\": 1,\n\"tracks\": [\n" + tracks + "\n]}" }
+        XCTAssertEqual(decodeError(doc("{\"markers\": [{\"t\": 0, \"amp\": 3}]}")),
+                       CommandError("amp must be from 0 to 1, not 3", line: 3, column: 30))
+        XCTAssertEqual(decodeError(doc("{\"markers\": [{\"t\": \"0\"}]}")),
+                       CommandError("time must be a number, found a string", line: 3, column: 20))
+        XCTAssertEqual(decodeError(doc("{\"markers\": [{\"t\": 1, \"clip\": 17}]}")),
+                       CommandError("clip must be 1-16, \"+\", \"-\" or \"?\", not 17", line: 3, column: 31))
+        XCTAssertEqual(decodeError(doc("{\"markers\": [{\"t\": 1, \"ampp\": 1}]}")),
+                       CommandError("unknown field 'ampp' in a marker (known: t, amp, clip)", line: 3, column: 31))
+        XCTAssertEqual(decodeError(doc("{\"mute\": 1}")),
+                       CommandError("mute must be true or false, found a number", line: 3, column: 10))
+        XCTAssertEqual(decodeError("{\"tempera\": 1, \"slots\": [{\"slot\": 17, \"file\": \"a.wav\"}]}"),
+                       CommandError("slot must be a whole number from 1 to 16, not 17", line: 1, column: 35))
+        XCTAssertEqual(decodeError("{\"tempera\": 1, \"transport\": {\"tempo\": 0}}"),
+                       CommandError("tempo must be from 0.05 to 20, not 0", line: 1, column: 39))
+        XCTAssertEqual(decodeError("{\"tempera\": 1, \"transport\": {\"loop\": {\"start\": 2, \"end\": 1}}}"),
+                       CommandError("loop end must be after the loop start (2), not 1", line: 1, column: 58))
+        XCTAssertEqual(decodeError("{\"tempera\": 1, \"designer\": {\"top\": {\"division\": 3, \"beats\": [0, 3]}}}"),
+                       CommandError("beat must be a whole number from 0 to 2, not 3", line: 1, column: 65))
+        XCTAssertEqual(decodeError("{\"tempera\": 1, \"seed\": -1}"),
+                       CommandError("seed must be a whole number from 0 to 18446744073709551615", line: 1, column: 24))
+    }
+
+    func testVersionIsRequiredAndANewerOneRefused() {
+        XCTAssertEqual(decodeError("{\"tempera\": 2, \"tracks\": [], \"future\": true}"),
+                       CommandError("this file was written by a newer tempera (format 2; this one reads up to 1)", line: 1, column: 13))
+        XCTAssertEqual(decodeError("{\"tracks\": []}"),
+                       CommandError("not a tempera document (no \"tempera\" version field)", line: 1, column: 1))
+        XCTAssertEqual(decodeError("[]"), CommandError("a tempera document is a JSON object, found a list", line: 1, column: 1))
+    }
+
+    func testSaveThenLoadGivesTheDocumentBack() throws {
+        let path = dir + "/song.tempera"
+        try DocumentFile.save(richDocument(), to: path)
+        XCTAssertEqual(try DocumentFile.load(path), richDocument())
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["song.tempera"])
+    }
+
+    func testSaveReplacesTheFileAndKeepsItsPermissions() throws {
+        let path = dir + "/song.tempera"
+        try DocumentFile.save(Document.newDocument(), to: path)
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        try DocumentFile.save(Document.demo(), to: path)
+        XCTAssertEqual(try DocumentFile.load(path), Document.demo())
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["song.tempera"])
+    }
+
+    func testSavingIntoAMissingFolderFailsClearly() {
+        XCTAssertThrowsError(try DocumentFile.save(Document.newDocument(), to: dir + "/nowhere/song.tempera")) { error in
+            XCTAssertEqual((error as? CommandError)?.message,
+                           "cannot save '\(self.dir)/nowhere/song.tempera': the folder '\(self.dir)/nowhere' does not exist")
+        }
+    }
+
+    func testSavingIntoAReadOnlyFolderLeavesTheOriginalUntouched() throws {
+        if geteuid() == 0 {
+            // Permission bits do not stop root; sysfs refuses new files to everyone.
+            XCTAssertThrowsError(try DocumentFile.save(Document.newDocument(), to: "/sys/song.tempera")) { error in
+                XCTAssertEqual((error as? CommandError)?.message,
+                               "cannot save '/sys/song.tempera': the folder '/sys' is not writable (Permission denied)")
+            }
+            return
+        }
+        let path = dir + "/song.tempera"
+        try DocumentFile.save(Document.newDocument(), to: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(chmod(dir, 0o555), 0)
+        XCTAssertThrowsError(try DocumentFile.save(Document.demo(), to: path)) { error in
+            XCTAssertEqual((error as? CommandError)?.message,
+                           "cannot save '\(path)': the folder '\(self.dir)' is not writable (Permission denied)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    }
+
+    func testLoadingAMissingFileSaysSo() {
+        XCTAssertThrowsError(try DocumentFile.load(dir + "/absent.tempera")) { error in
+            XCTAssertEqual((error as? CommandError)?.message, "cannot open '\(self.dir)/absent.tempera': No such file or directory")
+        }
+    }
+}
