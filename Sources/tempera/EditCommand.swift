@@ -54,7 +54,7 @@ struct EditCommand: ParsableCommand {
         let engine = AudioEngine()
         engine.start()
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
-        dispatcher.commandHistory = History.load(paths: paths)
+        dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
         if let recovered { dispatcher.offerRecovery(recovered) }
@@ -63,7 +63,7 @@ struct EditCommand: ParsableCommand {
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: autosave)
         editor.run()
         screen.close()
-        History.save(dispatcher.commandHistory, paths: paths)
+        CommandHistory.save(dispatcher.commandHistory, paths: paths)
         let sig = CursesScreen.pendingSignal.load(ordering: .relaxed)
         if sig != 0 { throw ExitCode(128 + sig) }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `:` line's history, kept between runs in `$XDG_STATE_HOME/tempera/history`, one line each.
-public enum History {
+public enum CommandHistory {
     public static func file(_ paths: ConfigPaths) -> String { paths.state + "/history" }
 
     public static func load(paths: ConfigPaths) -> [String] {
