@@ -8,7 +8,8 @@ struct MixEvent {
     var track: Int32
     /// 1...16, or 0 for `?`.
     var clip: Int32
-    var marker: UInt32
+    /// What a `?` draw is keyed on (`Schedule.Event.randomKey`).
+    var randomKey: UInt64
     var isCut: Bool
 }
 
@@ -71,7 +72,7 @@ final class PublishedSnapshot {
         let events = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(schedule.events.count, 1))
         for (i, e) in schedule.events.enumerated() {
             (events + i).initialize(to: MixEvent(time: e.time, gateEnd: e.gateEnd, amp: Float(e.amp), track: Int32(e.track),
-                                                 clip: Int32(e.clip), marker: e.marker, isCut: e.kind == .cut))
+                                                 clip: Int32(e.clip), randomKey: e.randomKey, isCut: e.kind == .cut))
         }
         let mixSlots = UnsafeMutablePointer<MixSlot>.allocate(capacity: ClipSlot.count)
         for n in 0..<ClipSlot.count {

@@ -130,7 +130,7 @@ struct RenderState {
         }
         let sn = snap.pointee
         let clip = ev.clip != 0 ? Int(ev.clip)
-            : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, marker: ev.marker, pass: pass)
+            : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: pass)
         guard (1...16).contains(clip) else { return }
         let slot = sn.slots[clip - 1]
         guard let data = slot.data, slot.frames > 0 else { return }

@@ -23,8 +23,13 @@ public struct Schedule: Sendable, Equatable {
         /// For a gate clip: where its gate closes (seconds after the region's start): the next marker of the
         /// track that is not `+`, or the region's end.
         public var gateEnd: Double
+        /// What a `?` draw is keyed on besides the seed and the pass: the marker's track and exact time, so a
+        /// marker draws the same clips after a save and reload (marker ids are renumbered on load) and edits
+        /// elsewhere do not change its draws.
+        public var randomKey: UInt64
 
-        public init(kind: Kind, time: Double, track: Int, clip: Int, amp: Double, marker: MarkerID, gateEnd: Double) {
+        public init(kind: Kind, time: Double, track: Int, clip: Int, amp: Double, marker: MarkerID, gateEnd: Double,
+                    randomKey: UInt64 = 0) {
             self.kind = kind
             self.time = time
             self.track = track
@@ -32,6 +37,7 @@ public struct Schedule: Sendable, Equatable {
             self.amp = amp
             self.marker = marker
             self.gateEnd = gateEnd
+            self.randomKey = randomKey
         }
     }
 
@@ -94,8 +100,9 @@ public struct Schedule: Sendable, Equatable {
                     lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: n, amp: m.amp, marker: m.id,
                                             gateEnd: nextNonHold))
                 case .random?:
+                    let key = m.time.bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(ti) &* 0xC2B2_AE3D_27D4_EB4F
                     lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: 0, amp: m.amp, marker: m.id,
-                                            gateEnd: nextNonHold))
+                                            gateEnd: nextNonHold, randomKey: key))
                 case .rest?:
                     lineEvents.append(Event(kind: .cut, time: rel, track: ti, clip: 0, amp: 0, marker: m.id,
                                             gateEnd: rel))
@@ -131,18 +138,18 @@ public struct Schedule: Sendable, Equatable {
     }
 
     /// The clip an event plays in pass `pass`; a `?` draws from the filled slots, the same way every time
-    /// for the same seed, pass and marker.
+    /// for the same seed, pass, track and marker time (see `Event.randomKey`).
     @inlinable
     public func clip(of event: Event, pass: Int) -> Int {
         if event.clip != 0 { return event.clip }
-        return Schedule.randomClip(seed: seed, pool: randomPool, marker: event.marker, pass: pass)
+        return Schedule.randomClip(seed: seed, pool: randomPool, key: event.randomKey, pass: pass)
     }
 
     /// The draw behind `clip(of:pass:)` from plain numbers (no allocation: the audio thread calls it).
     @inlinable
-    public static func randomClip(seed: UInt64, pool randomPool: UInt16, marker: MarkerID, pass: Int) -> Int {
+    public static func randomClip(seed: UInt64, pool randomPool: UInt16, key: UInt64, pass: Int) -> Int {
         let pool = randomPool == 0 ? UInt16.max : randomPool
-        var z = seed &+ UInt64(UInt32(truncatingIfNeeded: pass)) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(marker) &* 0xD1B5_4A32_D192_ED03
+        var z = seed &+ UInt64(UInt32(truncatingIfNeeded: pass)) &* 0x9E37_79B9_7F4A_7C15 &+ key &* 0xD1B5_4A32_D192_ED03
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31

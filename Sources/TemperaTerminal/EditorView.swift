@@ -43,7 +43,21 @@ public enum EditorView {
         }
         let g = Glyphs.set(ascii: view.ascii)
         drawFrame(layout, g, into: &canvas)
-        return []
+        var spots: [Spot] = []
+        spots += TransportPane.draw(session: session, view: view, layout: layout, g, into: &canvas)
+        spots += TimelinePane.draw(session: session, view: view, layout: layout, g, into: &canvas)
+        spots += ToolPanel.draw(session: session, view: view, layout: layout, g, into: &canvas)
+        spots += TabBar.draw(view: view, layout: layout, g, into: &canvas)
+        switch view.tab {
+        case .clips:
+            spots += ClipsTab.draw(session: session, view: view, rect: layout.tabs, g, into: &canvas)
+        case .groups:
+            spots += GroupsTab.draw(session: session, view: view, rect: layout.tabs, g, into: &canvas)
+        case .designer:
+            spots += drawDesigner(session: session, view: view, rect: layout.tabs, g, into: &canvas)
+        }
+        spots += StatusLine.draw(session: session, view: view, layout: layout, g, into: &canvas)
+        return spots
     }
 
     static func drawTooSmall(into canvas: inout Canvas) {
@@ -78,8 +92,23 @@ public enum EditorView {
         for y in 3..<l.toolsTitleRow {
             canvas[l.names.maxX, y] = Cell(g.vertical, .border)
         }
-        canvas.put(2, 0, " transport ", .title)
-        canvas.put(2, l.timelineTitleRow, " timeline ", .title)
         canvas.put(2, l.toolsTitleRow, " tools ", .title)
+    }
+
+    /// The Rhythm Designer tab's area: two subdivisions over one span and a slider between them. Its
+    /// contents are drawn by the designer's own pane; clicks come back as `.designer(x:y:)` relative to
+    /// the area's top-left corner.
+    static func drawDesigner(session: Session, view: ViewState, rect r: Rect, _ g: Glyphs,
+                             into canvas: inout Canvas) -> [Spot] {
+        let t = session.document.designer
+        let lines = [
+            "rhythm designer: slide between two subdivisions",
+            "top \(t.top.division)  bottom \(t.bottom.division)  span \(Format.seconds(t.span)) s  s = \(Format.fixed(t.slider, 2))",
+            "commands: :temper ...  (see help)",
+        ]
+        for (i, line) in lines.enumerated() where i < r.height {
+            canvas.put(r.x, r.y + i, Format.fit(line, r.width, ellipsis: g.ellipsis), i == 0 ? .normal : .dim)
+        }
+        return [Spot(r) { x, y in .designer(x: x - r.x, y: y - r.y) }]
     }
 }

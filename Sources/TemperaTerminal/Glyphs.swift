@@ -66,7 +66,7 @@ public struct Glyphs: Sendable {
         rewind: "|<", play: ">", pause: "||", loop: "@", dash: "-", times: "x", ellipsis: "~",
         sliderFill: "=", sliderEmpty: "-", sliderKnob: "O",
         rulerLine: "-", rulerLoop: "=", rulerTick: "+", rulerPlayhead: "V", rulerCursor: "v",
-        playheadLine: "|", cursorLine: "!", guideLine: ":",
+        playheadLine: "!", cursorLine: "I", guideLine: "'",
         emptyMarker: ".", counts: ["2", "3", "4", "5", "6", "7", "8", "9"], manyMarkers: "*",
         currentTrack: ">", modified: "*", textCursor: "_")
 

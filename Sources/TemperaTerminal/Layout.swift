@@ -17,7 +17,7 @@ public struct Layout: Hashable, Sendable {
     public static let minimumWidth = 80
     public static let minimumHeight = 24
     /// Rows of the tool panel and the tab area.
-    public static let toolRows = 6
+    public static let toolRows = 7
     /// Columns left of the timeline for track numbers and names.
     public static let nameWidth = 11
     /// A track's height in rows: one or more rows of bars, then a row of clip labels.
@@ -80,7 +80,8 @@ public struct Layout: Hashable, Sendable {
         ruler = Rect(x: timelineX, y: 3, width: width - 1 - timelineX, height: 1)
         timeline = Rect(x: timelineX, y: trackTop, width: width - 1 - timelineX, height: visible * rowsPerTrack)
         let inner = width - 3
-        let toolsWidth = min(64, max(44, inner * 11 / 20))
+        // The panel needs 44 columns for its sections; wider screens give it room to keep them on one row.
+        let toolsWidth = inner >= 100 ? min(72, inner * 3 / 5) : 44
         tools = Rect(x: 2, y: toolsTitleRow + 1, width: toolsWidth - 1, height: Layout.toolRows)
         dividerX = 1 + toolsWidth
         tabs = Rect(x: dividerX + 2, y: toolsTitleRow + 1, width: width - dividerX - 4, height: Layout.toolRows)

@@ -1,0 +1,189 @@
+import Foundation
+import XCTest
+@testable import TemperaCore
+
+/// The `tempera` binary end to end, on temporary files: every failure is one stderr line and a non-zero exit,
+/// and leaves the document on disk byte for byte as it was. `swift build` makes the binary before the tests run.
+final class CommandLineTests: XCTestCase {
+    var dir: URL!
+
+    static let binary: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/debug/tempera")
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
+            XCTFail("\(Self.binary.path) is missing: run `swift build` before the tests")
+            throw XCTSkip("no binary")
+        }
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("tempera-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let dir { try? FileManager.default.removeItem(at: dir) }
+    }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        try text.write(toFile: path(name), atomically: false, encoding: .utf8)
+        return path(name)
+    }
+
+    func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @discardableResult
+    func tempera(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = dir
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs a script that must fail, and checks the error line and that nothing on disk changed.
+    func assertScriptFails(document: String, script: String, stderr expected: String,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let scriptPath = try write("script.txt", script)
+        let before = bytes(document)
+        let result = try tempera(["script", document, scriptPath])
+        XCTAssertNotEqual(result.status, 0, file: file, line: line)
+        XCTAssertEqual(result.err, expected + "\n", file: file, line: line)
+        XCTAssertEqual(result.out, "", file: file, line: line)
+        XCTAssertEqual(bytes(document), before, "the document changed", file: file, line: line)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(),
+                       [URL(fileURLWithPath: document).lastPathComponent, "script.txt"].sorted(), file: file, line: line)
+    }
+
+    func savedDocument() throws -> String {
+        let p = path("song.tempera")
+        try DocumentFile.save(Document.newDocument(), to: p)
+        return p
+    }
+
+    func testMalformedJSONIsOneLineAndChangesNothing() throws {
+        let doc = try write("song.tempera", "{\"tempera\": 1,\n  \"tracks\": [}\n")
+        try assertScriptFails(document: doc, script: "tempo 2\n", stderr: "\(doc):2:14: expected a value, found '}'")
+        let events = try tempera(["events", doc])
+        XCTAssertNotEqual(events.status, 0)
+        XCTAssertEqual(events.err, "\(doc):2:14: expected a value, found '}'\n")
+        XCTAssertEqual(events.out, "")
+    }
+
+    func testUnknownCommandNamesScriptLineAndColumn() throws {
+        let doc = try savedDocument()
+        let script = path("script.txt")
+        try assertScriptFails(document: doc, script: "tempo 2\n\n  frobnicate 3\n",
+                              stderr: "\(script):3:3: unknown command 'frobnicate'")
+    }
+
+    func testBadPatternCodeNamesItsColumn() throws {
+        let doc = try savedDocument()
+        let script = path("script.txt")
+        try assertScriptFails(document: doc, script: "# fill\nfill \"1 2 17\"\n",
+                              stderr: "\(script):2:11: unknown clip '17' (clips are 1-16)")
+    }
+
+    func testOutOfRangeSlotIsRefused() throws {
+        let doc = try savedDocument()
+        let script = path("script.txt")
+        try assertScriptFails(document: doc, script: "slot 17 file=kit/kick.wav\n",
+                              stderr: "\(script):1:6: slot must be a whole number from 1 to 16, not 17")
+    }
+
+    func testOutOfRangeValueInTheDocumentIsRefused() throws {
+        let doc = try write("song.tempera", "{\"tempera\": 1, \"slots\": [{\"slot\": 17}]}\n")
+        try assertScriptFails(document: doc, script: "tempo 2\n",
+                              stderr: "\(doc):1:35: slot must be a whole number from 1 to 16, not 17")
+    }
+
+    func testACommandWithNothingSelectedFailsAndWritesNothing() throws {
+        let doc = try savedDocument()
+        let scriptPath = try write("script.txt", "tempo 2\nselect none\nshift 1/8\n")
+        let before = bytes(doc)
+        let result = try tempera(["script", doc, scriptPath, "-o", path("out.tempera")])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.err.hasPrefix("\(scriptPath):3:"), result.err)
+        XCTAssertEqual(result.err.filter { $0 == "\n" }.count, 1, result.err)
+        XCTAssertEqual(bytes(doc), before)
+        XCTAssertNil(bytes(path("out.tempera")))
+    }
+
+    func testHappyPathBuildsARhythmAndListsItsEvents() throws {
+        let scriptPath = try write("script.txt", """
+            # two tracks against each other, twice as fast
+            length 1
+            loop 0 1
+            track 1
+            cursor 0
+            fill "1 - 2 +x2 3"
+            track 2
+            marker add sqrt(2)/4 amp=0.5
+            cursor sqrt(2)/4
+            fill "4"
+            tempo 2
+
+            """)
+        let doc = path("new.tempera")
+        let result = try tempera(["script", doc, scriptPath])
+        XCTAssertEqual(result.err, "")
+        XCTAssertEqual(result.status, 0)
+        let saved = try DocumentFile.load(doc)
+        XCTAssertEqual(saved.transport.tempo, 2)
+        XCTAssertEqual(saved.pattern, "4")
+
+        let events = try tempera(["events", doc, "--loops", "2"])
+        XCTAssertEqual(events.err, "")
+        XCTAssertEqual(events.status, 0)
+        XCTAssertEqual(events.out.split(separator: "\n").map(String.init), [
+            "{\"loop\":0,\"track\":1,\"clip\":1,\"amp\":0.9,\"time\":0,\"frame\":0}",
+            "{\"loop\":0,\"track\":1,\"clip\":2,\"amp\":0.6,\"time\":0.125,\"frame\":6000}",
+            "{\"loop\":0,\"track\":2,\"clip\":4,\"amp\":0.5,\"time\":0.1767766952966369,\"frame\":8485}",
+            "{\"loop\":0,\"track\":1,\"clip\":3,\"amp\":0.6,\"time\":0.3125,\"frame\":15000}",
+            "{\"loop\":1,\"track\":1,\"clip\":1,\"amp\":0.9,\"time\":0.5,\"frame\":24000}",
+            "{\"loop\":1,\"track\":1,\"clip\":2,\"amp\":0.6,\"time\":0.625,\"frame\":30000}",
+            "{\"loop\":1,\"track\":2,\"clip\":4,\"amp\":0.5,\"time\":0.6767766952966369,\"frame\":32485}",
+            "{\"loop\":1,\"track\":1,\"clip\":3,\"amp\":0.6,\"time\":0.8125,\"frame\":39000}",
+        ])
+
+        let at44 = try tempera(["events", doc, "--sample-rate", "44100"])
+        XCTAssertEqual(at44.out.split(separator: "\n").map { $0.split(separator: ",").last! }, [
+            "\"frame\":0}", "\"frame\":5513}", "\"frame\":7796}", "\"frame\":13781}",
+        ])
+    }
+
+    func testScriptWithOutputLeavesTheInputAlone() throws {
+        let doc = try savedDocument()
+        let before = bytes(doc)
+        let scriptPath = try write("script.txt", "tempo 1.5\n")
+        let result = try tempera(["script", doc, scriptPath, "-o", path("faster.tempera")])
+        XCTAssertEqual(result.err, "")
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(bytes(doc), before)
+        XCTAssertEqual(try DocumentFile.load(path("faster.tempera")).transport.tempo, 1.5)
+    }
+
+    func testEventsRefusesBadOptionsInOneLine() throws {
+        let doc = try savedDocument()
+        let result = try tempera(["events", doc, "--sample-rate", "0"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertEqual(result.err, "tempera: --sample-rate must be from 1 to 1536000, not 0\n")
+        let missing = try tempera(["events", path("absent.tempera")])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertEqual(missing.err, "tempera: cannot open '\(path("absent.tempera"))': No such file or directory\n")
+    }
+
+    func testSaveInsideAScriptIsRefusedBeforeAnythingRuns() throws {
+        let doc = try savedDocument()
+        let script = path("script.txt")
+        try assertScriptFails(document: doc, script: "tempo 2\n  save other.tempera\n",
+                              stderr: "\(script):2:3: 'save' is not used in scripts: the result is saved when the script ends (-o chooses where)")
+    }
+}
