@@ -142,7 +142,7 @@ final class DispatcherTests: XCTestCase {
         keys(d, ">")
         XCTAssertEqual(d.session.selectedIndices(track: 0), Array(8..<16))
         keys(d, "<")
-        XCTAssertEqual(d.session.selectedIndices(track: 0), Array(0...8))
+        XCTAssertEqual(d.session.selectedIndices(track: 0), Array(0..<8))
         XCTAssertEqual(d.view.tool, .drawSingle)
     }
 
