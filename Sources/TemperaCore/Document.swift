@@ -60,11 +60,8 @@ public struct Document: Hashable, Sendable {
         }
     }
 
-    /// The designer's starting point: the paper's 5 against 7.
-    public static var defaultDesigner: Temperament {
-        Temperament(span: 2, top: .init(division: 7, beats: Array(0..<7)),
-                    bottom: .init(division: 5, beats: Array(0..<5)), map: nil, slider: 0.5)
-    }
+    /// The designer's starting point: the paper's 5 against 7 (see `TemperamentPreset.fiveSeven`).
+    public static var defaultDesigner: Temperament { TemperamentPreset.fiveSeven.temperament }
 
     /// A new document: never a blank page. Four tracks of 16 even markers over two seconds, kit loaded.
     public static func newDocument() -> Document {
