@@ -23,6 +23,7 @@ public struct Edit {
     /// Adds a marker under a fresh id (the id the marker carries is ignored) and returns that id.
     @discardableResult
     public mutating func insert(_ marker: Marker, track: Int) -> MarkerID {
+        precondition(marker.time.isFinite, "a marker's time must be finite")
         var m = marker
         m.id = document.makeMarkerID()
         record.touch(id: m.id, track: track, before: nil)
@@ -40,6 +41,7 @@ public struct Edit {
     /// Gives a marker a new time, amplitude or content (same id); nothing happens when the track does not
     /// hold it.
     public mutating func replace(_ marker: Marker, track: Int) {
+        precondition(marker.time.isFinite, "a marker's time must be finite")
         guard let old = document.tracks[track].markers.marker(id: marker.id) else { return }
         guard old != marker else { return }
         record.touch(id: marker.id, track: track, before: old)
@@ -153,8 +155,9 @@ struct EditRecord {
     /// Puts the document back as it was when the record started.
     func revert(_ document: inout Document) {
         for (track, touched) in markers {
-            for id in touched.keys { document.tracks[track].markers.remove(id: id) }
-            for case let m? in touched.values { document.tracks[track].markers.insert(m) }
+            let list = document.tracks[track].markers
+            let current = touched.keys.compactMap { list.marker(id: $0) }
+            History.move(&document.tracks[track].markers, from: current, to: touched.values.compactMap { $0 })
         }
         if document.tracks.count > tracksBefore { document.tracks.removeLast(document.tracks.count - tracksBefore) }
         for (n, s) in slots { document.slots[n - 1] = s }
