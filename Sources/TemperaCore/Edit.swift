@@ -83,6 +83,18 @@ public struct Edit {
         document.pattern = code
     }
 
+    /// Changes a track's name, gain, mute or solo (nil leaves a setting as it is).
+    public mutating func setTrack(_ track: Int, name: String? = nil, gain: Double? = nil, mute: Bool? = nil,
+                                  solo: Bool? = nil) {
+        if track < record.tracksBefore, record.trackSettings[track] == nil {
+            record.trackSettings[track] = TrackSettings(document.tracks[track])
+        }
+        if let name { document.tracks[track].name = name }
+        if let gain { document.tracks[track].gain = gain }
+        if let mute { document.tracks[track].mute = mute }
+        if let solo { document.tracks[track].solo = solo }
+    }
+
     /// Appends a track and returns its 0-based index.
     @discardableResult
     public mutating func addTrack(_ track: Track) -> Int {
@@ -112,6 +124,7 @@ struct EditRecord {
     var markers: [Int: [MarkerID: Marker?]] = [:]
     var slots: [Int: ClipSlot] = [:]
     var groups: [Int: Group] = [:]
+    var trackSettings: [Int: TrackSettings] = [:]
     var transport: Transport?
     var designer: Temperament?
     var pattern: String?
@@ -140,6 +153,7 @@ struct EditRecord {
             }
         }
         for (n, s) in later.slots where slots[n] == nil { slots[n] = s }
+        for (t, s) in later.trackSettings where t < tracksBefore && trackSettings[t] == nil { trackSettings[t] = s }
         for (n, g) in later.groups where groups[n] == nil { groups[n] = g }
         if transport == nil { transport = later.transport }
         if designer == nil { designer = later.designer }
@@ -148,7 +162,7 @@ struct EditRecord {
 
     /// True when nothing was recorded and the document's shape did not change.
     func isEmpty(_ document: Document) -> Bool {
-        markers.isEmpty && slots.isEmpty && groups.isEmpty && transport == nil && designer == nil && pattern == nil
+        markers.isEmpty && slots.isEmpty && groups.isEmpty && trackSettings.isEmpty && transport == nil && designer == nil && pattern == nil
             && document.tracks.count == tracksBefore && document.nextMarkerID == nextMarkerID
     }
 
@@ -162,6 +176,7 @@ struct EditRecord {
         if document.tracks.count > tracksBefore { document.tracks.removeLast(document.tracks.count - tracksBefore) }
         for (n, s) in slots { document.slots[n - 1] = s }
         for (n, g) in groups { document.groups[n] = g }
+        for (t, s) in trackSettings { s.apply(to: &document.tracks[t]) }
         if let transport { document.transport = transport }
         if let designer { document.designer = designer }
         if let pattern { document.pattern = pattern }
@@ -191,6 +206,10 @@ struct EditRecord {
         step.groups = groups.sorted { $0.key < $1.key }.compactMap { n, g in
             g == document.groups[n] ? nil : .init(index: n, before: g, after: document.groups[n])
         }
+        step.trackSettings = trackSettings.sorted { $0.key < $1.key }.compactMap { t, s in
+            let now = TrackSettings(document.tracks[t])
+            return s == now ? nil : .init(index: t, before: s, after: now)
+        }
         if let transport, transport != document.transport { step.transport = (transport, document.transport) }
         if let designer, designer != document.designer { step.designer = (designer, document.designer) }
         if let pattern, pattern != document.pattern { step.pattern = (pattern, document.pattern) }
@@ -202,3 +221,4 @@ extension Document {
     /// What a session holds while an `Edit` has its document.
     static let parked = Document(tracks: [], slots: [])
 }
+

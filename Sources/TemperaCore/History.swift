@@ -12,7 +12,7 @@ public struct History {
         public var after: [Marker]
     }
 
-    /// A changed value of an indexed part of the document (a slot or a group, counted from 1).
+    /// A changed value of an indexed part of the document (a slot or a group counted from 1, a track from 0).
     public struct ValueChange<Value: Sendable>: Sendable {
         public var index: Int
         public var before: Value
@@ -28,6 +28,8 @@ public struct History {
         public var tracksBefore: Int
         public var slots: [ValueChange<ClipSlot>] = []
         public var groups: [ValueChange<Group>] = []
+        /// Name, gain, mute and solo of tracks that existed before the step (index from 0).
+        public var trackSettings: [ValueChange<TrackSettings>] = []
         public var transport: (before: Transport, after: Transport)?
         public var designer: (before: Temperament, after: Temperament)?
         public var pattern: (before: String, after: String)?
@@ -40,7 +42,8 @@ public struct History {
         }
 
         var changesDocument: Bool {
-            !markers.isEmpty || !addedTracks.isEmpty || !slots.isEmpty || !groups.isEmpty || transport != nil
+            !markers.isEmpty || !addedTracks.isEmpty || !slots.isEmpty || !groups.isEmpty || !trackSettings.isEmpty
+                || transport != nil
                 || designer != nil || pattern != nil || nextMarkerID.before != nextMarkerID.after
         }
 
@@ -57,6 +60,7 @@ public struct History {
             }
             for s in slots { doc.slots[s.index - 1] = s.after }
             for g in groups { doc.groups[g.index] = g.after }
+            for t in trackSettings { t.after.apply(to: &doc.tracks[t.index]) }
             if let transport { doc.transport = transport.after }
             if let designer { doc.designer = designer.after }
             if let pattern { doc.pattern = pattern.after }
@@ -71,6 +75,7 @@ public struct History {
             if doc.tracks.count > tracksBefore { doc.tracks.removeLast(doc.tracks.count - tracksBefore) }
             for s in slots { doc.slots[s.index - 1] = s.before }
             for g in groups { doc.groups[g.index] = g.before }
+            for t in trackSettings { t.before.apply(to: &doc.tracks[t.index]) }
             if let transport { doc.transport = transport.before }
             if let designer { doc.designer = designer.before }
             if let pattern { doc.pattern = pattern.before }

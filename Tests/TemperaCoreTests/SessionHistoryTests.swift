@@ -129,7 +129,10 @@ final class SessionHistoryTests: XCTestCase {
             designer.slider = 0.25
             edit.setDesigner(designer)
             edit.setGroup(16, Group(elements: [GroupElement(offset: 0, amp: 1, content: nil)], span: 1))
+            edit.setTrack(0, name: "bells", mute: true)
         }
+        XCTAssertEqual(s.document.tracks[0].name, "bells")
+        XCTAssertTrue(s.document.tracks[0].mute)
         XCTAssertEqual(s.history.undoSteps.count, 1)
         assertTimes(s.times(), [0, 0.5, 1.5])
         XCTAssertNotEqual(s.document.tracks[0].markers[1].id, 999, "inserted markers get fresh ids")

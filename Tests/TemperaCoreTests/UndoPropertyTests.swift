@@ -104,7 +104,9 @@ final class UndoPropertyTests: XCTestCase {
                     m.time = g.time()
                     m.content = g.content()
                     edit.replace(m, track: t)
-                case 3: edit.setPattern("p\(g.int(0...9))")
+                case 3 where g.chance(0.5): edit.setPattern("p\(g.int(0...9))")
+                case 3: edit.setTrack(t, name: g.chance(0.5) ? "r\(g.int(0...9))" : nil, gain: g.double(0...1),
+                                      mute: g.chance(0.5), solo: g.chance(0.3) ? true : nil)
                 case 4:
                     var d = edit.document.designer
                     d.slider = g.double(-0.5...1.5)
