@@ -55,6 +55,7 @@ public struct Edit {
         replace(m, track: track)
     }
 
+    /// The rhythm designer's state.
     public mutating func setDesigner(_ t: Temperament) {
         if record.designer == nil { record.designer = document.designer }
         document.designer = t
@@ -72,6 +73,7 @@ public struct Edit {
         document.slots[n - 1] = s
     }
 
+    /// Tempo, volume, loop region and length.
     public mutating func setTransport(_ t: Transport) {
         if record.transport == nil { record.transport = document.transport }
         document.transport = t

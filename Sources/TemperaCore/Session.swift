@@ -8,6 +8,7 @@
 ///
 /// - Warning: main (editor) thread only.
 public final class Session {
+    /// The document being edited. Changes only through `run` and `perform` (and undo/redo).
     public private(set) var document: Document
     /// Where `save` without a path writes.
     public var path: String?
@@ -45,6 +46,7 @@ public final class Session {
         var changed = false
     }
 
+    /// A session on `document`, unmodified, with an empty history; `path` is where `save` writes by default.
     public init(document: Document, path: String? = nil) {
         self.document = document
         self.path = path
@@ -56,10 +58,13 @@ public final class Session {
         history.currentSerial != savedSerial || transaction?.changed == true
     }
 
+    /// True when there is a step to undo.
     public var canUndo: Bool { !history.undoSteps.isEmpty }
+    /// True when there is an undone step to redo (a new edit clears them).
     public var canRedo: Bool { !history.redoSteps.isEmpty }
     /// The name of the step `undo` would revert ("shift", "fill"...).
     public var undoName: String? { history.undoSteps.last?.name }
+    /// The name of the step `redo` would apply again.
     public var redoName: String? { history.redoSteps.last?.name }
     /// True between `beginTransaction` and `commitTransaction`/`abortTransaction`.
     public var inTransaction: Bool { transaction != nil }
