@@ -181,7 +181,7 @@ struct LineParser {
                 throw fail("unknown option '\(key)' (\(usage))", at: word)
             }
             if out[key] != nil { throw fail("'\(key)' is given twice", at: word) }
-            if value.text.isEmpty { throw fail("'\(key)=' needs a value", at: word) }
+            if value.text.isEmpty, !value.quoted { throw fail("'\(key)=' needs a value", at: word) }
             out[key] = value
             position += 1
         }

@@ -46,8 +46,8 @@ extension DocumentFile {
         }
 
         static func double(_ v: JSONValue, _ name: String) throws -> Double {
-            guard case .number(let text) = v.kind else { throw v.error("\(name) must be a number, found \(v.typeName)") }
-            guard let d = Double(text), d.isFinite else { throw v.error("\(name) is out of range: \(text)") }
+            guard case .number(let d, _) = v.kind else { throw v.error("\(name) must be a number, found \(v.typeName)") }
+            guard d.isFinite else { throw v.error("\(name) is out of range") }
             return d
         }
 
@@ -85,9 +85,9 @@ extension DocumentFile {
             guard let v else { return nil }
             switch v.kind {
             case .null: return nil
-            case .number(let text):
-                if let n = Int(text), ClipSlot.range.contains(n) { return .clip(n) }
-                throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \(text)")
+            case .number(let d, _):
+                if d == d.rounded(), d >= 1, d <= 16 { return .clip(Int(d)) }
+                throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \(number(d))")
             case .string(let s):
                 if let c = Content(code: s), s == "+" || s == "-" || s == "?" { return c }
                 throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \"\(s)\"")
@@ -118,7 +118,9 @@ extension DocumentFile {
                                                                 "designer", "slots", "groups", "tracks"])
             var doc = Document(tracks: [])
             if let s = o.optional("seed") {
-                guard case .number(let text) = s.kind, let seed = UInt64(text) else {
+                guard case .number(let d, let text) = s.kind,
+                      let seed = text.flatMap({ UInt64($0) }) ?? (d >= 0 && d == d.rounded() && d < 0x1p64 ? UInt64(d) : nil)
+                else {
                     throw s.error("seed must be a whole number from 0 to \(UInt64.max)")
                 }
                 doc.seed = seed

@@ -1,13 +1,15 @@
 /// A parsed JSON value that remembers where it was written, so a document file's errors can say
 /// `line 12, column 30: amp must be from 0 to 1, not 3`.
 ///
-/// Numbers keep their text, so integers of any size (a 64-bit seed) come back exactly and doubles are read
-/// once by Swift's correctly rounded conversion. Objects keep their keys in file order.
+/// Numbers are read correctly rounded (an exact fast path for up to 15 digits, Swift's conversion otherwise);
+/// integers too long for a Double keep their text so a 64-bit seed comes back exactly. Objects keep their
+/// keys in file order.
 struct JSONValue {
     enum Kind {
         case null
         case bool(Bool)
-        case number(String)
+        /// `text` is kept only for integers too long for a Double to hold exactly (a 64-bit seed).
+        case number(Double, text: String?)
         case string(String)
         case array([JSONValue])
         case object([(key: String, value: JSONValue)])
@@ -144,7 +146,7 @@ struct JSONValue {
                 try literal("null")
                 return JSONValue(kind: .null, line: l, column: c)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return JSONValue(kind: .number(try number()), line: l, column: c)
+                return JSONValue(kind: try number(), line: l, column: c)
             default:
                 throw error("expected a value, found \(found)")
             }
@@ -164,27 +166,74 @@ struct JSONValue {
             return index - start
         }
 
+        static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+
         /// JSON's number grammar, strictly: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-        mutating func number() throws -> String {
+        mutating func number() throws -> Kind {
             let start = index
-            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
             let intStart = index
-            let n = digits()
+            // The significant digits as an integer (while it stays exact) and the power of ten they carry.
+            var mantissa: UInt64 = 0
+            var digitCount = 0
+            var scale = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                if digitCount < 19 { mantissa = mantissa * 10 + UInt64(bytes[index] - UInt8(ascii: "0")) } else { scale += 1 }
+                if mantissa > 0 || digitCount > 0 { digitCount += 1 }
+                index += 1
+            }
+            let n = index - intStart
             if n == 0 { throw error("expected digits after '-'") }
             if n > 1, bytes[intStart] == UInt8(ascii: "0") {
                 index = intStart
                 throw error("a number may not start with 0")
             }
+            var isInteger = true
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                isInteger = false
                 index += 1
-                if digits() == 0 { throw error("expected digits after '.'") }
+                let fractionStart = index
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    if digitCount < 19 {
+                        mantissa = mantissa * 10 + UInt64(bytes[index] - UInt8(ascii: "0"))
+                        scale -= 1
+                        if mantissa > 0 { digitCount += 1 }
+                    } else {
+                        digitCount = 20  // digits dropped: only the slow path is exact
+                    }
+                    index += 1
+                }
+                if index == fractionStart { throw error("expected digits after '.'") }
             }
+            var exponent = 0
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                isInteger = false
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-                if digits() == 0 { throw error("expected digits in the exponent") }
+                var exponentNegative = false
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    exponentNegative = bytes[index] == UInt8(ascii: "-")
+                    index += 1
+                }
+                let exponentStart = index
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) }
+                    index += 1
+                }
+                if index == exponentStart { throw error("expected digits in the exponent") }
+                if exponentNegative { exponent = -exponent }
             }
-            return String(decoding: bytes[start..<index], as: UTF8.self)
+            // Clinger's fast path: a mantissa below 2^53 and a power of ten up to 22 are both exact, so one
+            // multiplication or division rounds correctly.
+            let power = scale + exponent
+            if digitCount <= 19, mantissa <= 1 << 53, abs(power) <= 22 {
+                let m = Double(mantissa)
+                let v = power < 0 ? m / Reader.powersOfTen[-power] : m * Reader.powersOfTen[power]
+                return .number(negative ? -v : v, text: nil)
+            }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            guard let v = Double(text) else { throw error("'\(text)' is not a number") }
+            return .number(v, text: isInteger ? text : nil)
         }
 
         mutating func hex4() throws -> UInt32 {

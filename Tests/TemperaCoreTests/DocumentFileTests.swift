@@ -73,6 +73,29 @@ final class DocumentFileTests: XCTestCase {
         XCTAssertEqual(back.groups[4].elements[1].offset, 1.0 / 7)
     }
 
+    func testThousandsOfRandomDoublesComeBackBitForBit() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+        var values: [Double] = [0, 1e-300, 5e-324, 1.7976931348623157e308, 0.1, 1.0 / 3, 123_456_789.123_456_78,
+                                9_007_199_254_740_993, 4.35, 2.675, 1e22, 1e23, 0.000_001_234_5]
+        for _ in 0..<5_000 {
+            values.append(Double(bitPattern: next() >> 2))  // 0 up to huge, every exponent
+            values.append(Double(next() % 100_000_000) / 1_000_000)  // typical times
+            values.append(Double(next() >> 11) / Double(1 << 53))  // 0..1 amplitudes
+        }
+        values = values.filter { $0.isFinite && $0 >= 0 }
+        let doc = Document(tracks: [Track(name: "x", markers: MarkerList(values.map { Marker(id: 0, time: $0, amp: 0.5) }))])
+        let back = try DocumentFile.decode(DocumentFile.encode(doc))
+        XCTAssertEqual(back.tracks[0].markers.map(\.time.bitPattern), doc.tracks[0].markers.map(\.time.bitPattern))
+        let amps = Document(tracks: [Track(name: "y", markers: MarkerList(values.filter { $0 <= 1 }.enumerated().map {
+            Marker(id: 0, time: Double($0.offset), amp: $0.element)
+        }))])
+        XCTAssertEqual(try DocumentFile.decode(DocumentFile.encode(amps)), amps)
+    }
+
     func testMarkerIdsAreRenumberedInFileOrderOnLoad() throws {
         var doc = Document.newDocument()
         // Edits leave gaps and out-of-order ids.
