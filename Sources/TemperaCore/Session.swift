@@ -1,6 +1,11 @@
 /// An editing session: one document, the cursor, the selection and the modes, and the undo history.
 /// Every edit, from a key, the `:` line, a script or a test, goes through `run(_:)`.
 ///
+/// Each command that changes the document is one undo step holding the before/after state of only what it
+/// touched. A command that cannot apply throws a one-line `CommandError` and changes nothing, not even the
+/// history. Moving the cursor and changing the selection are not steps. The selection names markers by id,
+/// so it follows them through edits.
+///
 /// - Warning: main (editor) thread only.
 public final class Session {
     public private(set) var document: Document
@@ -14,20 +19,265 @@ public final class Session {
     public var currentTrack: Int = 0
     /// Selected markers, per 0-based track index.
     public var selection: [Int: Set<MarkerID>] = [:]
+    /// Tools act on clips (the markers holding content) instead of grid markers.
     public var clipMode = false
+    /// Clips go onto existing markers (on), or a clip and its marker are placed together anywhere (off).
     public var snap = true
     /// What drawing places.
     public var chosenClip: Content = .clip(1)
+    /// The n that `subdivide` uses when the UI runs it (the command carries its own).
+    public var subdivision = 1
+    /// Random choices made while editing (pattern select's `?`); seeded from the document so a script
+    /// selects the same markers every time. Replace it to inject another seed.
+    public var random: SeededRandom
+    /// Every undoable step, for inspection (memory figures, a history view).
+    public private(set) var history = History()
+
+    /// The history state last saved or loaded.
+    private var savedSerial = 0
+    private var transaction: Transaction?
+
+    private struct Transaction {
+        var name: String
+        var record: EditRecord
+        var selection: [Int: Set<MarkerID>]
+        var changed = false
+    }
 
     public init(document: Document, path: String? = nil) {
         self.document = document
         self.path = path
+        random = SeededRandom(seed: document.seed ^ 0x5E1E_C7ED_5EED_0001)
     }
+
+    /// Changed since it was loaded or last saved.
+    public var isModified: Bool {
+        history.currentSerial != savedSerial || transaction?.changed == true
+    }
+
+    public var canUndo: Bool { !history.undoSteps.isEmpty }
+    public var canRedo: Bool { !history.redoSteps.isEmpty }
+    /// The name of the step `undo` would revert ("shift", "fill"...).
+    public var undoName: String? { history.undoSteps.last?.name }
+    public var redoName: String? { history.redoSteps.last?.name }
+    /// True between `beginTransaction` and `commitTransaction`/`abortTransaction`.
+    public var inTransaction: Bool { transaction != nil }
+
+    // MARK: Running commands
 
     /// Runs one command. Document changes become one undo step; a command that cannot apply throws and
     /// changes nothing. Returns a message for the user when there is something to say.
     @discardableResult
     public func run(_ command: Command) throws -> String? {
-        throw CommandError("not available yet")
+        switch command {
+        case .trackAdd(let name): return try runTrackAdd(name)
+        case .trackSelect(let n): return try runTrackSelect(n)
+        case .length(let t): return try runLength(t)
+        case .loopRange(let a, let b): return try runLoopRange(a, b)
+        case .loop(let on): return try runLoop(on: on)
+        case .tempo(let x): return try runTempo(x)
+        case .volume(let v): return try runVolume(v)
+        case .slot(let n, let settings): return try runSlot(n, settings)
+        case .cursor(let t): return try runCursor(t)
+        case .markerAdd(let time, let amp): return try runMarkerAdd(time: time, amp: amp)
+        case .pulse(let period, let count, let start, let amp):
+            return try runPulse(period: period, count: count, start: start, amp: amp)
+        case .clipMode(let on):
+            clipMode = on
+            return nil
+        case .snap(let on):
+            snap = on
+            return nil
+        case .chooseClip(let c): return try runChooseClip(c)
+        case .draw(let amp): return try runDraw(amp: amp)
+        case .drawGroup(let n): return try runGroupStamp(n, times: 1)
+        case .type(let code): return try runType(code)
+        case .fill(let code): return try runFill(code)
+        case .select(let s): return try runSelect(s)
+        case .shift(let by): return try runShift(by)
+        case .scale(let factor, let handle): return try runScale(factor: factor, handle: handle)
+        case .scaleHandle(let k, let to): return try runScaleHandle(k: k, to: to)
+        case .subdivide(let n): return try runSubdivide(n)
+        case .rotate: return try runRotate()
+        case .reverse: return try runReverse()
+        case .delete: return try runDelete()
+        case .groupStore(let n): return try runGroupStore(n)
+        case .groupStamp(let n, let times): return try runGroupStamp(n, times: times)
+        case .undo(let k): return try undo(k)
+        case .redo(let k): return try redo(k)
+        case .save(let p): return try save(to: p)
+        case .temper(let c): return try runTemper(c)
+        }
+    }
+
+    /// Parses one line of the command language and runs it; nil for a blank or comment line. Errors carry
+    /// `lineNumber` when given.
+    @discardableResult
+    public func run(line: String, lineNumber: Int? = nil) throws -> String? {
+        do {
+            guard let command = try CommandParser.parse(line, line: lineNumber) else { return nil }
+            return try run(command)
+        } catch var error as CommandError {
+            if error.line == nil { error.line = lineNumber }
+            throw error
+        }
+    }
+
+    // MARK: Steps and transactions
+
+    /// Runs `body` as one undoable step named `name` (part of the open transaction, if any). The body makes
+    /// its changes through the `Edit`; if it throws, every change it made is reverted and the error passes
+    /// on. A body that changes nothing records no step.
+    ///
+    /// While the body runs, read the document through `edit.document`, not `document`.
+    public func perform(_ name: String, _ body: (inout Edit) throws -> Void) throws {
+        var edit = Edit(taking: &document)
+        do {
+            try body(&edit)
+        } catch {
+            edit.revert()
+            swap(&document, &edit.document)
+            throw error
+        }
+        swap(&document, &edit.document)
+        guard !edit.record.isEmpty(document) else { return }
+        if transaction != nil {
+            transaction!.record.absorb(edit.record)
+            transaction!.changed = true
+            revision += 1
+        } else if let step = edit.record.step(named: name, after: document) {
+            history.push(step)
+            revision += 1
+        }
+        pruneSelection()
+    }
+
+    /// Opens a transaction: everything run until `commitTransaction` is one undo step (a drag). A transaction
+    /// already open is committed first.
+    public func beginTransaction(_ name: String) {
+        if transaction != nil { commitTransaction() }
+        transaction = Transaction(name: name, record: EditRecord(document: document), selection: selection)
+    }
+
+    /// Closes the transaction, recording its net change as one step (none if it changed nothing).
+    public func commitTransaction() {
+        guard let t = transaction else { return }
+        transaction = nil
+        if let step = t.record.step(named: t.name, after: document) { history.push(step) }
+    }
+
+    /// Closes the transaction, restoring the document and the selection exactly as they were at its start.
+    public func abortTransaction() {
+        guard let t = transaction else { return }
+        transaction = nil
+        t.record.revert(&document)
+        selection = t.selection
+        if t.changed { revision += 1 }
+        pruneSelection()
+    }
+
+    // MARK: Undo, redo, save
+
+    /// Undoes `k` steps (all of them when `k` exceeds the history).
+    @discardableResult
+    public func undo(_ k: Int = 1) throws -> String? {
+        guard k >= 1 else { throw CommandError("undo needs a count of at least 1") }
+        guard transaction == nil else { throw CommandError("cannot undo while a drag is in progress") }
+        guard canUndo else { throw CommandError("nothing to undo") }
+        var names: [String] = []
+        while names.count < k, let name = undoName, history.undo(&document) { names.append(name) }
+        afterHistoryMove()
+        return names.count == 1 ? "undid \(names[0])" : "undid \(names.count) steps"
+    }
+
+    /// Redoes `k` undone steps (all of them when `k` exceeds what can be redone).
+    @discardableResult
+    public func redo(_ k: Int = 1) throws -> String? {
+        guard k >= 1 else { throw CommandError("redo needs a count of at least 1") }
+        guard transaction == nil else { throw CommandError("cannot redo while a drag is in progress") }
+        guard canRedo else { throw CommandError("nothing to redo") }
+        var names: [String] = []
+        while names.count < k, let name = redoName, history.redo(&document) { names.append(name) }
+        afterHistoryMove()
+        return names.count == 1 ? "redid \(names[0])" : "redid \(names.count) steps"
+    }
+
+    /// Saves to `path` (or the session's path), which becomes the session's path; clears the modified flag.
+    @discardableResult
+    public func save(to path: String? = nil) throws -> String? {
+        guard let target = path ?? self.path else { throw CommandError("no file name: save PATH") }
+        do {
+            try DocumentFile.save(document, to: target)
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError("cannot save \(target): \(error)")
+        }
+        self.path = target
+        savedSerial = history.currentSerial
+        return "saved \(target)"
+    }
+
+    private func afterHistoryMove() {
+        revision += 1
+        if currentTrack >= document.tracks.count { currentTrack = max(0, document.tracks.count - 1) }
+        pruneSelection()
+    }
+
+    // MARK: Selection
+
+    /// Sorted positions of the selected markers in that track's MarkerList.
+    public func selectedIndices(track: Int) -> [Int] {
+        guard track >= 0, track < document.tracks.count, let ids = selection[track] else { return [] }
+        let markers = document.tracks[track].markers
+        return ids.compactMap { markers.index(of: $0) }.sorted()
+    }
+
+    /// The selected markers of a track, in time order.
+    public func selectedMarkers(track: Int) -> [Marker] {
+        guard track >= 0, track < document.tracks.count, let ids = selection[track] else { return [] }
+        let markers = document.tracks[track].markers
+        return ids.compactMap { markers.marker(id: $0) }.sorted { $0.precedes($1) }
+    }
+
+    /// The number of selected markers over every track.
+    public var selectionCount: Int {
+        selection.values.reduce(0) { $0 + $1.count }
+    }
+
+    /// Drops ids of markers that no longer exist and tracks that are gone.
+    func pruneSelection() {
+        for (track, ids) in selection {
+            guard track >= 0, track < document.tracks.count else {
+                selection[track] = nil
+                continue
+            }
+            let markers = document.tracks[track].markers
+            let kept = ids.filter { markers.contains(id: $0) }
+            selection[track] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// Whether a marker is an element the tools act on in the current mode: in clip mode, a marker holding
+    /// content.
+    func isElement(_ m: Marker) -> Bool {
+        !clipMode || m.content != nil
+    }
+
+    /// The current track's index, or an error when the document has none.
+    func requireTrack() throws -> Int {
+        guard !document.tracks.isEmpty else { throw CommandError("the document has no track: use 'track add'") }
+        if currentTrack < 0 || currentTrack >= document.tracks.count { currentTrack = document.tracks.count - 1 }
+        return currentTrack
+    }
+
+    /// The selection by track, in track order, each in time order; an error when nothing is selected.
+    func requireSelection() throws -> [(track: Int, markers: [Marker])] {
+        let groups = selection.keys.sorted().compactMap { t -> (track: Int, markers: [Marker])? in
+            let ms = selectedMarkers(track: t)
+            return ms.isEmpty ? nil : (t, ms)
+        }
+        guard !groups.isEmpty else { throw CommandError("nothing is selected") }
+        return groups
     }
 }

@@ -1,0 +1,201 @@
+/// The primitive edits one undo step is made of. A `Session` hands an `Edit` to the body of `perform(_:_:)`;
+/// every change goes through these methods, which remember the state of what they touch the first time they
+/// touch it. That record (a few markers, a slot, a group...) is what undo keeps, never a copy of the document.
+///
+/// Inside the body read the document through `edit.document`: the session's own `document` is parked while
+/// the body runs.
+///
+/// - Warning: main (editor) thread only, inside `Session.perform`.
+public struct Edit {
+    /// The document as edited so far.
+    public internal(set) var document: Document
+    var record: EditRecord
+
+    /// Moves the document out of `source` (leaving a small placeholder), so the edit mutates it in place
+    /// instead of copying the chunks it touches.
+    init(taking source: inout Document) {
+        var taken = Document.parked
+        swap(&taken, &source)
+        record = EditRecord(document: taken)
+        document = taken
+    }
+
+    /// Adds a marker under a fresh id (the id the marker carries is ignored) and returns that id.
+    @discardableResult
+    public mutating func insert(_ marker: Marker, track: Int) -> MarkerID {
+        var m = marker
+        m.id = document.makeMarkerID()
+        record.touch(id: m.id, track: track, before: nil)
+        document.tracks[track].markers.insert(m)
+        return m.id
+    }
+
+    /// Removes a marker; nothing happens when the track does not hold it.
+    public mutating func remove(id: MarkerID, track: Int) {
+        guard let old = document.tracks[track].markers.marker(id: id) else { return }
+        record.touch(id: id, track: track, before: old)
+        document.tracks[track].markers.remove(id: id)
+    }
+
+    /// Gives a marker a new time, amplitude or content (same id); nothing happens when the track does not
+    /// hold it.
+    public mutating func replace(_ marker: Marker, track: Int) {
+        guard let old = document.tracks[track].markers.marker(id: marker.id) else { return }
+        guard old != marker else { return }
+        record.touch(id: marker.id, track: track, before: old)
+        document.tracks[track].markers.update(marker)
+    }
+
+    /// Sets the content of a marker (nil clears it).
+    public mutating func setContent(_ content: Content?, id: MarkerID, track: Int) {
+        guard var m = document.tracks[track].markers.marker(id: id) else { return }
+        m.content = content
+        replace(m, track: track)
+    }
+
+    public mutating func setDesigner(_ t: Temperament) {
+        if record.designer == nil { record.designer = document.designer }
+        document.designer = t
+    }
+
+    /// Group slot `n`, counted from 1.
+    public mutating func setGroup(_ n: Int, _ g: Group) {
+        if record.groups[n] == nil { record.groups[n] = document.groups[n] }
+        document.groups[n] = g
+    }
+
+    /// Clip slot `n`, counted from 1.
+    public mutating func setSlot(_ n: Int, _ s: ClipSlot) {
+        if record.slots[n] == nil { record.slots[n] = document.slots[n - 1] }
+        document.slots[n - 1] = s
+    }
+
+    public mutating func setTransport(_ t: Transport) {
+        if record.transport == nil { record.transport = document.transport }
+        document.transport = t
+    }
+
+    /// The pattern code shown in the pattern area.
+    public mutating func setPattern(_ code: String) {
+        if record.pattern == nil { record.pattern = document.pattern }
+        document.pattern = code
+    }
+
+    /// Appends a track and returns its 0-based index.
+    @discardableResult
+    public mutating func addTrack(_ track: Track) -> Int {
+        // Ids inside the new track are renumbered so they stay unique in the document.
+        var t = track
+        t.markers = MarkerList(track.markers.map { m in
+            var m = m
+            m.id = document.makeMarkerID()
+            return m
+        })
+        document.tracks.append(t)
+        return document.tracks.count - 1
+    }
+
+    /// Undoes everything recorded so far, restoring the document exactly as it was.
+    mutating func revert() {
+        record.revert(&document)
+        record = EditRecord(document: document)
+    }
+}
+
+/// The state, before an edit, of everything the edit touched: the first-touch value of each marker (nil when
+/// the marker did not exist), slot, group, transport, designer and pattern, and the track count and next
+/// marker id. Records merge (earliest state wins), which is how a drag of many commands becomes one step.
+struct EditRecord {
+    /// Per track (existing before the edit), per marker id: the marker before the edit, or nil if absent.
+    var markers: [Int: [MarkerID: Marker?]] = [:]
+    var slots: [Int: ClipSlot] = [:]
+    var groups: [Int: Group] = [:]
+    var transport: Transport?
+    var designer: Temperament?
+    var pattern: String?
+    let tracksBefore: Int
+    let nextMarkerID: MarkerID
+
+    init(document: Document) {
+        tracksBefore = document.tracks.count
+        nextMarkerID = document.nextMarkerID
+    }
+
+    /// Remembers a marker's state unless this record already holds an earlier one. Tracks added by the edit
+    /// are kept whole at the end, so their markers need no record.
+    mutating func touch(id: MarkerID, track: Int, before: Marker?) {
+        guard track < tracksBefore else { return }
+        if markers[track, default: [:]].index(forKey: id) == nil {
+            markers[track, default: [:]][id] = .some(before)
+        }
+    }
+
+    /// Folds a later record of the same document into this one.
+    mutating func absorb(_ later: EditRecord) {
+        for (track, touched) in later.markers where track < tracksBefore {
+            for (id, before) in touched where markers[track, default: [:]].index(forKey: id) == nil {
+                markers[track, default: [:]][id] = .some(before)
+            }
+        }
+        for (n, s) in later.slots where slots[n] == nil { slots[n] = s }
+        for (n, g) in later.groups where groups[n] == nil { groups[n] = g }
+        if transport == nil { transport = later.transport }
+        if designer == nil { designer = later.designer }
+        if pattern == nil { pattern = later.pattern }
+    }
+
+    /// True when nothing was recorded and the document's shape did not change.
+    func isEmpty(_ document: Document) -> Bool {
+        markers.isEmpty && slots.isEmpty && groups.isEmpty && transport == nil && designer == nil && pattern == nil
+            && document.tracks.count == tracksBefore && document.nextMarkerID == nextMarkerID
+    }
+
+    /// Puts the document back as it was when the record started.
+    func revert(_ document: inout Document) {
+        for (track, touched) in markers {
+            for id in touched.keys { document.tracks[track].markers.remove(id: id) }
+            for case let m? in touched.values { document.tracks[track].markers.insert(m) }
+        }
+        if document.tracks.count > tracksBefore { document.tracks.removeLast(document.tracks.count - tracksBefore) }
+        for (n, s) in slots { document.slots[n - 1] = s }
+        for (n, g) in groups { document.groups[n] = g }
+        if let transport { document.transport = transport }
+        if let designer { document.designer = designer }
+        if let pattern { document.pattern = pattern }
+        document.nextMarkerID = nextMarkerID
+    }
+
+    /// The before/after step this record describes, given the document after the edit; nil when the edit
+    /// changed nothing.
+    func step(named name: String, after document: Document) -> History.Step? {
+        var tracks: [History.TrackChange] = []
+        for (track, touched) in markers.sorted(by: { $0.key < $1.key }) {
+            var before: [Marker] = [], after: [Marker] = []
+            for (id, old) in touched.sorted(by: { $0.key < $1.key }) {
+                let new = document.tracks[track].markers.marker(id: id)
+                if old == new { continue }
+                if let old { before.append(old) }
+                if let new { after.append(new) }
+            }
+            if !before.isEmpty || !after.isEmpty { tracks.append(.init(track: track, before: before, after: after)) }
+        }
+        var step = History.Step(name: name, tracksBefore: tracksBefore, nextMarkerID: (nextMarkerID, document.nextMarkerID))
+        step.markers = tracks
+        step.addedTracks = Array(document.tracks[tracksBefore...])
+        step.slots = slots.sorted { $0.key < $1.key }.compactMap { n, s in
+            s == document.slots[n - 1] ? nil : .init(index: n, before: s, after: document.slots[n - 1])
+        }
+        step.groups = groups.sorted { $0.key < $1.key }.compactMap { n, g in
+            g == document.groups[n] ? nil : .init(index: n, before: g, after: document.groups[n])
+        }
+        if let transport, transport != document.transport { step.transport = (transport, document.transport) }
+        if let designer, designer != document.designer { step.designer = (designer, document.designer) }
+        if let pattern, pattern != document.pattern { step.pattern = (pattern, document.pattern) }
+        return step.changesDocument ? step : nil
+    }
+}
+
+extension Document {
+    /// What a session holds while an `Edit` has its document.
+    static let parked = Document(tracks: [], slots: [])
+}

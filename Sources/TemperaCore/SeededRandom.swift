@@ -1,0 +1,22 @@
+/// A small, fast, reproducible random generator (SplitMix64). Random choices in editing (pattern select's `?`)
+/// draw from one seeded from the document, so a script or a test gives the same result every time.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    public private(set) var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A fair coin.
+    public mutating func coin() -> Bool {
+        next() & 1 == 1
+    }
+}

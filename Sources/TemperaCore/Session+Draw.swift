@@ -1,0 +1,119 @@
+/// Tools that put markers and clips down: marker add, pulse, draw single, typing draw, pattern fill.
+extension Session {
+    /// The amplitude a marker gets when none is given.
+    public static let defaultAmp = 0.8
+
+    func runMarkerAdd(time: Double, amp: Double?) throws -> String? {
+        let t = try requireTrack()
+        try checkTime(time, "marker time")
+        try checkAmp(amp)
+        try perform("marker add") { $0.insert(Marker(id: 0, time: time, amp: amp ?? Self.defaultAmp), track: t) }
+        return nil
+    }
+
+    func runPulse(period: Double, count: Int, start: Double?, amp: Double?) throws -> String? {
+        let t = try requireTrack()
+        guard period.isFinite, period > 0 else { throw CommandError("pulse period must be a positive time") }
+        guard count >= 1 else { throw CommandError("pulse count must be at least 1") }
+        let from = start ?? cursor
+        try checkTime(from, "pulse start")
+        try checkAmp(amp)
+        try perform("pulse") { edit in
+            for i in 0..<count {
+                edit.insert(Marker(id: 0, time: from + Double(i) * period, amp: amp ?? Self.defaultAmp), track: t)
+            }
+        }
+        return nil
+    }
+
+    /// Draw single: a marker at the cursor; in clip mode the chosen clip, onto the nearest marker with snap,
+    /// or together with a new marker at the exact cursor without.
+    func runDraw(amp: Double?) throws -> String? {
+        let t = try requireTrack()
+        try checkAmp(amp)
+        if clipMode && snap {
+            let markers = document.tracks[t].markers
+            guard let p = markers.nearest(to: cursor) else {
+                throw CommandError("track \(t + 1) has no marker to put the clip on")
+            }
+            var m = markers[p]
+            m.content = chosenClip
+            if let amp { m.amp = amp }
+            try perform("draw") { $0.replace(m, track: t) }
+        } else {
+            let m = Marker(id: 0, time: cursor, amp: amp ?? Self.defaultAmp, content: clipMode ? chosenClip : nil)
+            try perform("draw") { $0.insert(m, track: t) }
+        }
+        return nil
+    }
+
+    /// Typing draw: each symbol onto the next marker from the cursor that has no content; the cursor moves on
+    /// to the next free marker so the next typed clip continues there.
+    func runType(_ code: PatternCode) throws -> String? {
+        let t = try requireTrack()
+        let symbols = code.symbols
+        guard !symbols.isEmpty else { throw CommandError("the code places nothing") }
+        let markers = document.tracks[t].markers
+        var p = markers.lowerBound(time: cursor)
+        var placed: [Marker] = []
+        var dropped = 0
+        for s in symbols {
+            while p < markers.count, markers[p].content != nil { p += 1 }
+            guard p < markers.count else {
+                dropped += 1
+                continue
+            }
+            var m = markers[p]
+            m.content = s.content
+            placed.append(m)
+            p += 1
+        }
+        guard let last = placed.last else {
+            throw CommandError("no marker without a clip at or after the cursor on track \(t + 1)")
+        }
+        try perform("type") { edit in
+            for m in placed { edit.replace(m, track: t) }
+        }
+        while p < markers.count, markers[p].content != nil { p += 1 }
+        cursor = p < markers.count ? markers[p].time : last.time
+        return dropped > 0 ? "typed \(placed.count); \(Self.droppedMessage(dropped))" : nil
+    }
+
+    /// Pattern fill: the code's symbols onto successive markers from the cursor on the current track, or over
+    /// the selected markers of each track (the code starting afresh on each).
+    func runFill(_ code: PatternCode) throws -> String? {
+        let symbols = code.symbols
+        guard !symbols.isEmpty else { throw CommandError("the code places nothing") }
+        var plan: [(track: Int, marker: Marker)] = []
+        var dropped = 0
+        func lay(_ targets: [Marker], track: Int) {
+            for (i, s) in symbols.enumerated() {
+                guard i < targets.count else {
+                    dropped += symbols.count - i
+                    break
+                }
+                var m = targets[i]
+                m.content = s.content
+                plan.append((track, m))
+            }
+        }
+        if selectionCount > 0 {
+            for (track, markers) in try requireSelection() { lay(markers, track: track) }
+        } else {
+            let t = try requireTrack()
+            let markers = document.tracks[t].markers
+            let p = markers.lowerBound(time: cursor)
+            lay(Array(markers[p..<min(markers.count, p + symbols.count)]), track: t)
+        }
+        guard !plan.isEmpty else { throw CommandError("no marker at or after the cursor to fill") }
+        try perform("fill") { edit in
+            for (track, m) in plan { edit.replace(m, track: track) }
+            edit.setPattern(code.source)
+        }
+        return dropped > 0 ? "filled \(plan.count); \(Self.droppedMessage(dropped))" : nil
+    }
+
+    static func droppedMessage(_ n: Int) -> String {
+        n == 1 ? "dropped 1 token past the last marker" : "dropped \(n) tokens past the last marker"
+    }
+}

@@ -1,0 +1,62 @@
+/// Selection: not an undo step. A plain select replaces the whole selection; with `add` (hold) it toggles
+/// each element it touches and leaves the rest as it is. In clip mode the elements are markers holding content.
+extension Session {
+    func runSelect(_ s: Command.Selection) throws -> String? {
+        let tracks = s.allTracks ? Array(document.tracks.indices) : [try requireTrack()]
+        if case .range(let a, let b) = s.kind, !(a <= b) {
+            throw CommandError("select range needs A <= B")
+        }
+        var touched: [Int: [MarkerID]] = [:]
+        for t in tracks { touched[t] = elements(s.kind, track: t) }
+        if s.add {
+            for (t, ids) in touched {
+                var set = selection[t] ?? []
+                for id in ids where set.remove(id) == nil { set.insert(id) }
+                selection[t] = set.isEmpty ? nil : set
+            }
+        } else {
+            selection = [:]
+            for (t, ids) in touched where !ids.isEmpty { selection[t] = Set(ids) }
+        }
+        return nil
+    }
+
+    /// The elements of one track a selection kind touches.
+    func elements(_ kind: Command.Selection.Kind, track t: Int) -> [MarkerID] {
+        let markers = document.tracks[t].markers
+        func ids(_ range: Range<Int>) -> [MarkerID] {
+            markers[range].lazy.filter { self.isElement($0) }.map(\.id)
+        }
+        switch kind {
+        case .none:
+            return []
+        case .all:
+            return ids(0..<markers.count)
+        case .left:
+            return ids(0..<markers.lowerBound(time: cursor))
+        case .right:
+            return ids(markers.lowerBound(time: cursor)..<markers.count)
+        case .at(let time):
+            return markers.nearest(to: time, where: isElement).map { [markers[$0].id] } ?? []
+        case .range(let a, let b):
+            return ids(markers.lowerBound(time: a)..<markers.upperBound(time: b))
+        case .pattern(let code):
+            let symbols = code.symbols
+            guard !symbols.isEmpty else { return [] }
+            var out: [MarkerID] = []
+            var i = 0
+            for m in markers[markers.lowerBound(time: cursor)...] where isElement(m) {
+                let take: Bool
+                switch symbols[i % symbols.count] {
+                case .hold: take = true
+                case .rest: take = false
+                case .clip(let n): take = m.content == .clip(n)
+                case .random: take = random.coin()
+                }
+                if take { out.append(m.id) }
+                i += 1
+            }
+            return out
+        }
+    }
+}

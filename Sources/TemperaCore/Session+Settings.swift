@@ -1,0 +1,121 @@
+/// Tracks, transport, clip slots, the cursor and the drawing modes.
+extension Session {
+    func runTrackAdd(_ name: String?) throws -> String? {
+        let title = name ?? "track \(document.tracks.count + 1)"
+        var index = 0
+        try perform("track add") { index = $0.addTrack(Track(name: title)) }
+        currentTrack = index
+        return nil
+    }
+
+    func runTrackSelect(_ n: Int) throws -> String? {
+        guard n >= 1, n <= document.tracks.count else {
+            throw CommandError("no track \(n) (the document has \(document.tracks.count))")
+        }
+        currentTrack = n - 1
+        return nil
+    }
+
+    func runLength(_ t: Double) throws -> String? {
+        guard t.isFinite, t > 0 else { throw CommandError("length must be a positive time") }
+        var transport = document.transport
+        // A loop region still on its default (the whole timeline) follows the length.
+        if transport.loopStart == 0 && transport.loopEnd == transport.length { transport.loopEnd = t }
+        transport.length = t
+        try perform("length") { $0.setTransport(transport) }
+        return nil
+    }
+
+    func runLoopRange(_ a: Double, _ b: Double) throws -> String? {
+        guard a.isFinite, b.isFinite, a >= 0 else { throw CommandError("loop start must be a time >= 0") }
+        guard b > a else { throw CommandError("loop end must be after its start") }
+        var transport = document.transport
+        transport.loopStart = a
+        transport.loopEnd = b
+        // Setting a region means wanting to hear it loop.
+        transport.loopOn = true
+        try perform("loop") { $0.setTransport(transport) }
+        return nil
+    }
+
+    func runLoop(on: Bool) throws -> String? {
+        var transport = document.transport
+        transport.loopOn = on
+        try perform(on ? "loop on" : "loop off") { $0.setTransport(transport) }
+        return nil
+    }
+
+    func runTempo(_ x: Double) throws -> String? {
+        let range = Transport.tempoRange
+        guard x.isFinite, range.contains(x) else {
+            throw CommandError("tempo must be between x\(range.lowerBound) and x\(range.upperBound)")
+        }
+        var transport = document.transport
+        transport.tempo = x
+        try perform("tempo") { $0.setTransport(transport) }
+        return nil
+    }
+
+    func runVolume(_ v: Double) throws -> String? {
+        guard v.isFinite, (0...1).contains(v) else { throw CommandError("volume must be between 0 and 1") }
+        var transport = document.transport
+        transport.volume = v
+        try perform("volume") { $0.setTransport(transport) }
+        return nil
+    }
+
+    func runSlot(_ n: Int, _ s: Command.SlotSettings) throws -> String? {
+        guard ClipSlot.range.contains(n) else { throw CommandError("no slot \(n) (slots are 1-16)") }
+        var slot = document.slot(n)
+        if let file = s.file {
+            guard !file.isEmpty else { throw CommandError("slot file must not be empty") }
+            slot.file = file
+            if s.name == nil { slot.name = Self.baseName(file) }
+        }
+        if let note = s.note {
+            guard (0...127).contains(note) else { throw CommandError("MIDI note must be 0-127") }
+            slot.note = note
+        }
+        if let gain = s.gain {
+            guard gain.isFinite, gain >= 0 else { throw CommandError("gain must be >= 0") }
+            slot.gain = gain
+        }
+        if let mode = s.mode { slot.mode = mode }
+        for (label, value) in [("attack", s.attack), ("decay", s.decay), ("release", s.release)] {
+            if let value, !(value.isFinite && value >= 0) { throw CommandError("\(label) must be >= 0 ms") }
+        }
+        if let attack = s.attack { slot.attack = attack }
+        if let decay = s.decay { slot.decay = decay }
+        if let release = s.release { slot.release = release }
+        if let name = s.name { slot.name = name }
+        try perform("slot \(n)") { $0.setSlot(n, slot) }
+        return nil
+    }
+
+    func runCursor(_ t: Double) throws -> String? {
+        guard t.isFinite, t >= 0 else { throw CommandError("cursor must be a time >= 0") }
+        cursor = t
+        return nil
+    }
+
+    func runChooseClip(_ c: Content) throws -> String? {
+        if case .clip(let n) = c, !ClipSlot.range.contains(n) { throw CommandError("no clip \(n) (clips are 1-16)") }
+        chosenClip = c
+        return nil
+    }
+
+    /// `kit/snare.wav` -> `snare`.
+    static func baseName(_ path: String) -> String {
+        let file = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
+    }
+
+    func checkAmp(_ amp: Double?) throws {
+        if let amp, !(amp.isFinite && (0...1).contains(amp)) { throw CommandError("amp must be between 0 and 1") }
+    }
+
+    func checkTime(_ t: Double, _ what: String) throws {
+        guard t.isFinite, t >= 0 else { throw CommandError("\(what) must be a time >= 0") }
+    }
+}

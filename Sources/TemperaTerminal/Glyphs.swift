@@ -1,0 +1,93 @@
+import TemperaCore
+
+/// The characters the panes draw with: one set for UTF-8 terminals, one plain-ASCII set for terminals
+/// without a UTF-8 locale, so the editor still draws (and stays readable) everywhere.
+public struct Glyphs: Sendable {
+    public let horizontal: Character
+    public let vertical: Character
+    public let topLeft: Character
+    public let topRight: Character
+    public let bottomLeft: Character
+    public let bottomRight: Character
+    public let teeDown: Character
+    public let teeUp: Character
+    public let teeRight: Character
+    public let teeLeft: Character
+    /// Bar heights from empty (index 0) to a full cell (index 8).
+    public let eighths: [Character]
+    public let rewind: String
+    public let play: String
+    public let pause: String
+    public let loop: String
+    public let dash: String
+    public let times: String
+    public let ellipsis: Character
+    public let sliderFill: Character
+    public let sliderEmpty: Character
+    public let sliderKnob: Character
+    /// The ruler's line, the loop region on it, and a time tick.
+    public let rulerLine: Character
+    public let rulerLoop: Character
+    public let rulerTick: Character
+    /// The playhead and cursor marks on the ruler.
+    public let rulerPlayhead: Character
+    public let rulerCursor: Character
+    /// Vertical lines through the tracks: the playhead, the cursor on the current track, the cursor's guide
+    /// on the other tracks.
+    public let playheadLine: Character
+    public let cursorLine: Character
+    public let guideLine: Character
+    /// The label of a marker without a clip.
+    public let emptyMarker: Character
+    /// Counts 2...9 of markers sharing one column, then `manyMarkers` for ten or more.
+    public let counts: [Character]
+    public let manyMarkers: Character
+    public let currentTrack: Character
+    public let modified: String
+    public let textCursor: Character
+
+    /// Box drawing, eighth blocks, arrows.
+    public static let utf8 = Glyphs(
+        horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
+        teeDown: "┬", teeUp: "┴", teeRight: "├", teeLeft: "┤",
+        eighths: [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"],
+        rewind: "⏮", play: "▶", pause: "⏸", loop: "⟲", dash: "–", times: "×", ellipsis: "…",
+        sliderFill: "━", sliderEmpty: "─", sliderKnob: "●",
+        rulerLine: "─", rulerLoop: "━", rulerTick: "┼", rulerPlayhead: "▼", rulerCursor: "▽",
+        playheadLine: "│", cursorLine: "┃", guideLine: "┊",
+        emptyMarker: "·", counts: ["²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"], manyMarkers: "⁺",
+        currentTrack: "▸", modified: "●", textCursor: "▏")
+
+    /// Seven-bit ASCII only: `+-|` boxes, `.:|#` heights.
+    public static let ascii = Glyphs(
+        horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
+        teeDown: "+", teeUp: "+", teeRight: "+", teeLeft: "+",
+        eighths: [" ", ".", ".", ":", ":", "|", "|", "#", "#"],
+        rewind: "|<", play: ">", pause: "||", loop: "@", dash: "-", times: "x", ellipsis: "~",
+        sliderFill: "=", sliderEmpty: "-", sliderKnob: "O",
+        rulerLine: "-", rulerLoop: "=", rulerTick: "+", rulerPlayhead: "V", rulerCursor: "v",
+        playheadLine: "!", cursorLine: "I", guideLine: "'",
+        emptyMarker: ".", counts: ["2", "3", "4", "5", "6", "7", "8", "9"], manyMarkers: "*",
+        currentTrack: ">", modified: "*", textCursor: "_")
+
+    public static func set(ascii: Bool) -> Glyphs { ascii ? .ascii : .utf8 }
+
+    /// The timeline label of a marker's content: clips 1...9 as digits, 10...16 as A...G, then `+ - ?`.
+    public func label(_ content: Content?) -> Character {
+        switch content {
+        case nil: return emptyMarker
+        case .clip(let n)?:
+            if n >= 1 && n <= 9 { return Character(String(n)) }
+            if n >= 10 && n <= 16 { return Character(Unicode.Scalar(UInt8(65 + n - 10))) }
+            return "?"
+        case .hold?: return "+"
+        case .rest?: return "-"
+        case .random?: return "?"
+        }
+    }
+
+    /// The count glyph for `n` (>= 2) markers in one column.
+    public func count(_ n: Int) -> Character {
+        n >= 2 && n <= 9 ? counts[n - 2] : manyMarkers
+    }
+}

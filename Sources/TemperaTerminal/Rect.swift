@@ -1,0 +1,29 @@
+/// A rectangle of cells on the screen: where a pane or one of its hot spots lies.
+public struct Rect: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(width, 0)
+        self.height = max(height, 0)
+    }
+
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width == 0 || height == 0 }
+
+    public func contains(x px: Int, y py: Int) -> Bool {
+        px >= x && px < maxX && py >= y && py < maxY
+    }
+
+    /// The rectangle shrunk by `n` cells on every side.
+    public func inset(_ n: Int) -> Rect {
+        Rect(x: x + n, y: y + n, width: width - 2 * n, height: height - 2 * n)
+    }
+}

@@ -1,0 +1,64 @@
+import TemperaCore
+
+/// The bottom line: the `:` command line while it is open; otherwise the last message, or what undo
+/// would undo, with the current track and selection at the right.
+enum StatusLine {
+    static func draw(session: Session, view: ViewState, layout l: Layout, _ g: Glyphs,
+                     into canvas: inout Canvas) -> [Spot] {
+        let r = l.status
+        if let line = view.commandLine {
+            drawCommandLine(line, cursor: view.commandCursor, rect: r, g, into: &canvas)
+            return [Spot(r, .statusLine)]
+        }
+        let right = summary(session: session, view: view)
+        let rightX = r.maxX - right.count - 1
+        canvas.put(rightX, r.y, right, .dim)
+        let room = rightX - r.x - 2
+        if let message = view.message {
+            canvas.put(r.x + 1, r.y, Format.fit(message, room, ellipsis: g.ellipsis),
+                       view.messageIsError ? .error : .message)
+        } else {
+            canvas.put(r.x + 1, r.y, Format.fit(hint(session: session, view: view), room, ellipsis: g.ellipsis), .dim)
+        }
+        return [Spot(r, .statusLine)]
+    }
+
+    /// ":text" with the cursor cell; scrolled so the cursor stays in view.
+    static func drawCommandLine(_ text: String, cursor: Int, rect r: Rect, _ g: Glyphs, into canvas: inout Canvas) {
+        let chars = Array(text)
+        let at = min(max(cursor, 0), chars.count)
+        let room = r.width - 2
+        let first = max(0, at - room + 1)
+        canvas.put(r.x, r.y, ":", .prompt)
+        var x = r.x + 1
+        for i in first..<min(chars.count, first + room) {
+            canvas[x, r.y] = Cell(chars[i], i == at ? .cursor : .normal)
+            x += 1
+        }
+        if at == chars.count { canvas[r.x + 1 + at - first, r.y] = Cell(" ", .cursor) }
+    }
+
+    /// Where to look next when nothing has been said: what undo would undo, or the help and command keys.
+    static func hint(session: Session, view: ViewState) -> String {
+        let help = view.key("help") ?? "?"
+        let command = view.key("command") ?? ":"
+        var parts: [String] = []
+        if let name = undoName(session) { parts.append("undo \(name)" + (view.key("undo").map { " (\($0))" } ?? "")) }
+        parts.append("\(help) help")
+        parts.append("\(command) command")
+        return parts.joined(separator: "  ")
+    }
+
+    static func undoName(_ session: Session) -> String? { nil }
+
+    /// "track 2/5 kick  3 selected".
+    static func summary(session: Session, view: ViewState) -> String {
+        let count = session.document.tracks.count
+        guard count > 0 else { return "no tracks" }
+        let t = min(max(session.currentTrack, 0), count - 1)
+        var text = "track \(t + 1)/\(count) \(session.document.tracks[t].name)"
+        let selected = session.selection.values.reduce(0) { $0 + $1.count }
+        if selected > 0 { text += "  \(selected) selected" }
+        return text
+    }
+}

@@ -1,0 +1,16 @@
+/// The tabs of the lower-right area.
+public enum Tab: String, CaseIterable, Hashable, Sendable {
+    case clips, groups, designer
+
+    /// The tab's title as drawn in the tab bar.
+    public var label: String {
+        switch self {
+        case .clips: return "clips"
+        case .groups: return "groups"
+        case .designer: return "rhythm designer"
+        }
+    }
+
+    /// The key-map action that shows this tab, e.g. `tab.groups`.
+    public var action: String { "tab." + rawValue }
+}

@@ -1,0 +1,249 @@
+import TemperaCore
+
+/// The timeline: a ruler with time ticks, the loop region, the playhead and the cursor; then each track's
+/// name and markers. A marker is a bar as high as its amplitude with its clip's label under it; markers
+/// that share a column show their count. Guides carry the cursor's time through every track and mark each
+/// other track's nearest marker.
+///
+/// Only the visible time range is read (binary search for its ends), so a document of 100,000 markers
+/// draws as fast as a small one when zoomed in, and in one pass over the visible markers when zoomed out.
+enum TimelinePane {
+    static func draw(session: Session, view: ViewState, layout l: Layout, _ g: Glyphs,
+                     into canvas: inout Canvas) -> [Spot] {
+        let vp = view.viewport
+        drawTitle(session: session, view: view, layout: l, g, into: &canvas)
+        drawRuler(session: session, view: view, layout: l, g, into: &canvas)
+        var columns = ColumnSummary(width: l.timeline.width)
+        for track in l.firstTrack..<(l.firstTrack + l.visibleTracks) {
+            drawName(session: session, track: track, layout: l, g, into: &canvas)
+            drawMarkers(session: session, view: view, track: track, layout: l, g, columns: &columns,
+                        into: &canvas)
+        }
+
+        var spots: [Spot] = []
+        let ruler = l.ruler
+        spots.append(Spot(ruler) { x, _ in .ruler(time: vp.time(atColumn: x - ruler.x)) })
+        for track in l.firstTrack..<(l.firstTrack + l.visibleTracks) {
+            guard let rows = l.rows(ofTrack: track) else { continue }
+            spots.append(Spot(Rect(x: l.names.x, y: rows.y, width: l.names.width, height: rows.height),
+                              .trackName(track)))
+        }
+        let area = l.timeline, bars = l.barRows
+        spots.append(Spot(area) { x, y in
+            guard let (track, row) = l.track(atRow: y) else { return .none }
+            let amp = Double(max(bars - row, 1)) / Double(bars)
+            return .timeline(track: track, time: vp.time(atColumn: x - area.x), amp: amp)
+        })
+        return spots
+    }
+
+    // MARK: Title and ruler
+
+    static func drawTitle(session: Session, view: ViewState, layout l: Layout, _ g: Glyphs,
+                          into canvas: inout Canvas) {
+        let y = l.timelineTitleRow
+        let vp = view.viewport
+        var x = canvas.put(2, y, " timeline ", view.focus == .timeline ? .titleActive : .title)
+        x = canvas.put(x, y, String(g.horizontal), .border)
+        let decimals = Format.decimals(secondsPerColumn: vp.secondsPerColumn)
+        x = canvas.put(x, y, " cursor ", .dim)
+        x = canvas.put(x, y, Format.seconds(session.cursor, decimals) + " s", .cursor)
+        x = canvas.put(x, y, " ", .border)
+        x = canvas.put(x, y, String(g.horizontal), .border)
+        x = canvas.put(x, y, " " + Format.duration(vp.secondsPerColumn) + "/col ", .dim)
+        let count = session.document.tracks.count
+        if l.visibleTracks < count {
+            let text = " tracks \(l.firstTrack + 1)\(g.dash)\(l.firstTrack + l.visibleTracks) of \(count) "
+            let rx = l.width - 2 - text.count
+            if rx > x { canvas.put(rx, y, text, .accent) }
+        }
+    }
+
+    /// A tick spacing that leaves room for its labels: 1, 2, 2.5 or 5 times a power of ten.
+    static func tickStep(secondsPerColumn spc: Double, minColumns: Int = 10) -> Double {
+        let target = spc * Double(minColumns)
+        var p = 1e-4
+        while true {
+            for m in [1.0, 2.0, 2.5, 5.0] where m * p >= target * (1 - 1e-9) { return m * p }
+            p *= 10
+        }
+    }
+
+    /// The fewest decimals that write multiples of `step` exactly (0.25 → 2, 0.5 → 1, 2 → 0).
+    static func decimals(forStep step: Double) -> Int {
+        var d = 0, scaled = step
+        while d < 4 && abs(scaled - scaled.rounded()) > 1e-6 * max(1, scaled) {
+            d += 1
+            scaled *= 10
+        }
+        return d
+    }
+
+    static func drawRuler(session: Session, view: ViewState, layout l: Layout, _ g: Glyphs,
+                          into canvas: inout Canvas) {
+        let vp = view.viewport, r = l.ruler
+        let t = session.document.transport
+        let length = t.length
+        for c in 0..<r.width {
+            let a = vp.time(atColumn: c), b = vp.time(atColumn: c + 1)
+            if a >= length && a > 0 { continue }
+            let inLoop = a < t.loopEnd && b > t.loopStart
+            canvas[r.x + c, r.y] = inLoop
+                ? Cell(g.rulerLoop, t.loopOn ? .loopRegion : .ruler)
+                : Cell(g.rulerLine, .ruler)
+        }
+        let step = tickStep(secondsPerColumn: vp.secondsPerColumn)
+        let decimals = decimals(forStep: step)
+        var k = (vp.start / step).rounded(.up)
+        while true {
+            let time = k * step
+            let c = vp.column(of: time)
+            if c >= r.width { break }
+            if c >= 0 {
+                canvas[r.x + c, r.y] = Cell(g.rulerTick, .ruler)
+                let label = Format.seconds(time, decimals)
+                if c + 1 + label.count < r.width { canvas.put(r.x + c + 1, r.y, label, .ruler) }
+            }
+            k += 1
+        }
+        let cc = vp.column(of: session.cursor)
+        if cc >= 0 && cc < r.width { canvas[r.x + cc, r.y] = Cell(g.rulerCursor, .cursor) }
+        let pc = vp.column(of: view.transport.position)
+        if pc >= 0 && pc < r.width { canvas[r.x + pc, r.y] = Cell(g.rulerPlayhead, .playhead) }
+    }
+
+    // MARK: Tracks
+
+    static func drawName(session: Session, track: Int, layout l: Layout, _ g: Glyphs, into canvas: inout Canvas) {
+        guard let rows = l.rows(ofTrack: track) else { return }
+        let tr = session.document.tracks[track]
+        let current = track == session.currentTrack
+        let mark = current ? String(g.currentTrack) : " "
+        let head = Format.pad(Format.fit("\(mark)\(track + 1) \(tr.name)", l.names.width, ellipsis: g.ellipsis),
+                              l.names.width)
+        canvas.put(l.names.x, rows.y, head, current ? .trackNameCurrent : .trackName)
+        var info: [String] = []
+        if tr.mute { info.append("M") }
+        if tr.solo { info.append("S") }
+        let selected = session.selection[track]?.count ?? 0
+        if selected > 0 { info.append("\(selected) sel") }
+        if !info.isEmpty {
+            canvas.put(l.names.x + 1, rows.maxY - 1, Format.fit(info.joined(separator: " "), l.names.width - 1,
+                                                                ellipsis: g.ellipsis), .dim)
+        }
+    }
+
+    /// Per column of one track: how many markers fall in it, the loudest, and how they look.
+    struct ColumnSummary {
+        var count: [Int]
+        var amp: [Double]
+        var selected: [Bool]
+        /// Some marker in the column carries content (a clip, `+`, `-` or `?`).
+        var hasContent: [Bool]
+        /// The first marker in the column (its label is drawn when it is alone).
+        var first: [Int]
+
+        init(width: Int) {
+            count = Array(repeating: 0, count: width)
+            amp = Array(repeating: 0, count: width)
+            selected = Array(repeating: false, count: width)
+            hasContent = Array(repeating: false, count: width)
+            first = Array(repeating: 0, count: width)
+        }
+
+        mutating func reset() {
+            for i in count.indices {
+                count[i] = 0
+                amp[i] = 0
+                selected[i] = false
+                hasContent[i] = false
+            }
+        }
+    }
+
+    /// The position of the marker nearest `time`, nil on an empty track.
+    static func nearest(_ markers: MarkerList, to time: Double) -> Int? {
+        guard !markers.isEmpty else { return nil }
+        let j = markers.lowerBound(time: time)
+        if j == markers.endIndex { return j - 1 }
+        if j == 0 { return 0 }
+        return time - markers[j - 1].time <= markers[j].time - time ? j - 1 : j
+    }
+
+    static func drawMarkers(session: Session, view: ViewState, track: Int, layout l: Layout, _ g: Glyphs,
+                            columns s: inout ColumnSummary, into canvas: inout Canvas) {
+        guard let rows = l.rows(ofTrack: track) else { return }
+        let vp = view.viewport
+        let width = rows.width, bars = l.barRows, labelRow = rows.maxY - 1
+        let markers = session.document.tracks[track].markers
+        let isCurrent = track == session.currentTrack
+
+        // Vertical lines first; markers draw over them.
+        let cursorColumn = vp.column(of: session.cursor)
+        let playColumn = vp.column(of: view.transport.position)
+        if playColumn >= 0 && playColumn < width {
+            for y in rows.y..<rows.maxY { canvas[rows.x + playColumn, y] = Cell(g.playheadLine, .playhead) }
+        }
+        if cursorColumn >= 0 && cursorColumn < width {
+            let cell = isCurrent ? Cell(g.cursorLine, .cursor) : Cell(g.guideLine, .guide)
+            for y in rows.y..<rows.maxY { canvas[rows.x + cursorColumn, y] = cell }
+        }
+
+        s.reset()
+        let lo = markers.lowerBound(time: vp.start)
+        let hi = markers.lowerBound(time: vp.end(columns: width))
+        let selection = session.selection[track] ?? []
+        let checkSelection = !selection.isEmpty
+        var i = lo
+        while i < hi {
+            let m = markers[i]
+            let c = min(max(vp.column(of: m.time), 0), width - 1)
+            if s.count[c] == 0 { s.first[c] = i }
+            s.count[c] += 1
+            if m.amp > s.amp[c] { s.amp[c] = m.amp }
+            if m.content != nil { s.hasContent[c] = true }
+            if checkSelection && !s.selected[c] && selection.contains(m.id) { s.selected[c] = true }
+            i += 1
+        }
+
+        var guideColumn = -1
+        if !isCurrent, let n = nearest(markers, to: session.cursor) {
+            guideColumn = vp.column(of: markers[n].time)
+        }
+
+        let levels = 8 * bars
+        for c in 0..<width where s.count[c] > 0 {
+            let role: Role
+            if s.selected[c] {
+                role = .markerSelected
+            } else if c == guideColumn {
+                role = .guideHit
+            } else {
+                role = s.hasContent[c] ? .marker : .markerEmpty
+            }
+            // Even a silent marker keeps the lowest bar, so it is never invisible.
+            let level = max(1, min(levels, Int((s.amp[c] * Double(levels)).rounded())))
+            for b in 0..<bars {
+                let part = min(8, max(0, level - 8 * b))
+                guard part > 0 else { continue }
+                canvas[rows.x + c, labelRow - 1 - b] = Cell(g.eighths[part], role)
+            }
+            let label: Character, labelRole: Role
+            if s.count[c] > 1 {
+                label = g.count(s.count[c])
+                labelRole = role == .marker || role == .markerEmpty ? .dim : role
+            } else {
+                let content = markers[s.first[c]].content
+                label = g.label(content)
+                switch (role, content) {
+                case (.markerSelected, _), (.guideHit, _): labelRole = role
+                case (_, nil): labelRole = .markerEmpty
+                case (_, .hold?): labelRole = .holdLabel
+                case (_, .rest?): labelRole = .restLabel
+                default: labelRole = .clipLabel
+                }
+            }
+            canvas[rows.x + c, labelRow] = Cell(label, labelRole)
+        }
+    }
+}

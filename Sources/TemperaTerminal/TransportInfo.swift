@@ -1,0 +1,22 @@
+/// What the transport bar shows about playback that is not in the document: the engine's state, sampled by
+/// the editor loop each frame so panes never talk to the audio engine.
+public struct TransportInfo: Hashable, Sendable {
+    public var isPlaying: Bool
+    /// The playhead in seconds on the document timeline (tempo x1).
+    public var position: Double
+    /// A problem with the audio output to show in the warning role (e.g. "no audio server"); nil when fine.
+    public var audio: String?
+    /// The output latency the server reports, when known.
+    public var latencyMs: Double?
+    /// Buffers the output ran dry since start; shown when above zero.
+    public var underruns: Int
+
+    public init(isPlaying: Bool = false, position: Double = 0, audio: String? = nil, latencyMs: Double? = nil,
+                underruns: Int = 0) {
+        self.isPlaying = isPlaying
+        self.position = position
+        self.audio = audio
+        self.latencyMs = latencyMs
+        self.underruns = underruns
+    }
+}

@@ -1,0 +1,99 @@
+import TemperaCore
+
+/// The transport bar: play state, loop, tempo and volume sliders, the playhead's position; on the box's top
+/// edge the document's name with its modified mark and the audio output's status.
+enum TransportPane {
+    static func draw(session: Session, view: ViewState, layout l: Layout, _ g: Glyphs,
+                     into canvas: inout Canvas) -> [Spot] {
+        var spots: [Spot] = []
+        let t = session.document.transport
+        let info = view.transport
+        drawTitle(session: session, view: view, layout: l, g, into: &canvas)
+
+        let y = l.transport.y
+        let playText = info.isPlaying ? "\(g.play) playing" : "\(g.pause) paused"
+        let region = Format.seconds(t.loopStart) + g.dash + Format.seconds(t.loopEnd)
+        let position = Format.seconds(info.position) + " s"
+        let tempoText = "tempo \(g.times)\(Format.fixed(t.tempo, 2)) "
+        let volumeValue = "\(Int((t.volume * 100).rounded()))% "
+        func loopText(_ compact: Bool) -> String {
+            t.loopOn ? (compact ? "\(g.loop) " : "\(g.loop) loop ") + region : "\(g.loop) loop off"
+        }
+        func fixedWidth(_ compact: Bool) -> Int {
+            g.rewind.count + 1 + playText.count + 2 + loopText(compact).count + 2 + tempoText.count + 2
+                + (compact ? "vol " : "volume ").count + volumeValue.count + 2 + position.count
+        }
+        var compact = false
+        var sliderWidth = (l.transport.width - fixedWidth(false)) / 2
+        if sliderWidth < 8 {
+            compact = true
+            sliderWidth = (l.transport.width - fixedWidth(true)) / 2
+        }
+        sliderWidth = min(max(sliderWidth, 3), 16)
+
+        var x = l.transport.x
+        func item(_ text: String, _ role: Role, _ hit: Hit?) {
+            let start = x
+            x = canvas.put(x, y, text, role)
+            if let hit { spots.append(Spot(Rect(x: start, y: y, width: x - start, height: 1), hit)) }
+        }
+        item(g.rewind, .normal, .rewind)
+        x += 1
+        item(playText, info.isPlaying ? .playing : .stopped, .play)
+        x += 2
+        item(loopText(compact), t.loopOn ? .loopRegion : .dim, .loop)
+        x += 2
+        item(tempoText, .normal, .tempo(t.tempo))
+        let tempoX = x, w = sliderWidth
+        Slider(fraction: Slider.tempoFraction(t.tempo)).draw(x: x, y: y, width: w, g, into: &canvas)
+        spots.append(Spot(Rect(x: tempoX, y: y, width: w, height: 1)) { cx, _ in
+            .tempo(Slider.tempo(atFraction: Slider.fraction(atColumn: cx - tempoX, width: w)))
+        })
+        x += w + 2
+        item((compact ? "vol " : "volume ") + volumeValue, .normal, .volume(t.volume))
+        let volumeX = x
+        Slider(fraction: t.volume).draw(x: x, y: y, width: w, g, into: &canvas)
+        spots.append(Spot(Rect(x: volumeX, y: y, width: w, height: 1)) { cx, _ in
+            .volume((Slider.fraction(atColumn: cx - volumeX, width: w) * 100).rounded() / 100)
+        })
+        x += w + 2
+        let px = max(x, l.transport.maxX - position.count)
+        canvas.put(px, y, position, info.isPlaying ? .playing : .normal)
+        return spots
+    }
+
+    /// " transport ─ name ● " at the left of the top edge, audio status at its right.
+    static func drawTitle(session: Session, view: ViewState, layout l: Layout, _ g: Glyphs,
+                          into canvas: inout Canvas) {
+        var x = canvas.put(2, 0, " transport ", .title)
+        x = canvas.put(x, 0, String(g.horizontal), .border)
+        let name = view.fileName ?? session.path.map(baseName) ?? "untitled"
+        x = canvas.put(x, 0, " " + Format.fit(name, 30, ellipsis: g.ellipsis), .title)
+        if isModified(session) { x = canvas.put(x + 1, 0, g.modified, .warning) }
+        canvas.put(x, 0, " ", .border)
+
+        let info = view.transport
+        var parts: [(String, Role)] = []
+        if let audio = info.audio { parts.append((audio, .warning)) }
+        if let ms = info.latencyMs { parts.append(("latency \(Int(ms.rounded())) ms", .dim)) }
+        if info.underruns > 0 {
+            parts.append(("\(info.underruns) underrun" + (info.underruns == 1 ? "" : "s"), .warning))
+        }
+        guard !parts.isEmpty else { return }
+        let width = parts.reduce(0) { $0 + $1.0.count + 3 }
+        var rx = l.width - 1 - width
+        guard rx > x + 1 else { return }
+        for (text, role) in parts {
+            rx = canvas.put(rx, 0, " ", .border)
+            rx = canvas.put(rx, 0, text, role)
+            rx = canvas.put(rx, 0, " ", .border)
+            rx = canvas.put(rx, 0, String(g.horizontal), .border)
+        }
+    }
+
+    static func baseName(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
+
+    static func isModified(_ session: Session) -> Bool { false }
+}

@@ -1,0 +1,66 @@
+import TemperaCore
+
+/// Everything the editor's screen shows that is not in the `Session`: the visible time range, the chosen
+/// tool and tab, text being typed, the last message, playback state sampled from the engine.
+///
+/// A plain value: the editor loop owns one, changes it in response to input, and passes it to
+/// `EditorView.draw` each frame.
+public struct ViewState: Hashable, Sendable {
+    /// Which area keys go to.
+    public enum Focus: String, Hashable, Sendable {
+        case timeline, tab
+    }
+
+    public var viewport: Viewport
+    public var tool: Tool
+    public var tab: Tab
+    public var focus: Focus
+    /// The group slot (1...16) that `draw group` stamps and the Groups tab highlights.
+    public var chosenGroup: Int
+    /// A pattern code being typed in the pattern area; nil when the area shows the document's pattern.
+    public var patternInput: String?
+    /// The last message for the status line (a command's result or error).
+    public var message: String?
+    /// Draws the message in the error role.
+    public var messageIsError: Bool
+    /// The text of the `:` line while it is open (without the colon); nil when closed.
+    public var commandLine: String?
+    /// The insertion point in `commandLine`, in characters.
+    public var commandCursor: Int
+    /// Draw with ASCII only (no UTF-8 locale): no box drawing, blocks or arrows.
+    public var ascii: Bool
+    public var transport: TransportInfo
+    /// The first track row shown when the tracks do not all fit (0-based). The layout moves it further
+    /// when needed to keep the current track in view.
+    public var trackScroll: Int
+    /// Key labels by action name (`tool.shift` → `s`, `mode.clip` → `c`, `play` → `Space`), from the
+    /// key map, so the screen always shows the bindings in force.
+    public var keyHints: [String: String]
+    /// The name to show for the document (a file's base name); nil shows "untitled".
+    public var fileName: String?
+
+    public init(viewport: Viewport = Viewport(), tool: Tool = .drawSingle, tab: Tab = .clips,
+                focus: Focus = .timeline, chosenGroup: Int = 1, patternInput: String? = nil,
+                message: String? = nil, messageIsError: Bool = false, commandLine: String? = nil,
+                commandCursor: Int = 0, ascii: Bool = false, transport: TransportInfo = TransportInfo(),
+                trackScroll: Int = 0, keyHints: [String: String] = [:], fileName: String? = nil) {
+        self.viewport = viewport
+        self.tool = tool
+        self.tab = tab
+        self.focus = focus
+        self.chosenGroup = chosenGroup
+        self.patternInput = patternInput
+        self.message = message
+        self.messageIsError = messageIsError
+        self.commandLine = commandLine
+        self.commandCursor = commandCursor
+        self.ascii = ascii
+        self.transport = transport
+        self.trackScroll = trackScroll
+        self.keyHints = keyHints
+        self.fileName = fileName
+    }
+
+    /// The key label for an action, if the key map binds one.
+    public func key(_ action: String) -> String? { keyHints[action] }
+}

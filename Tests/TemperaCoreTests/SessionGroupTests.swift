@@ -1,0 +1,66 @@
+import XCTest
+@testable import TemperaCore
+
+/// The groups bank: store (copy) and stamp / draw group (paste).
+final class SessionGroupTests: XCTestCase {
+    func testStoreKeepsOffsetsTrackOffsetsAndASpanToTheNextMarker() throws {
+        let s = Fixture.session([[0, 0.5, 1, 1.5, 2], [0.75, 3]],
+                                contents: [[.clip(1), .clip(2), .clip(3), nil, nil], [.clip(4), nil]])
+        let ids0 = s.document.tracks[0].markers.map(\.id), ids1 = s.document.tracks[1].markers.map(\.id)
+        s.selection = [0: [ids0[1], ids0[2]], 1: [ids1[0]]]
+        XCTAssertEqual(try s.run(.groupStore(2)), "group 2: 3 markers")
+        let g = s.document.groups[2]
+        XCTAssertEqual(g.elements, [GroupElement(offset: 0, trackOffset: 0, amp: 0.8, content: .clip(2)),
+                                    GroupElement(offset: 0.25, trackOffset: 1, amp: 0.8, content: .clip(4)),
+                                    GroupElement(offset: 0.5, trackOffset: 0, amp: 0.8, content: .clip(3))])
+        XCTAssertEqual(g.span, 1.0)
+    }
+
+    func testStoreSpanRepeatsTheLastIntervalWhenNothingFollows() throws {
+        let s = Fixture.session([[0, 0.25, 0.5]], selectTracks: [0])
+        try s.run(.groupStore(1))
+        XCTAssertEqual(s.document.groups[1].span, 0.75)
+    }
+
+    func testStampPlacesCopiesOneSpanApartAtTheCursor() throws {
+        let s = Fixture.session([[0, 0.25, 0.5], []], contents: [[.clip(1), .clip(2), nil], []])
+        let ids = s.document.tracks[0].markers.map(\.id)
+        s.selection[0] = [ids[0], ids[1]]
+        try s.run(.groupStore(3))
+        s.currentTrack = 1
+        s.cursor = 1
+        try s.run(.groupStamp(3, times: 2))
+        assertTimes(s.times(1), [1, 1.25, 1.5, 1.75])
+        XCTAssertEqual(s.contents(1), [.clip(1), .clip(2), .clip(1), .clip(2)])
+        XCTAssertEqual(s.selectionCount, 4)
+        XCTAssertEqual(s.cursor, 2)
+        try s.run(.drawGroup(3))
+        assertTimes(s.times(1), [1, 1.25, 1.5, 1.75, 2, 2.25])
+        try s.run(.undo(2))
+        assertTimes(s.times(1), [])
+    }
+
+    func testStampKeepsTrackOffsetsAndRefusesMissingTracks() throws {
+        let s = Fixture.session([[0], [0.1], []])
+        s.selection = [0: Set(s.document.tracks[0].markers.map(\.id)), 1: Set(s.document.tracks[1].markers.map(\.id))]
+        try s.run(.groupStore(1))
+        s.currentTrack = 1
+        s.cursor = 2
+        try s.run(.groupStamp(1, times: 1))
+        assertTimes(s.times(1), [0.1, 2])
+        assertTimes(s.times(2), [2.1])
+        s.currentTrack = 2
+        XCTAssertThrowsError(try s.run(.groupStamp(1, times: 1)))
+    }
+
+    func testGroupCommandsRefuseBadInput() {
+        let s = Fixture.session([[0, 1]])
+        XCTAssertThrowsError(try s.run(.groupStore(1)))   // nothing selected
+        XCTAssertThrowsError(try s.run(.groupStore(17)))
+        XCTAssertThrowsError(try s.run(.groupStamp(4, times: 1))) { e in
+            XCTAssertEqual((e as? CommandError)?.message, "group 4 is empty: store a selection with 'group store 4'")
+        }
+        XCTAssertThrowsError(try s.run(.groupStamp(0, times: 1)))
+        XCTAssertFalse(s.canUndo)
+    }
+}

@@ -1,0 +1,103 @@
+import XCTest
+@testable import TemperaTerminal
+import TemperaCore
+
+final class TransportPaneTests: XCTestCase {
+    func testPlayingShowsPlayingInThePlayingRole() {
+        var view = ViewState()
+        view.transport.isPlaying = true
+        view.transport.position = 0.734
+        let canvas = render(Session(document: .demo()), view)
+        XCTAssertTrue(canvas.line(1).hasPrefix("│ ⏮ ▶ playing  "))
+        XCTAssertEqual(canvas.role(of: "▶ playing", inRow: 1), .playing)
+        XCTAssertTrue(canvas.line(1).hasSuffix(" 0.734 s │"))
+    }
+
+    func testPausedShowsPausedInTheStoppedRole() {
+        let canvas = render(Session(document: .demo()))
+        XCTAssertTrue(canvas.line(1).hasPrefix("│ ⏮ ⏸ paused  "))
+        XCTAssertEqual(canvas.role(of: "⏸ paused", inRow: 1), .stopped)
+    }
+
+    func testWideScreenSpellsOutLoopAndVolume() {
+        let canvas = render(Session(document: .demo()), width: 120, height: 40)
+        XCTAssertTrue(canvas.line(1).contains("  ⟲ loop 0.000–2.000  tempo ×1.00 "))
+        XCTAssertTrue(canvas.line(1).contains("  volume 80% "))
+        XCTAssertEqual(canvas.role(of: "⟲ loop", inRow: 1), .loopRegion)
+    }
+
+    func testNarrowScreenShortensLabelsToKeepTheSlidersUsable() {
+        let canvas = render(Session(document: .demo()))
+        XCTAssertEqual(canvas.line(1),
+                       "│ ⏮ ⏸ paused  ⟲ 0.000–2.000  tempo ×1.00 ━━━━━●───  vol 80% ━━━━━━●──  0.000 s │")
+    }
+
+    func testLoopOffIsDim() {
+        var doc = Document.demo()
+        doc.transport.loopOn = false
+        let canvas = render(Session(document: doc))
+        XCTAssertEqual(canvas.role(of: "⟲ loop off", inRow: 1), .dim)
+    }
+
+    func testTempoSliderIsLogarithmicFromAFiftiethToFourTimes() {
+        XCTAssertEqual(Slider.tempoFraction(0.05), 0, accuracy: 1e-12)
+        XCTAssertEqual(Slider.tempoFraction(4), 1, accuracy: 1e-12)
+        // Doubling is the same distance anywhere on the slider.
+        XCTAssertEqual(Slider.tempoFraction(2) - Slider.tempoFraction(1),
+                       Slider.tempoFraction(0.5) - Slider.tempoFraction(0.25), accuracy: 1e-12)
+        XCTAssertEqual(Slider.tempo(atFraction: 0), 0.05)
+        XCTAssertEqual(Slider.tempo(atFraction: 1), 4)
+        XCTAssertEqual(Slider.tempo(atFraction: Slider.tempoFraction(1)), 1)
+    }
+
+    func testTempoKnobMovesWithTheTempo() {
+        var doc = Document.demo()
+        doc.transport.tempo = 4
+        let canvas = render(Session(document: doc))
+        XCTAssertTrue(canvas.line(1).contains("tempo ×4.00 ━━━━━━━━●  "))
+        doc.transport.tempo = 0.05
+        XCTAssertTrue(render(Session(document: doc)).line(1).contains("tempo ×0.05 ●────────  "))
+    }
+
+    func testVolumeSliderShowsPercentAndKnob() {
+        var doc = Document.demo()
+        doc.transport.volume = 0
+        let canvas = render(Session(document: doc))
+        XCTAssertTrue(canvas.line(1).contains("vol 0% ●"))
+        XCTAssertEqual(canvas.role(of: "●", inRow: 1), .sliderKnob)
+    }
+
+    func testAudioProblemLatencyAndUnderrunsOnTheTopEdge() {
+        var view = ViewState()
+        view.transport.audio = "no audio server"
+        let canvas = render(Session(document: .demo()), view)
+        XCTAssertTrue(canvas.line(0).hasSuffix("─ no audio server ─┐"))
+        XCTAssertEqual(canvas.role(of: "no audio server", inRow: 0), .warning)
+
+        view.transport.audio = nil
+        view.transport.latencyMs = 12.4
+        view.transport.underruns = 0
+        XCTAssertTrue(render(Session(document: .demo()), view).line(0).hasSuffix("─ latency 12 ms ─┐"))
+        view.transport.underruns = 3
+        let withUnderruns = render(Session(document: .demo()), view)
+        XCTAssertTrue(withUnderruns.line(0).hasSuffix("─ latency 12 ms ─ 3 underruns ─┐"))
+        XCTAssertEqual(withUnderruns.role(of: "3 underruns", inRow: 0), .warning)
+    }
+
+    func testFileNameIsTheBaseNameOfTheSessionPath() {
+        let session = Session(document: .demo(), path: "songs/tigrigna.tempera")
+        XCTAssertTrue(render(session).line(0).hasPrefix("┌─ transport ─ tigrigna.tempera ─"))
+        var view = ViewState()
+        view.fileName = "demo"
+        XCTAssertTrue(render(session, view).line(0).hasPrefix("┌─ transport ─ demo ─"))
+    }
+
+    func testAsciiTransportUsesPlainCharacters() {
+        var view = ViewState()
+        view.ascii = true
+        view.transport.isPlaying = true
+        let line = render(Session(document: .demo()), view).line(1)
+        XCTAssertTrue(line.hasPrefix("| |< > playing  @ 0.000-2.000  tempo x1.00 "))
+        XCTAssertTrue(line.allSatisfy(\.isASCII))
+    }
+}
