@@ -34,7 +34,7 @@ enum FileBench {
         let perTrack = markers / 4
         let tracks = (0..<4).map { t in
             Track(name: "track \(t + 1)", markers: MarkerList((0..<perTrack).map { i in
-                Marker(id: 0, time: (Double(i) + next()) * 0.05, amp: next(), content: contents[i % contents.count])
+                Marker(id: MarkerID(i), time: (Double(i) + next()) * 0.05, amp: next(), content: contents[i % contents.count])
             }))
         }
         return Document(tracks: tracks)

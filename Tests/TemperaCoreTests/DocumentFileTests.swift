@@ -87,11 +87,13 @@ final class DocumentFileTests: XCTestCase {
             values.append(Double(next() >> 11) / Double(1 << 53))  // 0..1 amplitudes
         }
         values = values.filter { $0.isFinite && $0 >= 0 }
-        let doc = Document(tracks: [Track(name: "x", markers: MarkerList(values.map { Marker(id: 0, time: $0, amp: 0.5) }))])
+        let doc = Document(tracks: [Track(name: "x", markers: MarkerList(values.enumerated().map {
+            Marker(id: MarkerID($0.offset), time: $0.element, amp: 0.5)
+        }))])
         let back = try DocumentFile.decode(DocumentFile.encode(doc))
         XCTAssertEqual(back.tracks[0].markers.map(\.time.bitPattern), doc.tracks[0].markers.map(\.time.bitPattern))
         let amps = Document(tracks: [Track(name: "y", markers: MarkerList(values.filter { $0 <= 1 }.enumerated().map {
-            Marker(id: 0, time: Double($0.offset), amp: $0.element)
+            Marker(id: MarkerID($0.offset), time: Double($0.offset), amp: $0.element)
         }))])
         XCTAssertEqual(try DocumentFile.decode(DocumentFile.encode(amps)), amps)
     }
