@@ -130,10 +130,12 @@ extension DocumentFile {
             if let d = o.optional("designer") { doc.designer = try designer(d) }
             if let s = o.optional("slots") { doc.slots = try slots(s) }
             if let g = o.optional("groups") { doc.groups = try groups(g) }
-            let tracks = try o.optional("tracks").map(self.tracks) ?? []
-            // Through the initialiser so marker ids are numbered afresh in file order.
-            return Document(tracks: tracks, slots: doc.slots, groups: doc.groups, designer: doc.designer,
-                            transport: doc.transport, pattern: doc.pattern, seed: doc.seed)
+            // Marker ids are numbered afresh in file order, across tracks, as `Document.init` numbers them; each
+            // track's list is built once.
+            var nextID: MarkerID = 0
+            doc.tracks = try o.optional("tracks").map { try self.tracks($0, nextID: &nextID) } ?? []
+            doc.nextMarkerID = nextID
+            return doc
         }
 
         static func transport(_ v: JSONValue) throws -> Transport {
@@ -264,7 +266,7 @@ extension DocumentFile {
             return bank
         }
 
-        static func tracks(_ v: JSONValue) throws -> [Track] {
+        static func tracks(_ v: JSONValue, nextID: inout MarkerID) throws -> [Track] {
             try array(v, "tracks").map { item in
                 let o = try Object(item, "a track", allowed: ["name", "gain", "mute", "solo", "markers"])
                 var track = Track(name: "")
@@ -276,7 +278,10 @@ extension DocumentFile {
                     let items = try array(x, "markers")
                     var markers: [Marker] = []
                     markers.reserveCapacity(items.count)
-                    for (i, m) in items.enumerated() { markers.append(try marker(m, id: MarkerID(truncatingIfNeeded: i))) }
+                    for m in items {
+                        markers.append(try marker(m, id: nextID))
+                        nextID += 1
+                    }
                     track.markers = MarkerList(markers)
                 }
                 return track

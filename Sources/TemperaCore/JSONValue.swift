@@ -91,6 +91,7 @@ struct JSONValue {
             case UInt8(ascii: "{"):
                 index += 1
                 var members: [(key: String, value: JSONValue)] = []
+                members.reserveCapacity(4)  // a marker's fields in one allocation
                 skipSpace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                     index += 1
