@@ -274,7 +274,14 @@ extension DocumentFile {
                 if let x = o.optional("gain") { track.gain = try double(x, "gain", { gainRange.contains($0) }, "must be from 0 to 16") }
                 if let x = o.optional("mute") { track.mute = try bool(x, "mute") }
                 if let x = o.optional("solo") { track.solo = try bool(x, "solo") }
-                if let x = o.optional("markers") {
+                if let x = o.optional("markers"), case .markers(let read) = x.kind {
+                    track.markers = MarkerList(read.map { m in
+                        var m = m
+                        m.id = nextID + m.id
+                        return m
+                    })
+                    nextID += MarkerID(read.count)
+                } else if let x = o.optional("markers") {
                     let items = try array(x, "markers")
                     var markers: [Marker] = []
                     markers.reserveCapacity(items.count)

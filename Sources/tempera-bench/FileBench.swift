@@ -58,8 +58,12 @@ enum FileBench {
                     return
                 }
                 let size = (try? DocumentFile.readFile(path).count) ?? 0
+                var text = ""
+                let encode = time(5) { text = DocumentFile.encode(doc) }
+                let decode = try time(5) { _ = try DocumentFile.decode(text) }
                 results.append((count, save, load, size))
-                print("  \(count) markers (\(size / 1024) KiB): save \(format(save)) ms, load \(format(load)) ms")
+                print("  \(count) markers (\(size / 1024) KiB): save \(format(save)) ms (encoding \(format(encode)) ms, "
+                    + "the rest write and fsync), load \(format(load)) ms (decoding \(format(decode)) ms)")
             } catch {
                 print("  \(count) markers: \(error)")
             }

@@ -181,6 +181,18 @@ final class DocumentFileTests: XCTestCase {
                        CommandError("seed must be a whole number from 0 to 18446744073709551615", line: 1, column: 24))
     }
 
+    func testMarkerListsAreCheckedWhereTheyAreWritten() {
+        func doc(_ markers: String) -> String { "{\"tempera\": 1, \"tracks\": [{\"markers\": [\n" + markers + "\n]}]}" }
+        XCTAssertEqual(decodeError(doc("{\"t\": 0} {\"t\": 1}")), CommandError("expected ',' or ']', found '{'", line: 2, column: 10))
+        XCTAssertEqual(decodeError(doc("{\"t\": 0, \"t\": 1}")), CommandError("'t' is given twice in a marker", line: 2, column: 15))
+        XCTAssertEqual(decodeError(doc("  {\"amp\": 0.5}")), CommandError("a marker has no time 't'", line: 2, column: 3))
+        XCTAssertEqual(decodeError(doc("{\"t\": 0},\n[1]")), CommandError("a marker must be an object, found a list", line: 3, column: 1))
+        XCTAssertEqual(decodeError(doc("{\"t\": 0 \"amp\": 1}")), CommandError("expected ',' or '}', found '\"'", line: 2, column: 9))
+        XCTAssertEqual(decodeError(doc("{\"t\": -0.5}")), CommandError("time must not be negative, not -0.5", line: 2, column: 7))
+        XCTAssertEqual(decodeError(doc("{\"t\": 1, \"clip\": \"x\"}")), CommandError("clip must be 1-16, \"+\", \"-\" or \"?\", not \"x\"", line: 2, column: 18))
+        XCTAssertEqual(try DocumentFile.decode(doc("{\"t\": 1, \"clip\": null}")).tracks[0].markers.map(\.content), [nil])
+    }
+
     func testVersionIsRequiredAndANewerOneRefused() {
         XCTAssertEqual(decodeError("{\"tempera\": 2, \"tracks\": [], \"future\": true}"),
                        CommandError("this file was written by a newer tempera (format 2; this one reads up to 1)", line: 1, column: 13))
