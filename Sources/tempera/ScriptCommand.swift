@@ -14,8 +14,11 @@ struct ScriptCommand: ParsableCommand {
             FILE may not exist yet: the script then starts from a new document (four tracks of 16 even markers). \
             The whole script is read first and then run in order; on the first error tempera prints \
             SCRIPT:LINE:COL: message and saves nothing. Otherwise the result is saved, atomically, to OUT or FILE \
-            (so a script has no 'save' of its own).
-            """)
+            (so a script has no 'save' of its own). TIME, FACTOR and numbers take exact expressions such as 3/8, \
+            sqrt(2)/4 or 2*pi.
+
+            Commands:
+            """ + "\n" + CommandParser.forms.filter { !$0.hasPrefix("save") }.map { "  " + $0 }.joined(separator: "\n"))
 
     @Argument(help: "The document to edit; created if it does not exist.")
     var file: String
