@@ -161,15 +161,6 @@ enum TimelinePane {
         }
     }
 
-    /// The position of the marker nearest `time`, nil on an empty track.
-    static func nearest(_ markers: MarkerList, to time: Double) -> Int? {
-        guard !markers.isEmpty else { return nil }
-        let j = markers.lowerBound(time: time)
-        if j == markers.endIndex { return j - 1 }
-        if j == 0 { return 0 }
-        return time - markers[j - 1].time <= markers[j].time - time ? j - 1 : j
-    }
-
     static func drawMarkers(session: Session, view: ViewState, track: Int, layout l: Layout, _ g: Glyphs,
                             columns s: inout ColumnSummary, into canvas: inout Canvas) {
         guard let rows = l.rows(ofTrack: track) else { return }
@@ -207,7 +198,7 @@ enum TimelinePane {
         }
 
         var guideColumn = -1
-        if !isCurrent, let n = nearest(markers, to: session.cursor) {
+        if !isCurrent, let n = markers.nearest(to: session.cursor) {
             guideColumn = vp.column(of: markers[n].time)
         }
 

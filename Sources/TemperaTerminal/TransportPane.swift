@@ -69,7 +69,7 @@ enum TransportPane {
         x = canvas.put(x, 0, String(g.horizontal), .border)
         let name = view.fileName ?? session.path.map(baseName) ?? "untitled"
         x = canvas.put(x, 0, " " + Format.fit(name, 30, ellipsis: g.ellipsis), .title)
-        if isModified(session) { x = canvas.put(x + 1, 0, g.modified, .warning) }
+        if session.isModified { x = canvas.put(x + 1, 0, g.modified, .warning) }
         canvas.put(x, 0, " ", .border)
 
         let info = view.transport
@@ -95,5 +95,4 @@ enum TransportPane {
         String(path.split(separator: "/").last ?? Substring(path))
     }
 
-    static func isModified(_ session: Session) -> Bool { false }
 }

@@ -179,3 +179,12 @@ final class TimelinePaneTests: XCTestCase {
         XCTAssertEqual(canvas.line(9).prefix(12), "│ S        │")
     }
 }
+
+final class DemoTimelineTests: XCTestCase {
+    func testDemoDrawsEveryMarkerOfItsKickLine() {
+        let view = ViewState(viewport: Viewport(start: 0, secondsPerColumn: 2.0 / 64))
+        let canvas = render(Session(document: .demo()), view)
+        // Kick at 0, 0.5 (no clip), 0.75, 1, 1.5 (no clip), 1.625.
+        XCTAssertEqual(String(canvas.line(5).dropFirst(12).prefix(53)).filter { $0 != " " }, "1·11·1")
+    }
+}
