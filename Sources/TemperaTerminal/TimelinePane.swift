@@ -162,7 +162,7 @@ enum TimelinePane {
     }
 
     /// Columns holding more markers than this are summarised from this many evenly spaced samples.
-    static let samplesPerColumn = 32
+    static let samplesPerColumn = 16
 
     /// Fills `s` for the markers of one track in view. When the view holds a few markers per column they
     /// are read one by one; when zoomed out so far that columns hold many, each column's markers are counted

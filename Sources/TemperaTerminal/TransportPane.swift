@@ -69,7 +69,10 @@ enum TransportPane {
         x = canvas.put(x, 0, String(g.horizontal), .border)
         let name = view.fileName ?? session.path.map(baseName) ?? "untitled"
         x = canvas.put(x, 0, " " + Format.fit(name, 30, ellipsis: g.ellipsis), .title)
-        if session.isModified { x = canvas.put(x + 1, 0, g.modified, .warning) }
+        if session.isModified {
+            x = canvas.put(x, 0, " ", .border)
+            x = canvas.put(x, 0, g.modified, .warning)
+        }
         canvas.put(x, 0, " ", .border)
 
         let info = view.transport

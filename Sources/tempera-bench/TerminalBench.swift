@@ -35,8 +35,9 @@ enum TerminalBench {
         return (doc, selection)
     }
 
-    /// Milliseconds per frame, the median of `frames` draws.
-    static func measure(_ session: Session, _ view: ViewState, frames: Int = 40) -> Double {
+    /// Milliseconds per frame: the median and the fastest of `frames` draws (the machine may be shared, so
+    /// the fastest is the cleanest figure of the drawing's own cost).
+    static func measure(_ session: Session, _ view: ViewState, frames: Int = 40) -> (median: Double, best: Double) {
         var canvas = Canvas(width: 200, height: 60)
         EditorView.draw(session: session, view: view, into: &canvas)
         var times: [Double] = []
@@ -45,11 +46,12 @@ enum TerminalBench {
             let elapsed = clock.measure { EditorView.draw(session: session, view: view, into: &canvas) }
             times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
         }
-        return times.sorted()[frames / 2]
+        let sorted = times.sorted()
+        return (sorted[frames / 2], sorted[0])
     }
 
     static func run() {
-        print("== Terminal: one full frame, 200x60 (median of 40)")
+        print("== Terminal: one full editor frame, 200x60, median of 40")
         let columns = Layout(width: 200, height: 60, trackCount: 4).timeline.width
         var results: [String: [Double]] = [:]
         let zooms = ["whole document", "10 ms a column"]
@@ -64,16 +66,16 @@ enum TerminalBench {
                 view.viewport = zoom == zooms[0]
                     ? Viewport.fitting(0, doc.transport.length, columns: columns)
                     : Viewport(start: doc.transport.length / 2 - 1, secondsPerColumn: 0.01)
-                let ms = measure(session, view)
-                results[zoom, default: []].append(ms)
+                let (ms, best) = measure(session, view)
+                results[zoom, default: []].append(best)
                 let perColumn = Double(count) / 4 / Double(columns) * (zoom == zooms[0] ? 1 : 0)
-                print("  \(pad(count == 1_000 ? "1,000" : "100,000", 8)) markers, \(pad(zoom, 15)): \(fixed(ms, 3)) ms/frame"
+                print("  \(pad(count == 1_000 ? "1,000" : "100,000", 8)) markers, \(pad(zoom, 15)): \(fixed(ms, 3)) ms/frame (best \(fixed(best, 3)))"
                       + (perColumn > 0 ? "  (~\(Int(perColumn)) markers a column)" : ""))
             }
         }
         for zoom in zooms {
             let r = results[zoom]!
-            print("  \(zoom): 100,000 / 1,000 markers = \(fixed(r[1] / r[0], 2))x (target: a frame well under 33 ms)")
+            print("  \(zoom): 100,000 / 1,000 markers = \(fixed(r[1] / r[0], 2))x, best frames (target: well under 33 ms)")
         }
     }
 
