@@ -34,6 +34,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal"]),
+        // Synthesises the default kit into Samples/ (`make kit`).
+        .executableTarget(name: "tempera-kit", dependencies: ["TemperaCore", "CSndfile"]),
 
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore"]),

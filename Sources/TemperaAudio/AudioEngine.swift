@@ -1,3 +1,4 @@
+import Foundation
 import TemperaCore
 
 /// The state of the sound output, for the transport bar.
@@ -12,35 +13,246 @@ public enum AudioStatus: Equatable, Sendable {
 
 /// Plays documents: loads their samples, compiles their schedules, and drives an output backend.
 ///
+/// The editor publishes immutable snapshots (schedule, sample pointers, settings) by an atomic pointer swap; the
+/// audio thread picks up the newest at its next block, so edits are heard from the next event with no gap.
+/// Transport commands travel through a lock-free single-producer single-consumer ring; the playhead and
+/// counters come back through atomics. Retired snapshots are freed here, on the editor thread, once the audio
+/// thread has said it no longer reads them.
+///
 /// - Warning: every method is for the main (editor) thread; the render path runs on the backend's thread
 ///   and only reads what this class publishes.
 public final class AudioEngine {
-    public init(sampleRate: Double = 48_000) {}
+    /// Where the sound goes.
+    public enum Output {
+        /// PulseAudio (the server named by `PULSE_SERVER`, else the user's default).
+        case pulse
+        /// Nowhere: nothing renders until `pump(frames:)` is called (tests, benchmarks).
+        case null
+    }
+
+    /// Seconds between attempts to reach a missing server.
+    public static let retryInterval = 2.0
+    /// How long a connection may take before the server counts as missing.
+    public static let connectTimeout = 2.0
+
+    public let sampleRate: Double
+    public let outputKind: Output
+    private let shared: UnsafeMutablePointer<EngineShared>
+    private let renderState: UnsafeMutablePointer<RenderState>
+    private var output: AudioOutput?
+    private var started = false
+    private var attemptAt = Date.distantPast
+    private let bank: SampleBank
+    private var live: [PublishedSnapshot] = []
+    private var seq = 0
+    private var document: Document?
+    private var baseDirectory: String?
+    private var samples: [SampleBuffer?] = []
+    private var loadedSlots: [ClipSlot] = []
+    private var wantPlaying = false
+
+    /// - Parameters:
+    ///   - sampleRate: the output rate; samples are converted to it once, at load.
+    ///   - output: PulseAudio, or the null output driven by `pump(frames:)`.
+    ///   - kitDirectory: where `kit/NAME.wav` points (default: found as `SamplePaths.kitDirectory()` says).
+    public init(sampleRate: Double = 48_000, output: Output = .pulse, kitDirectory: String? = nil) {
+        self.sampleRate = sampleRate
+        self.outputKind = output
+        bank = SampleBank(sampleRate: sampleRate, kitDirectory: kitDirectory)
+        shared = .allocate(capacity: 1)
+        shared.initialize(to: EngineShared())
+        renderState = RenderState.make(rate: sampleRate, shared: shared)
+    }
+
+    deinit {
+        output?.close()
+        output = nil
+        RenderState.destroy(renderState)
+        shared.deinitialize(count: 1)
+        shared.deallocate()
+    }
 
     /// Connects the output (PulseAudio unless told otherwise). Without a server the status says so and the
     /// engine retries in the background; nothing blocks.
-    public func start() {}
+    public func start() {
+        started = true
+        connect()
+    }
 
-    public func stop() {}
+    private func connect() {
+        output?.close()
+        let o: AudioOutput = outputKind == .pulse ? PulseOutput() : NullOutput()
+        o.open(render: renderState, shared: shared, sampleRate: sampleRate)
+        output = o
+        attemptAt = Date()
+    }
+
+    /// Disconnects the output. Playback stops; the document stays loaded.
+    public func stop() {
+        started = false
+        output?.close()
+        output = nil
+        shared.pointee.playing.store(false, ordering: .relaxed)
+        // No thread renders now, so the state can be reset directly.
+        renderState.pointee.playing = false
+        for v in 0..<RenderState.voiceCapacity { renderState.pointee.voices[v].active = false }
+        drainCommands()
+        reclaim()
+    }
+
+    private func drainCommands() {
+        while shared.pointee.receive() != nil {}
+    }
 
     /// Loads the document's samples (off the audio thread) and publishes its schedule and settings.
-    /// Returns one line per sample that could not be loaded.
+    /// Returns one line per sample that could not be loaded, naming the file; those slots play silence.
     @discardableResult
-    public func load(document: Document, baseDirectory: String?) -> [String] { [] }
+    public func load(document: Document, baseDirectory: String?) -> [String] {
+        self.baseDirectory = baseDirectory
+        bank.retryFailures()
+        let (buffers, warnings) = bank.samples(for: document.slots, baseDirectory: baseDirectory)
+        samples = buffers
+        loadedSlots = document.slots
+        publish(document)
+        return warnings
+    }
 
-    /// Publishes an edited document: heard from the next event, with no gap.
-    public func update(document: Document) {}
+    /// Publishes an edited document: heard from the next event, with no gap. Samples of changed slots are
+    /// loaded here first (warnings about them come from `load` or `warnings(for:)`).
+    public func update(document: Document) {
+        if document.slots != loadedSlots {
+            let (buffers, _) = bank.samples(for: document.slots, baseDirectory: baseDirectory)
+            samples = buffers
+            loadedSlots = document.slots
+        }
+        publish(document)
+    }
 
-    public func play() {}
-    public func pause() {}
-    public func toggle() {}
-    /// Back to the start of the loop region.
-    public func rewind() {}
+    /// The load problems of the slots as they are now (for a UI that wants to show them again).
+    public func warnings(for document: Document) -> [String] {
+        bank.samples(for: document.slots, baseDirectory: baseDirectory).1
+    }
 
-    public var isPlaying: Bool { false }
-    /// The playhead, in seconds at tempo x1 on the document's timeline.
-    public var position: Double { 0 }
-    public var status: AudioStatus { .off }
+    private func publish(_ document: Document) {
+        self.document = document
+        seq += 1
+        let schedule = Schedule(document: document, sampleRate: sampleRate)
+        let snap = PublishedSnapshot(seq: seq, schedule: schedule, slots: document.slots, samples: samples,
+                                     volume: document.transport.volume)
+        live.append(snap)
+        shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
+        if output == nil {
+            // Nothing renders: take the snapshot here, so older ones can go.
+            RenderState.adoptLatest(renderState)
+            shared.pointee.oldestInUse.store(seq, ordering: .relaxed)
+        }
+        reclaim()
+    }
+
+    /// Frees snapshots the audio thread no longer reads.
+    private func reclaim() {
+        let oldest = shared.pointee.oldestInUse.load(ordering: .acquiring)
+        live.removeAll { $0.seq < oldest && $0.seq != seq }
+    }
+
+    /// Starts playing from the current position. `loops` > 0 stops after that many passes of the region
+    /// (0: endless with the loop on, one pass with it off).
+    public func play(loops: Int = 0) {
+        wantPlaying = true
+        shared.pointee.send(TransportCommand(.play, value: Int32(clamping: loops)))
+    }
+
+    public func pause() {
+        wantPlaying = false
+        shared.pointee.send(TransportCommand(.pause))
+    }
+
+    public func toggle() {
+        if isPlaying { pause() } else { play() }
+    }
+
+    /// Back to the start of the loop region (playing continues from there if it was playing).
+    public func rewind() {
+        shared.pointee.send(TransportCommand(.rewind))
+    }
+
+    /// True while the transport runs (also while a play command is on its way to the audio thread).
+    public var isPlaying: Bool {
+        maintain()
+        if shared.pointee.finished.load(ordering: .acquiring) { wantPlaying = false }
+        return wantPlaying
+    }
+
+    /// True once a pass limit was reached and every voice has rung out.
+    public var isFinished: Bool {
+        shared.pointee.finished.load(ordering: .acquiring) && shared.pointee.activeVoices.load(ordering: .relaxed) == 0
+    }
+
+    /// The playhead, in seconds at tempo x1 on the document's timeline: what is heard now, the output latency
+    /// taken into account.
+    public var position: Double {
+        maintain()
+        let rendered = Double(bitPattern: shared.pointee.positionBits.load(ordering: .relaxed))
+        guard shared.pointee.playing.load(ordering: .relaxed), let doc = document else { return rendered }
+        let latency = Double(shared.pointee.latencyMicros.load(ordering: .relaxed)) / 1_000_000
+        let t = doc.transport
+        let (a, b) = t.loopOn ? (t.loopStart, t.loopEnd) : (0, t.length)
+        var p = rendered - latency * t.tempo
+        if p < a, b > a { p = t.loopOn ? b - (a - p).truncatingRemainder(dividingBy: b - a) : a }
+        return p
+    }
+
+    /// The output's state; reading it also drives the reconnection to a missing server.
+    public var status: AudioStatus {
+        maintain()
+        guard started, let output else { return started ? .connecting : .off }
+        switch output.state {
+        case .connecting: return .connecting
+        case .running(let ms): return .running(latencyMs: ms)
+        case .failed(let why): return .unavailable(why)
+        }
+    }
+
     /// Underruns counted since `start()`.
-    public var underruns: Int { 0 }
+    public var underruns: Int { shared.pointee.underruns.load(ordering: .relaxed) }
+
+    /// Voices sounding after the last rendered block.
+    public var activeVoices: Int { shared.pointee.activeVoices.load(ordering: .relaxed) }
+
+    /// Output frames rendered since the engine was made.
+    public var renderedFrames: Int { shared.pointee.renderedFrames.load(ordering: .relaxed) }
+
+    /// Null output only: renders `frames` frames on the calling thread and returns them (interleaved stereo).
+    public func pump(frames: Int) -> [Float] {
+        guard let null = output as? NullOutput else { return [] }
+        let out = null.pump(frames: frames)
+        reclaim()
+        return out
+    }
+
+    /// Retries a missing server every `retryInterval`, and gives up on a connection that takes too long.
+    private func maintain() {
+        reclaim()
+        guard started, let output else { return }
+        let elapsed = Date().timeIntervalSince(attemptAt)
+        switch output.state {
+        case .failed where elapsed >= Self.retryInterval:
+            connect()
+        case .connecting where elapsed >= Self.connectTimeout:
+            output.close()
+            self.output = FailedOutput(reason: "PulseAudio server not answering")
+            attemptAt = Date()
+        default:
+            break
+        }
+    }
+}
+
+/// Stands for an output that could not be reached until the next retry.
+private final class FailedOutput: AudioOutput {
+    let reason: String
+    init(reason: String) { self.reason = reason }
+    func open(render: UnsafeMutablePointer<RenderState>, shared: UnsafeMutablePointer<EngineShared>, sampleRate: Double) {}
+    var state: OutputState { .failed(reason) }
+    func close() {}
 }

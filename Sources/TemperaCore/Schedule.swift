@@ -127,6 +127,13 @@ public struct Schedule: Sendable, Equatable {
     /// nothing drifts however long the loop runs.
     @inlinable
     public func frame(pass: Int, time: Double) -> Int64 {
+        Schedule.frame(pass: pass, time: time, span: span, tempo: tempo, sampleRate: sampleRate)
+    }
+
+    /// The same arithmetic from plain numbers, for code that holds a schedule's fields but not the schedule
+    /// (the audio thread reads flat copies, never arrays).
+    @inlinable
+    public static func frame(pass: Int, time: Double, span: Double, tempo: Double, sampleRate: Double) -> Int64 {
         Int64(((Double(pass) * span + time) / tempo * sampleRate).rounded())
     }
 
@@ -135,8 +142,14 @@ public struct Schedule: Sendable, Equatable {
     @inlinable
     public func clip(of event: Event, pass: Int) -> Int {
         if event.clip != 0 { return event.clip }
+        return Schedule.randomClip(seed: seed, pool: randomPool, key: event.randomKey, pass: pass)
+    }
+
+    /// The draw behind `clip(of:pass:)` from plain numbers (no allocation: the audio thread calls it).
+    @inlinable
+    public static func randomClip(seed: UInt64, pool randomPool: UInt16, key: UInt64, pass: Int) -> Int {
         let pool = randomPool == 0 ? UInt16.max : randomPool
-        var z = seed &+ UInt64(UInt32(truncatingIfNeeded: pass)) &* 0x9E37_79B9_7F4A_7C15 &+ event.randomKey &* 0xD1B5_4A32_D192_ED03
+        var z = seed &+ UInt64(UInt32(truncatingIfNeeded: pass)) &* 0x9E37_79B9_7F4A_7C15 &+ key &* 0xD1B5_4A32_D192_ED03
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31

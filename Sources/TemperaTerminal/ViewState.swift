@@ -38,6 +38,8 @@ public struct ViewState: Hashable, Sendable {
     public var keyHints: [String: String]
     /// The name to show for the document (a file's base name); nil shows "untitled".
     public var fileName: String?
+    /// The Rhythm Designer tab's focus, cursors and settings (`DesignerTab.handle` changes it).
+    public var designer = DesignerState()
 
     public init(viewport: Viewport = Viewport(), tool: Tool = .drawSingle, tab: Tab = .clips,
                 focus: Focus = .timeline, chosenGroup: Int = 1, patternInput: String? = nil,

@@ -1,9 +1,70 @@
 import ArgumentParser
+import Foundation
+import Synchronization
+import TemperaAudio
+import TemperaCore
 
+/// Set by SIGINT so `tempera play` can fade out and exit.
+let playInterrupted = Atomic<Bool>(false)
+
+func playSignalHandler(_ signal: Int32) {
+    playInterrupted.store(true, ordering: .relaxed)
+}
+
+/// `tempera play FILE`: plays through PulseAudio without the editor, then exits.
 struct PlayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "play", abstract: "(in progress)")
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a document through PulseAudio, then exit.")
+
+    @Argument(help: "The tempera document.")
+    var file: String
+
+    @Option(help: "Passes of the loop region to play.")
+    var loops: Int = 1
+
+    @Flag(help: "Loop until interrupted (Ctrl-C).")
+    var forever = false
 
     func run() throws {
-        throw ValidationError("'play' is not built yet")
+        guard loops >= 1 else { fail("--loops must be 1 or more (got \(loops))") }
+        let document: Document
+        do { document = try DocumentFile.load(file) } catch { fail("\(file): \(error)") }
+        let base = (file as NSString).deletingLastPathComponent
+
+        let engine = AudioEngine()
+        for w in engine.load(document: document, baseDirectory: base.isEmpty ? "." : base) { warn(w) }
+        engine.start()
+        // Wait for the server: it answers at once, or it is missing (a connection that hangs counts as missing).
+        while true {
+            switch engine.status {
+            case .running: break
+            case .unavailable(let why): fail(why)
+            case .off, .connecting:
+                usleep(10_000)
+                continue
+            }
+            break
+        }
+        signal(SIGINT, playSignalHandler)
+        signal(SIGTERM, playSignalHandler)
+        engine.play(loops: forever ? Int(Int32.max) : loops)
+        while !engine.isFinished {
+            if playInterrupted.load(ordering: .relaxed) {
+                engine.pause()
+                usleep(60_000)
+                engine.stop()
+                Foundation.exit(130)
+            }
+            if case .unavailable(let why) = engine.status {
+                engine.stop()
+                fail(why)
+            }
+            usleep(20_000)
+        }
+        // Let the last block reach the speakers.
+        if case .running(let ms) = engine.status { usleep(useconds_t(min(ms, 500) * 1000) + 20_000) }
+        if engine.underruns > 0 { warn("\(engine.underruns) underruns") }
+        engine.stop()
     }
 }

@@ -1,9 +1,99 @@
 import ArgumentParser
+import Foundation
+import TemperaAudio
+import TemperaCore
 
+/// `tempera render FILE -o OUT`: the same audio as playback, written to a file.
 struct RenderCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "(in progress)")
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a document to an audio file (WAV or FLAC), exactly as playback sounds.")
+
+    @Argument(help: "The tempera document.")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "The audio file to write.")
+    var output: String
+
+    @Option(help: "Passes of the loop region to render.")
+    var loops: Int = 1
+
+    @Option(name: .customLong("sample-rate"), help: "Output sample rate in Hz.")
+    var sampleRate: Int = 48_000
+
+    @Option(help: "wav or flac (default: from the output's extension, else wav).")
+    var format: String?
+
+    @Option(help: "Sample format: 16, 24 or 32f (32-bit float, WAV only).")
+    var bits: String = "24"
+
+    @Option(help: "Seconds the last sounds may ring out after the last pass (0: end exactly on the last pass).")
+    var tail: Double = 10
 
     func run() throws {
-        throw ValidationError("'render' is not built yet")
+        guard loops >= 1 else { fail("--loops must be 1 or more (got \(loops))") }
+        guard (8_000...192_000).contains(sampleRate) else { fail("--sample-rate must be 8000...192000 (got \(sampleRate))") }
+        guard tail >= 0 else { fail("--tail must be 0 or more seconds") }
+        let ext = (output as NSString).pathExtension.lowercased()
+        let formatName = format?.lowercased() ?? (ext == "flac" ? "flac" : "wav")
+        guard let fmt = OfflineRenderer.Format(rawValue: formatName) else {
+            fail("--format must be wav or flac (got \(formatName))")
+        }
+        guard let depth = OfflineRenderer.Bits(rawValue: bits.lowercased()) else { fail("--bits must be 16, 24 or 32f (got \(bits))") }
+        if fmt == .flac && depth == .float32 { fail("FLAC holds 16 or 24 bits, not 32f") }
+
+        let document: Document
+        do { document = try DocumentFile.load(file) } catch { fail("\(file): \(error)") }
+        let base = (file as NSString).deletingLastPathComponent
+        let renderer = OfflineRenderer(document: document, baseDirectory: base.isEmpty ? "." : base,
+                                       sampleRate: Double(sampleRate), loops: loops, maxTail: tail)
+        for w in renderer.warnings { warn(w) }
+        let bar = ProgressBar(enabled: isatty(2) != 0, label: (output as NSString).lastPathComponent)
+        do {
+            try renderer.write(to: output, format: fmt, bits: depth) { bar.update($0) }
+        } catch {
+            bar.finish()
+            fail("\(error)")
+        }
+        bar.finish()
     }
+}
+
+/// A one-line progress bar on stderr, redrawn only when it changes; silent when stderr is not a terminal.
+final class ProgressBar {
+    private let enabled: Bool
+    private let label: String
+    private var shown = -1
+
+    init(enabled: Bool, label: String) {
+        self.enabled = enabled
+        self.label = label
+    }
+
+    func update(_ fraction: Double) {
+        guard enabled else { return }
+        let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
+        guard percent != shown else { return }
+        shown = percent
+        let width = 30, filled = percent * width / 100
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        FileHandle.standardError.write("\r\(label) [\(bar)] \(percent)%".data(using: .utf8)!)
+    }
+
+    func finish() {
+        guard enabled, shown >= 0 else { return }
+        FileHandle.standardError.write("\n".data(using: .utf8)!)
+        shown = -1
+    }
+}
+
+/// Prints `tempera: MESSAGE` on stderr.
+func warn(_ message: String) {
+    FileHandle.standardError.write("tempera: \(message)\n".data(using: .utf8)!)
+}
+
+/// Prints one line on stderr and exits with status 1.
+func fail(_ message: String) -> Never {
+    warn(message)
+    Foundation.exit(1)
 }

@@ -1,0 +1,301 @@
+import Foundation
+import TemperaCore
+
+/// The render path: the one mixing code behind live playback and the offline render.
+///
+/// All state is plain structs in raw memory allocated once (`RenderState.make`); `render` never allocates,
+/// locks or waits, holds no class reference and calls no closure, so it is safe on a real-time thread.
+/// Only the thread that owns the output (or the offline writer) calls `render`.
+struct RenderState {
+    static let voiceCapacity = 80
+
+    var shared: UnsafeMutablePointer<EngineShared>
+    var snapshot: UnsafeMutablePointer<MixSnapshot>?
+    let rate: Double
+    var playing = false
+    /// The output frame the next rendered sample has.
+    var frame: Int64 = 0
+    /// The output frame of pass 0, time 0: event frames are `base + schedule.frame(pass:time:)`. While paused it
+    /// moves with `frame`, so the musical position stands still.
+    var base: Int64 = 0
+    var pass = 0
+    /// The next event of the current pass.
+    var next = 0
+    /// The time (in pass) of the last event fired this pass, so a re-anchoring never fires an event twice.
+    var lastFired = -Double.infinity
+    /// Passes to play before stopping; 0: endless when the loop is on, one pass when it is off.
+    var passLimit = 0
+    var voices: UnsafeMutablePointer<Voice>
+    /// Voices sounding at once before the oldest is stolen.
+    var polyphony = 64
+    var master: Float = 0
+    var order: UInt64 = 0
+    let trackSmoothing: Float
+    let masterSmoothing: Float
+    let stealFrames: Int
+
+    /// Allocates a render state (editor thread). Free it with `destroy` once no thread renders with it.
+    static func make(rate: Double, shared: UnsafeMutablePointer<EngineShared>) -> UnsafeMutablePointer<RenderState> {
+        let voices = UnsafeMutablePointer<Voice>.allocate(capacity: voiceCapacity)
+        voices.initialize(repeating: Voice(), count: voiceCapacity)
+        let p = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
+        p.initialize(to: RenderState(shared: shared, rate: rate, voices: voices,
+                                     trackSmoothing: Float(1 - exp(-1 / (0.003 * rate))),
+                                     masterSmoothing: Float(1 - exp(-1 / (0.005 * rate))),
+                                     stealFrames: max(1, Int(Fades.steal * rate))))
+        return p
+    }
+
+    static func destroy(_ p: UnsafeMutablePointer<RenderState>) {
+        p.pointee.voices.deallocate()
+        p.deinitialize(count: 1)
+        p.deallocate()
+    }
+
+    // MARK: - The render call
+
+    /// Renders `count` frames of interleaved stereo into `out` and advances the clock.
+    static func render(_ s: UnsafeMutablePointer<RenderState>, into out: UnsafeMutablePointer<Float>, frames count: Int) {
+        out.update(repeating: 0, count: count * 2)
+        adoptLatest(s)
+        while let c = s.pointee.shared.pointee.receive() { s.pointee.apply(c) }
+
+        var f = 0
+        while f < count {
+            let end = s.pointee.fireDueEvents(upTo: count, offset: f)
+            s.pointee.mixVoices(into: out + 2 * f, count: end - f, firstFrame: s.pointee.frame + Int64(f))
+            f = end
+        }
+        s.pointee.applyMaster(out, count: count)
+        s.pointee.frame += Int64(count)
+        if !s.pointee.playing { s.pointee.base += Int64(count) }
+        s.pointee.publish()
+    }
+
+    /// Takes the newest published snapshot if it is not the current one. Called by `render`, or by the editor
+    /// thread when no output renders.
+    static func adoptLatest(_ s: UnsafeMutablePointer<RenderState>) {
+        let latest = s.pointee.shared.pointee.latest.load(ordering: .acquiring)
+        if latest != 0, latest != Int(bitPattern: s.pointee.snapshot) {
+            s.pointee.adopt(UnsafeMutablePointer<MixSnapshot>(bitPattern: latest)!)
+        }
+    }
+
+    // MARK: - Scheduling
+
+    /// Fires every event due at output frame `frame + offset` and returns where the next segment ends: the
+    /// next event, the end of the pass, or `count`.
+    private mutating func fireDueEvents(upTo count: Int, offset: Int) -> Int {
+        guard playing, let snap = snapshot, snap.pointee.span > 0 else { return count }
+        let now = frame + Int64(offset)
+        while true {
+            let sn = snap.pointee
+            if next < sn.eventCount {
+                let ev = sn.events[next]
+                let at = base + sn.frame(pass: pass, time: ev.time, rate: rate)
+                if at <= now {
+                    fire(ev, snap: snap)
+                    lastFired = ev.time
+                    next += 1
+                    continue
+                }
+                return offset + Int(min(at - now, Int64(count - offset)))
+            }
+            let wrap = base + sn.frame(pass: pass + 1, time: 0, rate: rate)
+            if wrap <= now {
+                pass += 1
+                next = 0
+                lastFired = -.infinity
+                let limit = passLimit > 0 ? passLimit : (sn.looping ? Int.max : 1)
+                if pass >= limit {
+                    // The end: stop and return to the start; sounding voices ring out.
+                    playing = false
+                    pass = 0
+                    base = now
+                    shared.pointee.finished.store(true, ordering: .releasing)
+                    return count
+                }
+                continue
+            }
+            return offset + Int(min(wrap - now, Int64(count - offset)))
+        }
+    }
+
+    private mutating func fire(_ ev: MixEvent, snap: UnsafeMutablePointer<MixSnapshot>) {
+        if ev.isCut {
+            for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].track == ev.track {
+                voices[v].release(over: voices[v].releaseFrames)
+            }
+            return
+        }
+        let sn = snap.pointee
+        let clip = ev.clip != 0 ? Int(ev.clip)
+            : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: pass)
+        guard (1...16).contains(clip) else { return }
+        let slot = sn.slots[clip - 1]
+        guard let data = slot.data, slot.frames > 0 else { return }
+        let targetGain = Int(ev.track) < sn.trackCount ? sn.trackGains[Int(ev.track)] : 0
+        guard targetGain > 0, ev.amp > 0, slot.gain > 0 else { return }
+
+        let v = allocateVoice()
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: ev.track, data: data, frames: slot.frames, position: 0,
+            gain: ev.amp * slot.gain, trackGain: targetGain, level: 0, stage: .attack,
+            attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
+            releaseFrames: slot.releaseFrames, releaseStep: 0,
+            releaseAt: slot.gate ? base + sn.frame(pass: pass, time: ev.gateEnd, rate: rate) : Int64.max,
+            seq: sn.seq, order: order)
+    }
+
+    /// A free voice; at the polyphony limit the oldest sounding voice is stolen (it fades out in a few ms).
+    private mutating func allocateVoice() -> Int {
+        var live = 0, oldest = -1, free = -1
+        for v in 0..<Self.voiceCapacity {
+            if voices[v].active {
+                if !voices[v].stolen {
+                    live += 1
+                    if oldest < 0 || voices[v].order < voices[oldest].order { oldest = v }
+                }
+            } else if free < 0 {
+                free = v
+            }
+        }
+        if live >= polyphony, oldest >= 0 {
+            voices[oldest].stolen = true
+            voices[oldest].release(over: stealFrames)
+        }
+        if free >= 0 { return free }
+        // Every slot busy with fading voices: reuse the quietest.
+        var quietest = 0
+        for v in 0..<Self.voiceCapacity where voices[v].stolen && voices[v].level < voices[quietest].level {
+            quietest = v
+        }
+        return quietest
+    }
+
+    /// Adopts a newly published snapshot between two blocks. The musical position is kept; when the tempo or the
+    /// region changed, the clock is re-anchored so onsets from here on land on the new tempo's frames.
+    private mutating func adopt(_ new: UnsafeMutablePointer<MixSnapshot>) {
+        guard let old = snapshot else {
+            snapshot = new
+            base = frame
+            return
+        }
+        let o = old.pointee, n = new.pointee
+        snapshot = new
+        guard o.tempo != n.tempo || o.start != n.start || o.end != n.end else {
+            next = nextIndex(in: new)
+            return
+        }
+        let position = Double(frame - base) / rate * o.tempo
+        var inPass = o.span > 0 ? position - Double(pass) * o.span : 0
+        if o.start != n.start || o.end != n.end {
+            let docTime = o.start + inPass
+            if docTime >= n.start && docTime < n.end {
+                inPass = docTime - n.start
+                lastFired = lastFired.isFinite ? lastFired + o.start - n.start : lastFired
+            } else {
+                inPass = 0
+                lastFired = -.infinity
+            }
+        }
+        base = frame - Int64(((Double(pass) * n.span + inPass) / n.tempo * rate).rounded())
+        next = nextIndex(in: new)
+    }
+
+    /// The first event of the current pass still to come: at or after the current frame and after the last fired.
+    private func nextIndex(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
+        let sn = snap.pointee
+        var lo = 0, hi = sn.eventCount
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let e = sn.events[mid]
+            if base + sn.frame(pass: pass, time: e.time, rate: rate) < frame || e.time <= lastFired {
+                lo = mid + 1
+            } else {
+                hi = mid
+            }
+        }
+        return lo
+    }
+
+    private mutating func apply(_ c: TransportCommand) {
+        switch c.kind {
+        case .play:
+            passLimit = Int(c.value)
+            shared.pointee.finished.store(false, ordering: .releasing)
+            playing = true
+        case .pause:
+            playing = false
+            releaseAll()
+        case .rewind:
+            pass = 0
+            next = 0
+            lastFired = -.infinity
+            base = frame
+        case .silence:
+            playing = false
+            releaseAll()
+        }
+    }
+
+    private mutating func releaseAll() {
+        for v in 0..<Self.voiceCapacity where voices[v].active {
+            voices[v].release(over: min(voices[v].releaseFrames, stealFrames * 4))
+        }
+    }
+
+    // MARK: - Mixing
+
+    private mutating func mixVoices(into out: UnsafeMutablePointer<Float>, count: Int, firstFrame: Int64) {
+        guard count > 0 else { return }
+        let snap = snapshot
+        for v in 0..<Self.voiceCapacity where voices[v].active {
+            let t = Int(voices[v].track)
+            var target: Float = 0
+            if let snap, t < snap.pointee.trackCount { target = snap.pointee.trackGains[t] }
+            voices[v].mix(into: out, count: count, firstFrame: firstFrame, targetTrackGain: target,
+                          smoothing: trackSmoothing)
+        }
+    }
+
+    private mutating func applyMaster(_ out: UnsafeMutablePointer<Float>, count: Int) {
+        let target = snapshot?.pointee.volume ?? 0
+        var m = master
+        let k = masterSmoothing
+        for i in 0..<count {
+            m += (target - m) * k
+            // Land exactly on the target, so a settled gain is the same number as the offline render's.
+            if abs(target - m) < 1e-6 { m = target }
+            out[2 * i] *= m
+            out[2 * i + 1] *= m
+        }
+        master = m
+    }
+
+    /// Publishes the playhead, the voices sounding, and the oldest snapshot still read.
+    private func publish() {
+        var oldest = snapshot?.pointee.seq ?? 0
+        var sounding = 0
+        for v in 0..<Self.voiceCapacity where voices[v].active {
+            sounding += 1
+            oldest = min(oldest, voices[v].seq)
+        }
+        let sh = shared
+        sh.pointee.oldestInUse.store(oldest, ordering: .releasing)
+        sh.pointee.activeVoices.store(sounding, ordering: .relaxed)
+        sh.pointee.playing.store(playing, ordering: .relaxed)
+        sh.pointee.renderedFrames.store(Int(frame), ordering: .relaxed)
+        var seconds = 0.0
+        if let snap = snapshot, snap.pointee.span > 0 {
+            let sn = snap.pointee
+            let position = Double(frame - base) / rate * sn.tempo
+            var inPass = position - Double(pass) * sn.span
+            if inPass < 0 { inPass = 0 }
+            if inPass >= sn.span { inPass = inPass.truncatingRemainder(dividingBy: sn.span) }
+            seconds = sn.start + inPass
+        }
+        sh.pointee.positionBits.store(seconds.bitPattern, ordering: .relaxed)
+    }
+}

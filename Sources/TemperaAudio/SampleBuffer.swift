@@ -1,0 +1,40 @@
+/// Audio ready to mix: stereo interleaved Float32 at the output rate, in memory that never moves.
+///
+/// Built on the main thread; the audio thread reads `data` through the raw pointers of a published snapshot,
+/// and the engine keeps the buffer alive until no snapshot or voice can still reach it.
+public final class SampleBuffer: @unchecked Sendable {
+    /// `frames * 2` floats, left and right interleaved.
+    public let data: UnsafeMutablePointer<Float>
+    public let frames: Int
+    public let sampleRate: Double
+
+    /// Takes ownership of `data` (allocated with `UnsafeMutablePointer.allocate`).
+    init(data: UnsafeMutablePointer<Float>, frames: Int, sampleRate: Double) {
+        self.data = data
+        self.frames = frames
+        self.sampleRate = sampleRate
+    }
+
+    /// Copies interleaved stereo samples.
+    public convenience init(stereo: [Float], sampleRate: Double) {
+        let frames = stereo.count / 2
+        let p = UnsafeMutablePointer<Float>.allocate(capacity: max(frames * 2, 2))
+        p.initialize(repeating: 0, count: max(frames * 2, 2))
+        stereo.withUnsafeBufferPointer { src in
+            if frames > 0 { p.update(from: src.baseAddress!, count: frames * 2) }
+        }
+        self.init(data: p, frames: frames, sampleRate: sampleRate)
+    }
+
+    /// Copies mono samples to both channels.
+    public convenience init(mono: [Float], sampleRate: Double) {
+        var st = [Float](repeating: 0, count: mono.count * 2)
+        for (i, x) in mono.enumerated() { st[2 * i] = x; st[2 * i + 1] = x }
+        self.init(stereo: st, sampleRate: sampleRate)
+    }
+
+    deinit { data.deallocate() }
+
+    /// The left channel, for tests and inspection.
+    public var left: [Float] { (0..<frames).map { data[2 * $0] } }
+}

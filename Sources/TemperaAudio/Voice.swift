@@ -1,0 +1,79 @@
+/// One sounding sample: where it reads, how loud, and its envelope. A plain struct in a preallocated pool.
+struct Voice {
+    enum Stage: UInt8 { case attack, sustain, decay, release }
+
+    var active = false
+    /// Taken for a newer voice (polyphony limit): fading out, no longer counted.
+    var stolen = false
+    var track: Int32 = 0
+    var data: UnsafePointer<Float>?
+    var frames = 0
+    var position = 0
+    /// Marker amplitude times slot gain.
+    var gain: Float = 0
+    /// The track's gain, smoothed so mute, solo and gain changes never click.
+    var trackGain: Float = 0
+    var level: Float = 0
+    var stage = Stage.attack
+    var attackStep: Float = 1
+    var decayStep: Float = 0
+    var releaseFrames = 1
+    var releaseStep: Float = 0
+    /// The output frame where a gate closes (Int64.max: never).
+    var releaseAt = Int64.max
+    /// The snapshot whose sample this voice reads: kept alive while the voice sounds.
+    var seq = 0
+    /// Start order, for stealing the oldest.
+    var order: UInt64 = 0
+
+    /// Begins the release from the current level over `frames` frames.
+    @inline(__always)
+    mutating func release(over frames: Int) {
+        if stage == .release && releaseStep >= level / Float(max(frames, 1)) { return }
+        stage = .release
+        releaseStep = max(level / Float(max(frames, 1)), 1e-9)
+        releaseAt = Int64.max
+    }
+
+    /// Adds `count` frames into `out` (interleaved stereo), the first of them being output frame `firstFrame`.
+    @inline(__always)
+    mutating func mix(into out: UnsafeMutablePointer<Float>, count: Int, firstFrame: Int64, targetTrackGain: Float,
+                      smoothing: Float) {
+        guard let data else { active = false; return }
+        var i = 0
+        var pos = position
+        var lvl = level
+        var tg = trackGain
+        while i < count {
+            if pos >= frames { active = false; break }
+            if stage != .release && firstFrame + Int64(i) >= releaseAt {
+                level = lvl
+                release(over: releaseFrames)
+            }
+            switch stage {
+            case .attack:
+                lvl += attackStep
+                if lvl >= 1 { lvl = 1; stage = decayStep > 0 ? .decay : .sustain }
+            case .sustain:
+                break
+            case .decay:
+                lvl -= decayStep
+                if lvl <= 0 { lvl = 0; active = false }
+            case .release:
+                lvl -= releaseStep
+                if lvl <= 0 { lvl = 0; active = false }
+            }
+            if !active { break }
+            tg += (targetTrackGain - tg) * smoothing
+            let g = lvl * gain * tg
+            out[2 * i] += data[2 * pos] * g
+            out[2 * i + 1] += data[2 * pos + 1] * g
+            pos += 1
+            i += 1
+        }
+        position = pos
+        level = lvl
+        trackGain = tg
+        if tg < 1e-6 && targetTrackGain == 0 { active = false }
+    }
+}
