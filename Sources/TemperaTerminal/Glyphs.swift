@@ -42,6 +42,9 @@ public struct Glyphs: Sendable {
     /// Counts 2...9 of markers sharing one column, then `manyMarkers` for ten or more.
     public let counts: [Character]
     public let manyMarkers: Character
+    /// What the timeline's label row shows for a column of several markers when counts would read as clip
+    /// labels (ASCII digits); nil: the count.
+    public let crowdLabel: Character?
     public let currentTrack: Character
     public let modified: String
     public let textCursor: Character
@@ -55,7 +58,7 @@ public struct Glyphs: Sendable {
         sliderFill: "━", sliderEmpty: "─", sliderKnob: "●",
         rulerLine: "─", rulerLoop: "━", rulerTick: "┼", rulerPlayhead: "▼", rulerCursor: "▽",
         playheadLine: "│", cursorLine: "┃", guideLine: "┊",
-        emptyMarker: "·", counts: ["²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"], manyMarkers: "⁺",
+        emptyMarker: "·", counts: ["²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"], manyMarkers: "⁺", crowdLabel: nil,
         currentTrack: "▸", modified: "●", textCursor: "▏")
 
     /// Seven-bit ASCII only: `+-|` boxes, `.:|#` heights.
@@ -67,7 +70,7 @@ public struct Glyphs: Sendable {
         sliderFill: "=", sliderEmpty: "-", sliderKnob: "O",
         rulerLine: "-", rulerLoop: "=", rulerTick: "+", rulerPlayhead: "V", rulerCursor: "v",
         playheadLine: "!", cursorLine: "I", guideLine: "'",
-        emptyMarker: ".", counts: ["2", "3", "4", "5", "6", "7", "8", "9"], manyMarkers: "*",
+        emptyMarker: ".", counts: ["2", "3", "4", "5", "6", "7", "8", "9"], manyMarkers: "*", crowdLabel: "*",
         currentTrack: ">", modified: "*", textCursor: "_")
 
     public static func set(ascii: Bool) -> Glyphs { ascii ? .ascii : .utf8 }

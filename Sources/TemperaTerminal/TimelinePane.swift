@@ -264,7 +264,7 @@ enum TimelinePane {
             }
             let label: Character, labelRole: Role
             if s.count[c] > 1 {
-                label = g.count(s.count[c])
+                label = g.crowdLabel ?? g.count(s.count[c])
                 labelRole = role == .marker || role == .markerEmpty ? .dim : role
             } else {
                 let content = markers[s.first[c]].content

@@ -248,3 +248,26 @@ final class ColumnSummaryTests: XCTestCase {
         XCTAssertEqual(canvas[12 + 54, 5], Cell("⁺", .dim))
     }
 }
+
+final class AsciiTimelineTests: XCTestCase {
+    func testAsciiHeightsAndCrowdsDoNotLookLikeClipLabels() {
+        let session = Session(document: fiveTracks([(0.1, 1, .clip(1)), (0.2, 0.5, .clip(2)), (0.2005, 0.25, nil),
+                                                    (0.3, 0.25, .rest)]))
+        session.cursor = 1
+        var view = tenMillisecondView()
+        view.ascii = true
+        let canvas = render(session, view)
+        XCTAssertEqual(canvas[22, 4].char, "#")
+        XCTAssertEqual(canvas[32, 4].char, ":")
+        XCTAssertEqual(canvas[42, 4].char, ".")
+        XCTAssertEqual(canvas[22, 5].char, "1")
+        XCTAssertEqual(canvas[32, 5], Cell("*", .dim))
+        XCTAssertEqual(canvas[42, 5].char, "-")
+    }
+
+    func testDocumentWithoutTracksStillDraws() {
+        let canvas = render(Session(document: Document(tracks: [])))
+        XCTAssertTrue(canvas.line(23).hasSuffix("no tracks "))
+        XCTAssertTrue(canvas.line(14).hasPrefix("├─ tools ─"))
+    }
+}
