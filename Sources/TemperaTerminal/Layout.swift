@@ -22,7 +22,7 @@ public struct Layout: Hashable, Sendable {
     public static let nameWidth = 11
     /// A track's height in rows: one or more rows of bars, then a row of clip labels.
     public static let minRowsPerTrack = 2
-    public static let maxRowsPerTrack = 6
+    public static let maxRowsPerTrack = 8
 
     public let width: Int
     public let height: Int

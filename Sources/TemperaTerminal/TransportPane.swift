@@ -29,7 +29,7 @@ enum TransportPane {
             compact = true
             sliderWidth = (l.transport.width - fixedWidth(true)) / 2
         }
-        sliderWidth = min(max(sliderWidth, 3), 16)
+        sliderWidth = min(max(sliderWidth, 3), 24)
 
         var x = l.transport.x
         func item(_ text: String, _ role: Role, _ hit: Hit?) {

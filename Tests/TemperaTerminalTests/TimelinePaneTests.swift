@@ -15,11 +15,11 @@ final class TimelinePaneTests: XCTestCase {
     }
 
     func testTallerTracksStackEighthBlocksUpToTheAmplitude() {
-        // One track at 80x24: six rows, five of bars: amp 0.5 is 20 of 40 eighths: two full cells and a half.
-        let session = Session(document: document([[(0.1, 0.5, .clip(1))]]))
+        // Two tracks at 80x24: five rows each, four of bars: amp 0.4375 is 14 of 32 eighths.
+        let session = Session(document: document([[(0.1, 0.4375, .clip(1))], []]))
         let canvas = render(session, tenMillisecondView())
-        let column = (4...9).map { canvas[22, $0].char }
-        XCTAssertEqual(column, [" ", " ", "▄", "█", "█", "1"])
+        let column = (4...8).map { canvas[22, $0].char }
+        XCTAssertEqual(column, [" ", " ", "▆", "█", "1"])
     }
 
     func testLabelsNameClipsOneToNineThenAToGThenHoldRestRandomAndEmpty() {
