@@ -54,7 +54,7 @@ enum TerminalBench {
         print("== Terminal: one full editor frame, 200x60, median of 40")
         let columns = Layout(width: 200, height: 60, trackCount: 4).timeline.width
         var results: [String: [Double]] = [:]
-        let zooms = ["whole document", "10 ms a column"]
+        let zooms = ["whole document", "1 s a column", "10 ms a column"]
         for count in [1_000, 100_000] {
             let (doc, selection) = document(markers: count)
             let session = Session(document: doc)
@@ -63,14 +63,16 @@ enum TerminalBench {
             var view = ViewState()
             view.transport.position = doc.transport.length / 3
             for zoom in zooms {
-                view.viewport = zoom == zooms[0]
-                    ? Viewport.fitting(0, doc.transport.length, columns: columns)
-                    : Viewport(start: doc.transport.length / 2 - 1, secondsPerColumn: 0.01)
+                switch zoom {
+                case zooms[0]: view.viewport = Viewport.fitting(0, doc.transport.length, columns: columns)
+                case zooms[1]: view.viewport = Viewport(start: 0, secondsPerColumn: 1)
+                default: view.viewport = Viewport(start: doc.transport.length / 2 - 1, secondsPerColumn: 0.01)
+                }
                 let (ms, best) = measure(session, view)
                 results[zoom, default: []].append(best)
-                let perColumn = Double(count) / 4 / Double(columns) * (zoom == zooms[0] ? 1 : 0)
+                let perColumn = min(Double(count) / 4, view.viewport.secondsPerColumn / 0.1)
                 print("  \(pad(count == 1_000 ? "1,000" : "100,000", 8)) markers, \(pad(zoom, 15)): \(fixed(ms, 3)) ms/frame (best \(fixed(best, 3)))"
-                      + (perColumn > 0 ? "  (~\(Int(perColumn)) markers a column)" : ""))
+                      + (perColumn >= 2 ? "  (~\(Int(perColumn)) markers a column)" : ""))
             }
         }
         for zoom in zooms {
