@@ -40,7 +40,8 @@ public enum CommandParser {
     /// Every command form, for help screens and error messages.
     public static let forms: [String] = [
         "track add [NAME]", "track N", "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
-        "slot N file=PATH [note=MIDI] [gain=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS] [name=NAME]",
+        "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
+        "slot N note=MIDI [file=PATH] [decay=MS] [name=NAME] ...",
         "cursor TIME", "marker add TIME [amp=A]", "pulse period=TIME count=N [start=TIME] [amp=A]",
         "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"",
         "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
@@ -181,7 +182,7 @@ struct LineParser {
                 throw fail("unknown option '\(key)' (\(usage))", at: word)
             }
             if out[key] != nil { throw fail("'\(key)' is given twice", at: word) }
-            if value.text.isEmpty { throw fail("'\(key)=' needs a value", at: word) }
+            if value.text.isEmpty, !value.quoted { throw fail("'\(key)=' needs a value", at: word) }
             out[key] = value
             position += 1
         }

@@ -46,8 +46,8 @@ extension DocumentFile {
         }
 
         static func double(_ v: JSONValue, _ name: String) throws -> Double {
-            guard case .number(let text) = v.kind else { throw v.error("\(name) must be a number, found \(v.typeName)") }
-            guard let d = Double(text), d.isFinite else { throw v.error("\(name) is out of range: \(text)") }
+            guard case .number(let d, _) = v.kind else { throw v.error("\(name) must be a number, found \(v.typeName)") }
+            guard d.isFinite else { throw v.error("\(name) is out of range") }
             return d
         }
 
@@ -85,9 +85,9 @@ extension DocumentFile {
             guard let v else { return nil }
             switch v.kind {
             case .null: return nil
-            case .number(let text):
-                if let n = Int(text), ClipSlot.range.contains(n) { return .clip(n) }
-                throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \(text)")
+            case .number(let d, _):
+                if d == d.rounded(), d >= 1, d <= 16 { return .clip(Int(d)) }
+                throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \(number(d))")
             case .string(let s):
                 if let c = Content(code: s), s == "+" || s == "-" || s == "?" { return c }
                 throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \"\(s)\"")
@@ -118,7 +118,9 @@ extension DocumentFile {
                                                                 "designer", "slots", "groups", "tracks"])
             var doc = Document(tracks: [])
             if let s = o.optional("seed") {
-                guard case .number(let text) = s.kind, let seed = UInt64(text) else {
+                guard case .number(let d, let text) = s.kind,
+                      let seed = text.flatMap({ UInt64($0) }) ?? (d >= 0 && d == d.rounded() && d < 0x1p64 ? UInt64(d) : nil)
+                else {
                     throw s.error("seed must be a whole number from 0 to \(UInt64.max)")
                 }
                 doc.seed = seed
@@ -128,10 +130,12 @@ extension DocumentFile {
             if let d = o.optional("designer") { doc.designer = try designer(d) }
             if let s = o.optional("slots") { doc.slots = try slots(s) }
             if let g = o.optional("groups") { doc.groups = try groups(g) }
-            let tracks = try o.optional("tracks").map(self.tracks) ?? []
-            // Through the initialiser so marker ids are numbered afresh in file order.
-            return Document(tracks: tracks, slots: doc.slots, groups: doc.groups, designer: doc.designer,
-                            transport: doc.transport, pattern: doc.pattern, seed: doc.seed)
+            // Marker ids are numbered afresh in file order, across tracks, as `Document.init` numbers them; each
+            // track's list is built once.
+            var nextID: MarkerID = 0
+            doc.tracks = try o.optional("tracks").map { try self.tracks($0, nextID: &nextID) } ?? []
+            doc.nextMarkerID = nextID
+            return doc
         }
 
         static func transport(_ v: JSONValue) throws -> Transport {
@@ -262,7 +266,7 @@ extension DocumentFile {
             return bank
         }
 
-        static func tracks(_ v: JSONValue) throws -> [Track] {
+        static func tracks(_ v: JSONValue, nextID: inout MarkerID) throws -> [Track] {
             try array(v, "tracks").map { item in
                 let o = try Object(item, "a track", allowed: ["name", "gain", "mute", "solo", "markers"])
                 var track = Track(name: "")
@@ -270,11 +274,21 @@ extension DocumentFile {
                 if let x = o.optional("gain") { track.gain = try double(x, "gain", { gainRange.contains($0) }, "must be from 0 to 16") }
                 if let x = o.optional("mute") { track.mute = try bool(x, "mute") }
                 if let x = o.optional("solo") { track.solo = try bool(x, "solo") }
-                if let x = o.optional("markers") {
+                if let x = o.optional("markers"), case .markers(let read) = x.kind {
+                    track.markers = MarkerList(read.map { m in
+                        var m = m
+                        m.id = nextID + m.id
+                        return m
+                    })
+                    nextID += MarkerID(read.count)
+                } else if let x = o.optional("markers") {
                     let items = try array(x, "markers")
                     var markers: [Marker] = []
                     markers.reserveCapacity(items.count)
-                    for (i, m) in items.enumerated() { markers.append(try marker(m, id: MarkerID(truncatingIfNeeded: i))) }
+                    for m in items {
+                        markers.append(try marker(m, id: nextID))
+                        nextID += 1
+                    }
                     track.markers = MarkerList(markers)
                 }
                 return track

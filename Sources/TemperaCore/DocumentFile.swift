@@ -22,6 +22,7 @@ public enum DocumentFile {
     /// The file's text.
     public static func encode(_ document: Document) -> String {
         var out = "{\n"
+        out.reserveCapacity(4096 + 48 * document.tracks.reduce(0) { $0 + $1.markers.count })
         out += "  \"\(versionKey)\": \(Document.formatVersion),\n"
         out += "  \"seed\": \(document.seed),\n"
         out += "  \"pattern\": \(string(document.pattern)),\n"
@@ -67,10 +68,19 @@ public enum DocumentFile {
             out += "\n    {\"name\": \(string(track.name)), \"gain\": \(number(track.gain)), \"mute\": \(track.mute), "
                 + "\"solo\": \(track.solo), \"markers\": ["
             let count = track.markers.count
-            for (i, m) in track.markers.enumerated() {
-                out += "\n      {\"t\": \(number(m.time)), \"amp\": \(number(m.amp))"
-                if let c = m.content { out += ", \"clip\": \(content(c))" }
-                out += i == count - 1 ? "}\n    " : "},"
+            var i = 0
+            // Plain appends, no interpolation: this loop is nearly all of a large document's text.
+            for m in track.markers {
+                out += "\n      {\"t\": "
+                out += number(m.time)
+                out += ", \"amp\": "
+                out += number(m.amp)
+                if let c = m.content {
+                    out += ", \"clip\": "
+                    out += content(c)
+                }
+                i += 1
+                out += i == count ? "}\n    " : "},"
             }
             out += k == document.tracks.count - 1 ? "]}\n  " : "]},"
         }

@@ -189,7 +189,7 @@ public struct Schedule: Sendable, Equatable {
     /// The onsets of `loops` passes, as `tempera events` lists them.
     public func onsets(loops: Int) -> [Onset] {
         var out: [Onset] = []
-        out.reserveCapacity(events.count * max(loops, 0))
+        out.reserveCapacity(Swift.min(events.count * Swift.max(loops, 0), 1 << 20))
         for k in 0..<max(loops, 0) { out.append(contentsOf: onsets(pass: k)) }
         return out
     }

@@ -1,6 +1,101 @@
 extension Session {
-    /// Runs a rhythm-designer command (see `Temperament`).
+    /// Runs a rhythm-designer command (see `Temperament`). Each command that changes the document is one
+    /// undo step; the designer's state is part of the document, so it is saved and undone like any edit.
+    ///
+    /// Stamps and morphs put markers on the current track at the cursor, each cycle one span long, with the
+    /// amplitudes of the result and the chosen clip as content (so what was designed is heard at once; a
+    /// fill can change the clips afterwards). The stamped markers become the selection and the cursor moves
+    /// to the end of the last cycle, so the next stamp follows on. Dots an extrapolated slider puts before
+    /// time 0 are left out, and the message says how many.
+    ///
+    /// - Warning: main (editor) thread only.
     func runTemper(_ command: TemperCommand) throws -> String? {
-        throw CommandError("the rhythm designer is not available yet")
+        switch command {
+        case let .define(span, a, topBeats, b, bottomBeats, map, slider):
+            let (t, note) = try Temperament.define(span: span, top: a, topBeats: topBeats, bottom: b,
+                                                   bottomBeats: bottomBeats, map: map, slider: slider,
+                                                   keepingAmpsOf: document.designer)
+            try perform("temper") { $0.setDesigner(t) }
+            let summary = "temperament: \(t.pairs.count) beats, s = \(Temperament.format(t.slider))"
+            return note.map { summary + "; " + $0 } ?? summary
+
+        case .slider(let x):
+            guard x.isFinite else { throw CommandError("temper slider: the value must be a number") }
+            var t = document.designer
+            t.slider = x
+            try perform("temper slider") { $0.setDesigner(t) }
+            return "s = \(Temperament.format(x))"
+
+        case .stamp(let times):
+            guard times >= 1 else { throw CommandError("temper stamp: times must be at least 1 (got \(times))") }
+            let sliders = Array(repeating: document.designer.slider, count: times)
+            return try stampTemperament(sliders: sliders, name: "temper stamp")
+
+        case let .morph(times, from, to):
+            guard times >= 1 else { throw CommandError("temper morph: times must be at least 1 (got \(times))") }
+            guard from.isFinite, to.isFinite else { throw CommandError("temper morph: from and to must be numbers") }
+            return try stampTemperament(sliders: Temperament.morphSliders(times: times, from: from, to: to),
+                                        name: "temper morph")
+
+        case .group(let n):
+            guard GroupBank.range.contains(n) else {
+                throw CommandError("temper group: group \(n) is out of range (groups are 1-16)")
+            }
+            let t = document.designer
+            try t.validate()
+            guard !t.pairs.isEmpty else { throw CommandError("temper group: the temperament has no paired beats") }
+            let g = t.group(content: chosenClip)
+            try perform("temper group \(n)") { $0.setGroup(n, g) }
+            return "group \(n): \(g.elements.count) elements at s = \(Temperament.format(t.slider))"
+
+        case .apply:
+            let track = try requireTrack()
+            let markers = document.tracks[track].markers
+            let selected = selectedIndices(track: track).map { markers[$0] }
+            try document.designer.validate()
+            let retimed = try document.designer.retimed(selected)
+            try perform("temper apply") { edit in
+                for m in retimed { edit.replace(m, track: track) }
+            }
+            return "retimed \(retimed.count) marker\(retimed.count == 1 ? "" : "s") at s = \(Temperament.format(document.designer.slider))"
+
+        case .preset(let name):
+            let preset = try TemperamentPreset.named(name)
+            let t = preset.temperament
+            try perform("temper preset \(preset.rawValue)") { $0.setDesigner(t) }
+            return "preset \(preset.rawValue): \(t.commandText)"
+        }
+    }
+
+    /// Stamps one cycle per slider value at the cursor on the current track (one undo step).
+    private func stampTemperament(sliders: [Double], name: String) throws -> String {
+        let track = try requireTrack()
+        let t = document.designer
+        try t.validate()
+        guard !t.pairs.isEmpty else { throw CommandError("\(name): the temperament has no paired beats") }
+        let all = t.stampMarkers(at: cursor, sliders: sliders, content: chosenClip)
+        let markers = all.filter { $0.time >= 0 }
+        var ids: [MarkerID] = []
+        try perform(name) { edit in
+            for m in markers { ids.append(edit.insert(m, track: track)) }
+        }
+        selection = [track: Set(ids)]
+        cursor += Double(sliders.count) * t.span
+        let cycles = sliders.count == 1 ? "1 cycle" : "\(sliders.count) cycles"
+        let dropped = all.count - markers.count
+        return "stamped \(markers.count) marker\(markers.count == 1 ? "" : "s") (\(cycles))" + (dropped > 0 ? "; \(dropped) before time 0 left out" : "")
+    }
+}
+
+extension Session {
+    /// Replaces the rhythm designer's state as one undo step named `name`: what the designer tab's keys do
+    /// (toggling a beat, changing a division or a pair, an amplitude). Nothing happens when `t` equals the
+    /// current state.
+    /// - Throws: `CommandError` when `t` is not valid (see `Temperament.validate`); nothing changes then.
+    /// - Warning: main (editor) thread only.
+    public func setDesigner(_ t: Temperament, name: String) throws {
+        try t.validate()
+        guard t != document.designer else { return }
+        try perform(name) { $0.setDesigner(t) }
     }
 }

@@ -95,20 +95,10 @@ public enum EditorView {
         canvas.put(2, l.toolsTitleRow, " tools ", .title)
     }
 
-    /// The Rhythm Designer tab's area: two subdivisions over one span and a slider between them. Its
-    /// contents are drawn by the designer's own pane; clicks come back as `.designer(x:y:)` relative to
-    /// the area's top-left corner.
+    /// The Rhythm Designer tab's area, drawn by `DesignerTab` from the view's `designer` state; clicks come
+    /// back as `.designer(x:y:)` relative to the area's top-left corner (see `DesignerTab.click`).
     static func drawDesigner(session: Session, view: ViewState, rect r: Rect, _ g: Glyphs,
                              into canvas: inout Canvas) -> [Spot] {
-        let t = session.document.designer
-        let lines = [
-            "rhythm designer: slide between two subdivisions",
-            "top \(t.top.division)  bottom \(t.bottom.division)  span \(Format.seconds(t.span)) s  s = \(Format.fixed(t.slider, 2))",
-            "commands: :temper ...  (see help)",
-        ]
-        for (i, line) in lines.enumerated() where i < r.height {
-            canvas.put(r.x, r.y + i, Format.fit(line, r.width, ellipsis: g.ellipsis), i == 0 ? .normal : .dim)
-        }
-        return [Spot(r) { x, y in .designer(x: x - r.x, y: y - r.y) }]
+        DesignerTab.render(session: session, state: view.designer, view: view, into: &canvas, rect: r)
     }
 }

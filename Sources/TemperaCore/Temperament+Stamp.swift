@@ -1,0 +1,99 @@
+/// What a temperament's result becomes in a document: stamped markers, a group, retimed markers, and the
+/// audition that plays the designer's current state in the loop. Pure functions; any thread.
+extension Temperament {
+    /// The slider of each cycle of a morph: linear from `from` in the first cycle to `to` in the last
+    /// (one cycle plays `from`).
+    public static func morphSliders(times: Int, from: Double, to: Double) -> [Double] {
+        guard times > 1 else { return times == 1 ? [from] : [] }
+        let last = Double(times - 1)
+        // Both ends exact: cycle 0 is `from`, the last cycle is `to`.
+        return (0..<times).map { c in c == times - 1 ? to : from + (to - from) * (Double(c) / last) }
+    }
+
+    /// The markers of `sliders.count` cycles in a row from `start`, cycle c one span after cycle c - 1 and
+    /// played at `sliders[c]`, each dot with its interpolated amplitude and `content`. Ids are 0 (an edit
+    /// assigns fresh ones). Markers are in time order within each cycle.
+    public func stampMarkers(at start: Double, sliders: [Double], content: Content?) -> [Marker] {
+        var out: [Marker] = []
+        for (c, s) in sliders.enumerated() {
+            let origin = start + Double(c) * span
+            for beat in result(slider: s) {
+                out.append(Marker(id: 0, time: origin + beat.time, amp: beat.amp, content: content))
+            }
+        }
+        return out
+    }
+
+    /// The result at slider `s` as a group: offsets from the first dot, one span per stamp.
+    public func group(slider s: Double? = nil, content: Content?) -> Group {
+        let beats = result(slider: s)
+        guard let first = beats.first else { return Group() }
+        return Group(elements: beats.map { GroupElement(offset: $0.time - first.time, amp: $0.amp, content: content) },
+                     span: max(span, beats[beats.count - 1].time - first.time))
+    }
+
+    /// The markers retimed to the result at slider `s`: the k-th marker in time order moves to the first
+    /// marker's time plus the k-th dot's offset from the first dot. Ids, amplitudes and contents stay.
+    /// - Throws: `CommandError` when the counts differ.
+    public func retimed(_ markers: [Marker], slider s: Double? = nil) throws -> [Marker] {
+        let beats = result(slider: s)
+        let sorted = markers.sorted { $0.precedes($1) }
+        guard !sorted.isEmpty else { throw CommandError("temper apply: no markers selected on the current track") }
+        guard sorted.count == beats.count else {
+            let m = sorted.count, b = beats.count
+            throw CommandError("temper apply: \(m) marker\(m == 1 ? "" : "s") selected, the temperament has \(b) beat\(b == 1 ? "" : "s")")
+        }
+        let origin = sorted[0].time, first = beats[0].time
+        return zip(sorted, beats).map { m, beat in
+            var m = m
+            m.time = origin + (beat.time - first)
+            return m
+        }
+    }
+
+    /// The document with track `track`'s markers inside the loop region [A, B) replaced by the result at the
+    /// stored slider, repeated every span from A (dots of neighbouring cycles that land in the region, as an
+    /// extrapolated slider can put them, included). The new markers take, in order and cycling, the contents
+    /// of the replaced markers that had one, or `fallback` when none had; their amplitudes come from the
+    /// temperament. Markers outside the region and other tracks are untouched. The document is returned
+    /// unchanged for a bad track, an empty result or a temperament that does not validate.
+    ///
+    /// The editor hands this document to the audio engine while the designer is open, so each slider step is
+    /// heard from the next event on; the session's document itself is not changed.
+    public func audition(document: Document, track: Int, fallback: Content = .clip(1)) -> Document {
+        guard document.tracks.indices.contains(track), (try? validate()) != nil else { return document }
+        let beats = result()
+        guard let minT = beats.first?.time, let maxT = beats.last?.time else { return document }
+        let a = document.transport.loopStart, b = document.transport.loopEnd
+        guard b > a else { return document }
+        var doc = document
+        let old = doc.tracks[track].markers
+        let lo = old.lowerBound(time: a), hi = old.lowerBound(time: b)
+        var contents = old[lo..<hi].compactMap(\.content)
+        if contents.isEmpty { contents = [fallback] }
+        var kept = Array(old[..<lo])
+        kept += old[hi...]
+        // Cycles whose dots can land in [A, B): c from the one where the latest dot first reaches A to the one
+        // where the earliest dot passes B.
+        let firstCycle = Int(((-maxT) / span).rounded(.down))
+        let lastCycle = Int(((b - a - minT) / span).rounded(.up))
+        var fresh: [Marker] = []
+        if firstCycle <= lastCycle {
+            for c in firstCycle...lastCycle {
+                let origin = a + Double(c) * span
+                for beat in beats {
+                    let t = origin + beat.time
+                    guard t >= a, t < b else { continue }
+                    fresh.append(Marker(id: 0, time: t, amp: beat.amp, content: nil))
+                }
+            }
+        }
+        fresh = fresh.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        for k in fresh.indices {
+            fresh[k].id = doc.makeMarkerID()
+            fresh[k].content = contents[k % contents.count]
+        }
+        doc.tracks[track].markers = MarkerList(kept + fresh)
+        return doc
+    }
+}

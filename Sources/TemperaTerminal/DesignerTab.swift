@@ -1,0 +1,584 @@
+import Foundation
+import TemperaCore
+
+/// The Rhythm Designer tab (the paper's Figure 7 in a terminal): the top subdivision with its chosen beats,
+/// the result dots at their interpolated positions, the bottom subdivision, the slider from -0.5 to 1.5
+/// with 0 and 1 marked, the result's inter-onset intervals in milliseconds at the document's tempo (and
+/// the swing ratio of a two-dot result), and the mapping as pair labels. With room to spare it also draws
+/// the mapping as slanted lines between the rows and the keys of the focused row.
+///
+/// ```
+/// ▸top  7 ●  ●   ·  ●  ●   ·  ●
+///  result ●   ●    ●    ●     ●
+///   bot 5 ●    ●    ●    ●    ●
+///  s 0.50 ─────0━━━━━●─────1─────
+///  ioi ms 343 486 343 486 514
+///  map 0-0 1-1 3-2 4-3 6-4
+/// ```
+///
+/// Every change goes through the `Session` (one undo step each); this type only keeps view state.
+///
+/// - Warning: main (editor) thread only.
+public enum DesignerTab {
+    /// Slider steps of the plain and the fine keys.
+    public static let sliderStep = 0.05
+    public static let fineStep = 0.01
+    public static let coarseStep = 0.1
+    /// The largest subdivision the division keys reach.
+    public static let maxDivision = 48
+    /// The amplitude step of `designer.amp.up/down`.
+    public static let ampStep = 0.1
+
+    /// The action names `handle(action:session:state:)` understands; a key map binds keys to them.
+    public static let actions: [String] = [
+        "designer.row", "designer.row.next", "designer.row.prev",
+        "designer.row.top", "designer.row.bottom", "designer.row.map", "designer.row.slider",
+        "designer.beat.left", "designer.beat.right", "designer.beat.toggle",
+        "designer.division.up", "designer.division.down",
+        "designer.euclid", "designer.k.up", "designer.k.down", "designer.rotate", "designer.rotate.right",
+        "designer.slider.up", "designer.slider.down", "designer.slider.fine.up", "designer.slider.fine.down",
+        "designer.slider.up.coarse", "designer.slider.down.coarse",
+        "designer.slider.zero", "designer.slider.half", "designer.slider.one",
+        "designer.amp.up", "designer.amp.down",
+        "designer.map.next", "designer.map.prev", "designer.map.clear", "designer.map.reset",
+        "designer.span.double", "designer.span.half",
+        "designer.stamp", "designer.apply", "designer.group", "designer.group.next", "designer.group.prev",
+        "designer.morph", "designer.morph.more", "designer.morph.less",
+        "designer.preset", "designer.preset.next", "designer.preset.prev", "designer.audition",
+    ]
+
+    // MARK: - Drawing
+
+    /// Where each row lies for a content area of `width` x `height` cells (relative to its corner), so drawing
+    /// and clicks agree.
+    struct Geometry {
+        static let labelWidth = 8
+        let width: Int
+        let height: Int
+        let laneX: Int
+        let laneWidth: Int
+        let top: Int
+        let topLinks: Int?
+        let result: Int
+        let bottomLinks: Int?
+        let bottom: Int
+        let slider: Int
+        let intervals: Int
+        let info: Int
+        let hints: Int?
+
+        init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            laneX = Geometry.labelWidth
+            // One column is kept right of the lane for the mark of a dot pushed past the span.
+            laneWidth = max(1, width - Geometry.labelWidth - 1)
+            let links = height >= 9
+            var y = 0
+            top = y; y += 1
+            topLinks = links ? y : nil; if links { y += 1 }
+            result = y; y += 1
+            bottomLinks = links ? y : nil; if links { y += 1 }
+            bottom = y; y += 1
+            slider = y; y += 1
+            intervals = y; y += 1
+            info = y; y += 1
+            hints = height > y ? y : nil
+        }
+
+        /// The column (relative) of a fraction of the span; 1 is one column past the lane.
+        func column(fraction f: Double) -> Int {
+            laneX + Int((f * Double(laneWidth)).rounded(.down))
+        }
+
+        /// The column of slider value `s`, clamped to the lane.
+        func sliderColumn(_ s: Double) -> Int {
+            let r = Temperament.sliderRange
+            let f = (min(max(s, r.lowerBound), r.upperBound) - r.lowerBound) / (r.upperBound - r.lowerBound)
+            return laneX + Int((f * Double(laneWidth - 1)).rounded())
+        }
+
+        /// The slider value a lane column stands for: the marks 0, 0.5 and 1 when drawn in that column, else
+        /// the 0.05 step drawn there nearest the column's exact value (hundredths on a lane too wide for steps).
+        func sliderValue(column x: Int) -> Double {
+            let r = Temperament.sliderRange
+            let col = min(max(x, laneX), laneX + laneWidth - 1)
+            let exact = r.lowerBound + Double(col - laneX) / Double(max(laneWidth - 1, 1)) * (r.upperBound - r.lowerBound)
+            let steps = Int(((r.upperBound - r.lowerBound) / DesignerTab.sliderStep).rounded())
+            let here = (0...steps).map { DesignerTab.hundredths(r.lowerBound + Double($0) * DesignerTab.sliderStep) }
+                .filter { sliderColumn($0) == col }
+            if let mark = here.first(where: { $0 == 0 || $0 == 0.5 || $0 == 1 }) { return mark }
+            return here.min { abs($0 - exact) < abs($1 - exact) } ?? DesignerTab.hundredths(exact)
+        }
+
+        /// The pulse of an n-pulse row nearest lane column `x`.
+        func pulse(column x: Int, division n: Int) -> Int {
+            let f = Double(x - laneX) / Double(laneWidth)
+            return min(max(Int((f * Double(n)).rounded()), 0), n - 1)
+        }
+    }
+
+    /// Draws the tab's content into `rect` of `canvas`.
+    public static func draw(session: Session, state: DesignerState, view: ViewState, into canvas: inout Canvas, rect: Rect) {
+        _ = render(session: session, state: state, view: view, into: &canvas, rect: rect)
+    }
+
+    /// Draws and returns the clickable spot (the whole content area, as `Hit.designer` relative to `rect`).
+    static func render(session: Session, state: DesignerState, view: ViewState, into canvas: inout Canvas, rect: Rect) -> [Spot] {
+        guard rect.width >= Geometry.labelWidth + 4, rect.height >= 6 else {
+            canvas.put(rect.x, rect.y, String("rhythm designer: too small".prefix(max(rect.width, 0))), .warning)
+            return []
+        }
+        var sub = Canvas(width: rect.width, height: rect.height)
+        drawContent(session: session, state: state, view: view, into: &sub)
+        canvas.blit(sub, x: rect.x, y: rect.y)
+        return [Spot(rect) { x, y in .designer(x: x - rect.x, y: y - rect.y) }]
+    }
+
+    /// Draws into a canvas the size of the content area.
+    static func drawContent(session: Session, state: DesignerState, view: ViewState, into c: inout Canvas) {
+        let g = Geometry(width: c.width, height: c.height)
+        let t = session.document.designer
+        // A file edited by hand may hold a temperament no command would make: say why instead of drawing it.
+        do { try t.validate() } catch {
+            c.put(1, 0, fit((error as? CommandError)?.message ?? "\(error)", c.width - 1, Glyphs.set(ascii: view.ascii)), .error)
+            c.put(1, 1, fit("set it again with :temper span=... or a preset", c.width - 1, Glyphs.set(ascii: view.ascii)), .dim)
+            return
+        }
+        let glyphs = Glyphs.set(ascii: view.ascii)
+        let pairs = t.pairs
+        let dots = t.result()
+        let focusMark: Character = glyphs.currentTrack
+
+        func label(_ y: Int, _ text: String, focused: Bool) {
+            if focused { c[0, y] = Cell(focusMark, .accent) }
+            let padded = String(repeating: " ", count: max(0, Geometry.labelWidth - 2 - text.count)) + text
+            c.put(1, y, padded, focused ? .titleActive : .title)
+        }
+
+        // Template rows.
+        for which in [Temperament.RowName.top, .bottom] {
+            let row = t.row(which)
+            let y = which == .top ? g.top : g.bottom
+            let focused = state.focus == (which == .top ? .top : .bottom)
+            label(y, (which == .top ? "top " : "bot ") + String(row.division), focused: focused)
+            let paired = Set(pairs.map { which == .top ? $0.top : $0.bottom })
+            let cursor = which == .top ? state.topCursor : state.bottomCursor
+            for i in 0..<row.division {
+                let x = g.column(fraction: Double(i) / Double(row.division))
+                let chosen = row.isChosen(i)
+                let ch: Character = chosen ? (paired.contains(i) ? (view.ascii ? "x" : "●") : (view.ascii ? "o" : "○"))
+                    : glyphs.emptyMarker
+                var role: Role = chosen ? (paired.contains(i) ? .marker : .dim) : .markerEmpty
+                if focused && i == cursor { role = .cursor }
+                if state.focus == .map, which == .top, chosenTop(t, state.mapCursor) == i { role = .cursor }
+                c[x, y] = Cell(ch, role)
+            }
+        }
+
+        // Result dots, and the mapping as slanted links when there is room.
+        label(g.result, "result", focused: false)
+        let mapTop = state.focus == .map ? chosenTop(t, state.mapCursor) : nil
+        // Dots sharing a column (a many-to-one map at s = 1, or a narrow lane) show how many they are.
+        var perColumn: [Int: Int] = [:]
+        for d in dots {
+            let f = d.time / t.span
+            let role: Role = mapTop != nil && pairs[d.pair].top == mapTop ? .cursor : .accent
+            if f < 0 {
+                c[g.laneX - 1, g.result] = Cell(view.ascii ? "<" : "‹", .warning)
+            } else if f >= 1 {
+                c[g.laneX + g.laneWidth, g.result] = Cell(view.ascii ? ">" : "›", .warning)
+            } else {
+                let x = g.column(fraction: f)
+                let n = perColumn[x, default: 0] + 1
+                perColumn[x] = n
+                let keep = n > 1 && c[x, g.result].role == .cursor ? Role.cursor : role
+                c[x, g.result] = Cell(n > 1 ? glyphs.count(n) : (view.ascii ? "o" : "●"), keep)
+            }
+        }
+        if let y1 = g.topLinks, let y2 = g.bottomLinks {
+            for (k, p) in pairs.enumerated() {
+                let xt = g.column(fraction: t.topTime(p.top) / t.span)
+                let xb = g.column(fraction: t.bottomTime(p.bottom) / t.span)
+                let xr = g.column(fraction: min(max(t.time(of: p, slider: t.slider) / t.span, 0), 1))
+                let role: Role = mapTop == p.top ? .cursor : .guide
+                _ = k
+                c[(xt + xr) / 2, y1] = Cell(link(from: xt, to: xr, ascii: view.ascii), role)
+                c[(xr + xb) / 2, y2] = Cell(link(from: xr, to: xb, ascii: view.ascii), role)
+            }
+        }
+
+        // The slider: -0.5 at the left end, 1.5 at the right, 0 and 1 written in.
+        label(g.slider, "s " + String(format: "%.2f", t.slider), focused: state.focus == .slider)
+        for x in g.laneX..<(g.laneX + g.laneWidth) { c[x, g.slider] = Cell(glyphs.sliderEmpty, .sliderEmpty) }
+        let x0 = g.sliderColumn(0), x1 = g.sliderColumn(1), xs = g.sliderColumn(t.slider)
+        for x in min(x0, xs)...max(x0, xs) { c[x, g.slider] = Cell(glyphs.sliderFill, .sliderFill) }
+        c[x0, g.slider] = Cell("0", .ruler)
+        c[x1, g.slider] = Cell("1", .ruler)
+        c[xs, g.slider] = Cell(glyphs.sliderKnob, .sliderKnob)
+
+        // Inter-onset intervals at the document's tempo, and the swing ratio of two dots.
+        label(g.intervals, "ioi ms", focused: false)
+        c.put(g.laneX, g.intervals, fit(intervalsText(t, tempo: session.document.transport.tempo), g.width - g.laneX, glyphs), .normal)
+
+        // The mapping as pair labels.
+        label(g.info, "map", focused: state.focus == .map)
+        drawMap(t, state: state, y: g.info, x: g.laneX, width: g.width - g.laneX, glyphs: glyphs, into: &c)
+
+        if let y = g.hints {
+            c.put(1, y, fit(hints(state: state, view: view), g.width - 1, glyphs), .dim)
+        }
+    }
+
+    /// `343 486 343 486 514` (ms), then `swing 1.40:1` for a two-dot result.
+    static func intervalsText(_ t: Temperament, tempo: Double) -> String {
+        let iois = t.intervals()
+        guard !iois.isEmpty else { return "no paired beats" }
+        let scale = 1000 / (tempo > 0 ? tempo : 1)
+        var s = iois.map { String(Int(($0 * scale).rounded())) }.joined(separator: " ")
+        if let r = t.swingRatio() { s += "  swing " + String(format: "%.2f", r) + ":1" }
+        return s
+    }
+
+    /// The pairs as `0-0 1-1 3-2`, the pair being edited in the cursor's role, and a note on unpaired beats.
+    static func drawMap(_ t: Temperament, state: DesignerState, y: Int, x: Int, width: Int, glyphs: Glyphs, into c: inout Canvas) {
+        let editing = state.focus == .map ? chosenTop(t, state.mapCursor) : nil
+        var col = x
+        let limit = x + width
+        var items: [(String, Role)] = []
+        for top in t.top.beats {
+            let partners = t.pairs.filter { $0.top == top }.map(\.bottom)
+            if partners.isEmpty {
+                if editing == top { items.append(("\(top)-?", .cursor)) }
+                continue
+            }
+            for b in partners { items.append(("\(top)-\(b)", editing == top ? .cursor : .normal)) }
+        }
+        let (ut, ub) = t.unpaired
+        if ut + ub > 0 { items.append(("+\(ut + ub) unpaired", .warning)) }
+        for (k, item) in items.enumerated() {
+            let gap = k == 0 ? 0 : 1
+            // Keep a column for the ellipsis unless this is the last item.
+            let room = limit - col - gap - (k == items.count - 1 ? 0 : 1)
+            guard item.0.count <= room else {
+                if col < limit { c[col, y] = Cell(glyphs.ellipsis, .dim) }
+                break
+            }
+            col += gap
+            col = c.put(col, y, item.0, item.1)
+        }
+    }
+
+    /// The keys of the focused row, from the key map in force.
+    static func hints(state: DesignerState, view: ViewState) -> String {
+        let items: [(String, String)]
+        switch state.focus {
+        case .top, .bottom:
+            items = [("designer.beat.toggle", "toggle"), ("designer.division.up", "div+"), ("designer.division.down", "div-"),
+                     ("designer.euclid", "euclid"), ("designer.rotate", "rotate"), ("designer.row", "row")]
+        case .map:
+            items = [("designer.division.up", "partner+"), ("designer.division.down", "partner-"),
+                     ("designer.map.clear", "unpair"), ("designer.map.reset", "default"), ("designer.row", "row")]
+        case .slider:
+            items = [("designer.slider.up", "s+"), ("designer.slider.down", "s-"), ("designer.stamp", "stamp"),
+                     ("designer.apply", "apply"), ("designer.morph", "morph"), ("designer.preset.next", "preset"),
+                     ("designer.row", "row")]
+        }
+        return items.compactMap { a, word in view.key(a).map { "\($0) \(word)" } }.joined(separator: "  ")
+    }
+
+    static func link(from a: Int, to b: Int, ascii: Bool) -> Character {
+        if a == b { return ascii ? "|" : "│" }
+        if b > a { return ascii ? "\\" : "╲" }
+        return ascii ? "/" : "╱"
+    }
+
+    /// Cuts text to `width` columns, ending in an ellipsis when cut.
+    static func fit(_ s: String, _ width: Int, _ g: Glyphs) -> String {
+        guard width > 0 else { return "" }
+        guard s.count > width else { return s }
+        return String(s.prefix(width - 1)) + String(g.ellipsis)
+    }
+
+    /// The chosen top beat at position k of the chosen beats (clamped), nil when none is chosen.
+    static func chosenTop(_ t: Temperament, _ k: Int) -> Int? {
+        guard !t.top.beats.isEmpty else { return nil }
+        return t.top.beats[min(max(k, 0), t.top.beats.count - 1)]
+    }
+
+    /// Slider and amplitude keys land on hundredths, so repeated steps never drift (0.1 + 0.05 shows 0.15).
+    static func hundredths(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+
+    // MARK: - Playback
+
+    /// The document playback should hear: while auditioning, the current track's loop region replaced by
+    /// the temperament repeated every span (contents from the markers replaced, or the chosen clip), so each
+    /// slider step is heard from the next event on; otherwise the session's document.
+    public static func playbackDocument(session: Session, state: DesignerState) -> Document {
+        guard state.audition else { return session.document }
+        return session.document.designer.audition(document: session.document, track: session.currentTrack,
+                                                  fallback: auditionContent(session.chosenClip))
+    }
+
+    /// Holds and rests would make the audition silent: they fall back to clip 1.
+    static func auditionContent(_ c: Content) -> Content {
+        switch c {
+        case .clip, .random: return c
+        case .hold, .rest: return .clip(1)
+        }
+    }
+
+    // MARK: - Input
+
+    /// Applies one designer action. Returns the message for the status line, or nil when `action` is not a
+    /// designer action (so a dispatcher can try it elsewhere). Document changes go through the session as
+    /// one undo step each; errors are `CommandError`s and change nothing.
+    public static func handle(action: String, session: Session, state: inout DesignerState) throws -> String? {
+        guard action.hasPrefix("designer.") else { return nil }
+        let t = session.document.designer
+        clampCursors(t, &state)
+        switch action {
+        case "designer.row", "designer.row.next":
+            state.focus = state.focus.next
+            return "designer: \(state.focus.rawValue) row"
+        case "designer.row.prev":
+            state.focus = state.focus.previous
+            return "designer: \(state.focus.rawValue) row"
+        case "designer.row.top", "designer.row.bottom", "designer.row.map", "designer.row.slider":
+            state.focus = DesignerState.Focus(rawValue: String(action.dropFirst("designer.row.".count)))!
+            return "designer: \(state.focus.rawValue) row"
+
+        case "designer.beat.left", "designer.beat.right":
+            let d = action.hasSuffix("right") ? 1 : -1
+            switch state.focus {
+            case .top:
+                state.topCursor = wrap(state.topCursor + d, t.top.division)
+                return beatText(t, .top, state.topCursor)
+            case .bottom:
+                state.bottomCursor = wrap(state.bottomCursor + d, t.bottom.division)
+                return beatText(t, .bottom, state.bottomCursor)
+            case .map:
+                guard !t.top.beats.isEmpty else { return "map: no top beats chosen" }
+                state.mapCursor = wrap(state.mapCursor + d, t.top.beats.count)
+                return pairText(t, state)
+            case .slider:
+                return try moveSlider(session, by: Double(d) * sliderStep)
+            }
+
+        case "designer.beat.toggle":
+            switch state.focus {
+            case .top, .bottom:
+                let which = rowName(state.focus)!
+                let beat = which == .top ? state.topCursor : state.bottomCursor
+                let row = t.row(which).toggling(beat)
+                try session.setDesigner(t.replacing(which, with: row), name: "designer: toggle beat")
+                return "\(which.rawValue) beat \(beat) " + (row.isChosen(beat) ? "chosen" : "removed")
+            case .map:
+                guard let top = chosenTop(t, state.mapCursor) else { return "map: no top beats chosen" }
+                let next = t.partner(ofTop: top) == nil ? t.pairing(top: top, with: t.bottom.beats.first) : t.pairing(top: top, with: nil)
+                try session.setDesigner(next, name: "designer: map")
+                return pairText(next, state)
+            case .slider:
+                return try setSlider(session, 0.5)
+            }
+
+        case "designer.division.up", "designer.division.down":
+            let d = action.hasSuffix("up") ? 1 : -1
+            switch state.focus {
+            case .top, .bottom:
+                let which = rowName(state.focus)!
+                let row = t.row(which)
+                let n = min(max(row.division + d, 1), maxDivision)
+                guard n != row.division else { return "\(which.rawValue): \(n) pulses" }
+                try session.setDesigner(t.replacing(which, with: row.resized(to: n)), name: "designer: division")
+                clampCursors(session.document.designer, &state)
+                return "\(which.rawValue): \(n) pulses"
+            case .map:
+                return try stepPartner(session, &state, by: d)
+            case .slider:
+                return try moveSlider(session, by: Double(d) * sliderStep)
+            }
+
+        case "designer.map.next", "designer.map.prev":
+            return try stepPartner(session, &state, by: action.hasSuffix("next") ? 1 : -1)
+        case "designer.map.clear":
+            guard let top = chosenTop(t, state.mapCursor) else { return "map: no top beats chosen" }
+            let next = t.pairing(top: top, with: nil)
+            try session.setDesigner(next, name: "designer: map")
+            return pairText(next, state)
+        case "designer.map.reset":
+            var next = t
+            next.map = nil
+            try session.setDesigner(next, name: "designer: default map")
+            return "map: i-th chosen top beat to i-th chosen bottom beat"
+
+        case "designer.euclid", "designer.k.up", "designer.k.down", "designer.rotate", "designer.rotate.right":
+            guard let which = rowName(state.focus) else { throw CommandError("designer: move to the top or bottom row first") }
+            let row = t.row(which)
+            var next = row
+            switch action {
+            case "designer.rotate", "designer.rotate.right":
+                let r = action == "designer.rotate" ? 1 : -1
+                next.beats = row.beats.map { wrap($0 - r, row.division) }.sorted()
+            default:
+                let k = min(max(row.beats.count + (action == "designer.k.up" ? 1 : action == "designer.k.down" ? -1 : 0), 0), row.division)
+                next.beats = try Euclid.beats(k: k, n: row.division)
+            }
+            try session.setDesigner(t.replacing(which, with: next), name: "designer: " + action.dropFirst("designer.".count))
+            return "\(which.rawValue): " + String(next.division) + " pulses, beats " + next.beats.map(String.init).joined(separator: ",")
+
+        case "designer.slider.up": return try moveSlider(session, by: sliderStep)
+        case "designer.slider.down": return try moveSlider(session, by: -sliderStep)
+        case "designer.slider.fine.up": return try moveSlider(session, by: fineStep)
+        case "designer.slider.fine.down": return try moveSlider(session, by: -fineStep)
+        case "designer.slider.up.coarse": return try moveSlider(session, by: coarseStep)
+        case "designer.slider.down.coarse": return try moveSlider(session, by: -coarseStep)
+        case "designer.slider.zero": return try setSlider(session, 0)
+        case "designer.slider.half": return try setSlider(session, 0.5)
+        case "designer.slider.one": return try setSlider(session, 1)
+
+        case "designer.amp.up", "designer.amp.down":
+            guard let which = rowName(state.focus) else { throw CommandError("designer: move to the top or bottom row first") }
+            var row = t.row(which).resized(to: t.row(which).division)
+            let beat = which == .top ? state.topCursor : state.bottomCursor
+            let d = action.hasSuffix("up") ? ampStep : -ampStep
+            row.amps[beat] = min(max(hundredths(row.amp(beat) + d), 0), 1)
+            try session.setDesigner(t.replacing(which, with: row), name: "designer: amplitude")
+            return "\(which.rawValue) beat \(beat): amp " + String(format: "%.2f", row.amps[beat])
+
+        case "designer.span.double", "designer.span.half":
+            var next = t
+            next.span = action.hasSuffix("double") ? t.span * 2 : t.span / 2
+            try session.setDesigner(next, name: "designer: span")
+            return "span " + String(format: "%.4g", next.span) + " s"
+
+        case "designer.stamp":
+            return try session.run(.temper(.stamp(times: 1)))
+        case "designer.apply":
+            return try session.run(.temper(.apply))
+        case "designer.group":
+            return try session.run(.temper(.group(state.groupSlot)))
+        case "designer.group.next", "designer.group.prev":
+            state.groupSlot = wrap(state.groupSlot - 1 + (action.hasSuffix("next") ? 1 : -1), 16) + 1
+            return "designer: results go to group \(state.groupSlot)"
+        case "designer.morph":
+            return try session.run(.temper(.morph(times: state.morphTimes, from: state.morphFrom, to: t.slider)))
+        case "designer.morph.more", "designer.morph.less":
+            state.morphTimes = min(max(state.morphTimes + (action.hasSuffix("more") ? 1 : -1), 1), 64)
+            return "designer: morph over \(state.morphTimes) cycles from s = " + String(format: "%.2f", state.morphFrom)
+        case "designer.preset", "designer.preset.next", "designer.preset.prev":
+            let names = TemperamentPreset.names
+            // A preset whose slider or amplitudes were changed still counts as that preset.
+            let current = TemperamentPreset.allCases.firstIndex { p in
+                let q = p.temperament
+                return q.span == t.span && q.map == t.map && q.top.division == t.top.division && q.top.beats == t.top.beats
+                    && q.bottom.division == t.bottom.division && q.bottom.beats == t.bottom.beats
+            }
+            let k: Int
+            if let current {
+                k = wrap(current + (action.hasSuffix("prev") ? -1 : 1), names.count)
+            } else {
+                k = action.hasSuffix("prev") ? names.count - 1 : 0
+            }
+            let message = try session.run(.temper(.preset(names[k])))
+            state = DesignerState(focus: state.focus, groupSlot: state.groupSlot, morphTimes: state.morphTimes,
+                                  morphFrom: state.morphFrom, audition: state.audition)
+            return message
+        case "designer.audition":
+            state.audition.toggle()
+            return "designer: audition " + (state.audition ? "on (the current track plays the temperament)" : "off")
+        default:
+            throw CommandError("designer: unknown action '\(action)'")
+        }
+    }
+
+    /// A click at (x, y) of the content area of `width` x `height`: on a template row it chooses that row,
+    /// moves its cursor to the nearest pulse and toggles it; on the slider it sets the value there; on the
+    /// map row it focuses the map.
+    public static func click(x: Int, y: Int, width: Int, height: Int, session: Session, state: inout DesignerState) throws -> String? {
+        let g = Geometry(width: width, height: height)
+        let t = session.document.designer
+        if y == g.top || y == g.bottom {
+            let which: Temperament.RowName = y == g.top ? .top : .bottom
+            if x < g.laneX {
+                state.focus = which == .top ? .top : .bottom
+                return "designer: \(which.rawValue) row"
+            }
+            let beat = g.pulse(column: x, division: t.row(which).division)
+            if which == .top { state.topCursor = beat; state.focus = .top } else { state.bottomCursor = beat; state.focus = .bottom }
+            return try handle(action: "designer.beat.toggle", session: session, state: &state)
+        }
+        if y == g.slider {
+            state.focus = .slider
+            return x < g.laneX ? "designer: slider row" : try setSlider(session, g.sliderValue(column: x))
+        }
+        if y == g.info {
+            state.focus = .map
+            return "designer: map row"
+        }
+        return nil
+    }
+
+    // MARK: - Helpers
+
+    static func rowName(_ f: DesignerState.Focus) -> Temperament.RowName? {
+        switch f {
+        case .top: return .top
+        case .bottom: return .bottom
+        default: return nil
+        }
+    }
+
+    static func wrap(_ i: Int, _ n: Int) -> Int { n <= 0 ? 0 : ((i % n) + n) % n }
+
+    static func clampCursors(_ t: Temperament, _ s: inout DesignerState) {
+        s.topCursor = min(max(s.topCursor, 0), max(t.top.division - 1, 0))
+        s.bottomCursor = min(max(s.bottomCursor, 0), max(t.bottom.division - 1, 0))
+        s.mapCursor = min(max(s.mapCursor, 0), max(t.top.beats.count - 1, 0))
+    }
+
+    static func moveSlider(_ session: Session, by step: Double) throws -> String {
+        let r = Temperament.sliderRange
+        let s = min(max(hundredths(session.document.designer.slider + step), r.lowerBound), r.upperBound)
+        return try setSlider(session, s)
+    }
+
+    static func setSlider(_ session: Session, _ s: Double) throws -> String {
+        guard s != session.document.designer.slider else { return "s = " + String(format: "%.2f", s) }
+        _ = try session.run(.temper(.slider(s)))
+        let t = session.document.designer
+        var text = "s = " + String(format: "%.2f", s)
+        if let r = t.swingRatio() { text += ", swing " + String(format: "%.2f", r) + ":1" }
+        return text
+    }
+
+    /// Moves the partner of the top beat under the map cursor to the next or previous chosen bottom beat
+    /// (from unpaired, to the first or last).
+    static func stepPartner(_ session: Session, _ state: inout DesignerState, by d: Int) throws -> String {
+        let t = session.document.designer
+        guard let top = chosenTop(t, state.mapCursor) else { return "map: no top beats chosen" }
+        let bottoms = t.bottom.beats
+        guard !bottoms.isEmpty else { return "map: no bottom beats chosen" }
+        let target: Int
+        if let current = t.partner(ofTop: top), let k = bottoms.firstIndex(of: current) {
+            target = bottoms[min(max(k + d, 0), bottoms.count - 1)]
+        } else {
+            target = d > 0 ? bottoms[0] : bottoms[bottoms.count - 1]
+        }
+        let next = t.pairing(top: top, with: target)
+        if next != t { try session.setDesigner(next, name: "designer: map") }
+        return pairText(next, state)
+    }
+
+    static func beatText(_ t: Temperament, _ which: Temperament.RowName, _ beat: Int) -> String {
+        let row = t.row(which)
+        return "\(which.rawValue) beat \(beat) of \(row.division)" + (row.isChosen(beat) ? " (chosen)" : "")
+            + ", amp " + String(format: "%.2f", row.amp(beat))
+    }
+
+    static func pairText(_ t: Temperament, _ state: DesignerState) -> String {
+        guard let top = chosenTop(t, state.mapCursor) else { return "map: no top beats chosen" }
+        if let b = t.partner(ofTop: top) { return "map: top \(top) to bottom \(b)" }
+        return "map: top \(top) unpaired"
+    }
+}
