@@ -12,6 +12,10 @@ final class EventCompiler {
     }
 
     private var entries: [Entry?] = []
+    /// The last merge and which tracks went into it: reused when an edit changed no track's events (a tempo,
+    /// volume or slot change).
+    private var merged: [MixEvent] = []
+    private var mergedTracks: [Bool] = []
 
     /// The document's events in schedule order.
     func events(for doc: Document) -> [MixEvent] {
@@ -20,16 +24,50 @@ final class EventCompiler {
         if entries.count > doc.tracks.count { entries.removeLast(entries.count - doc.tracks.count) }
         while entries.count < doc.tracks.count { entries.append(nil) }
         var lists: [[MixEvent]] = []
+        var changed: [Int] = []
         for (ti, track) in doc.tracks.enumerated() {
             if let e = entries[ti], e.start == a, e.end == b, e.track == track {
                 if gains[ti] > 0 { lists.append(e.events) }
                 continue
             }
+            changed.append(ti)
             let compiled = Schedule.events(of: track, index: ti, start: a, end: b).map(MixEvent.init)
             entries[ti] = Entry(track: track, start: a, end: b, events: compiled)
             if gains[ti] > 0 { lists.append(compiled) }
         }
-        return Self.merge(lists)
+        let audible = gains.map { $0 > 0 }
+        if audible == mergedTracks && changed.count <= 4 {
+            // A few tracks edited: take their old events out and merge their new ones in, in linear time.
+            guard !changed.isEmpty else { return merged }
+            var isChanged = [Bool](repeating: false, count: doc.tracks.count)
+            for ti in changed { isChanged[ti] = true }
+            var result = merged.filter { !isChanged[Int($0.track)] }
+            for ti in changed where audible[ti] { result = Self.merge(result, entries[ti]!.events) }
+            merged = result
+        } else {
+            merged = Self.merge(lists)
+            mergedTracks = audible
+        }
+        return merged
+    }
+
+    /// Merges two lists sorted in schedule order that share no track.
+    static func merge(_ x: [MixEvent], _ y: [MixEvent]) -> [MixEvent] {
+        if x.isEmpty { return y }
+        if y.isEmpty { return x }
+        var out: [MixEvent] = []
+        out.reserveCapacity(x.count + y.count)
+        x.withUnsafeBufferPointer { xs in
+            y.withUnsafeBufferPointer { ys in
+                var i = 0, j = 0
+                while i < xs.count && j < ys.count {
+                    if precedes(ys[j], xs[i]) { out.append(ys[j]); j += 1 } else { out.append(xs[i]); i += 1 }
+                }
+                out.append(contentsOf: xs[i...])
+                out.append(contentsOf: ys[j...])
+            }
+        }
+        return out
     }
 
     /// Merges lists each sorted in schedule order (and each from one track) with a binary heap of list heads.
