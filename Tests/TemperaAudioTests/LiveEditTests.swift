@@ -139,6 +139,24 @@ final class LiveEditTests: XCTestCase {
         XCTAssertEqual(Fixture.soundStarts(out), [0, 14_400, 20_480, 20_480 + 14_400])
     }
 
+    func testASampleReplacedWhileItSoundsLivesUntilItsVoiceEnds() throws {
+        let long = try Fixture.wav(Fixture.block(frames: 9_600, level: 0.5), in: dir, name: "long.wav")
+        let other = try Fixture.wav(Fixture.block(frames: 100, level: 0.25), in: dir, name: "other.wav")
+        var doc = Fixture.document(tracks: [pulses([0])], slots: [ClipSlot(file: long)], span: 1)
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        var out = pump(engine, 2_560)
+        doc.slots[0] = ClipSlot(file: other)
+        engine.update(document: doc)
+        out += pump(engine, 2_560)
+        XCTAssertEqual(engine.liveSnapshots, 2, "the voice still reads the first snapshot's sample")
+        out += pump(engine, 5_120)
+        XCTAssertEqual(out[2 * 9_000], 0.5, "the old sample played on, intact")
+        XCTAssertEqual(engine.liveSnapshots, 1, "its voice over, the first snapshot was freed")
+    }
+
     func testRetiredSnapshotsAreFreedOnceNothingReadsThem() throws {
         var doc = Fixture.document(tracks: [pulses([0, 0.5])], slots: [ClipSlot(file: click)])
         let engine = AudioEngine(output: .null)
