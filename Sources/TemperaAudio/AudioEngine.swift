@@ -114,6 +114,7 @@ public final class AudioEngine {
         } else {
             drainCommands()
             renderState.pointee.apply(command)
+            renderState.pointee.publish()
         }
     }
 
@@ -173,7 +174,7 @@ public final class AudioEngine {
         if !rendering {
             // No thread renders: take the snapshot here, so older ones can go.
             RenderState.adoptLatest(renderState)
-            shared.pointee.oldestInUse.store(seq, ordering: .relaxed)
+            renderState.pointee.publish()
         }
         reclaim()
     }

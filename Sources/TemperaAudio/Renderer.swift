@@ -304,8 +304,9 @@ struct RenderState {
         return x < 0 ? -y : y
     }
 
-    /// Publishes the playhead, the voices sounding, and the oldest snapshot still read.
-    private func publish() {
+    /// Publishes the playhead, the voices sounding, and the oldest snapshot still read (after every block, or
+    /// from the editor thread after it changed the state while no output renders).
+    func publish() {
         var oldest = snapshot?.pointee.seq ?? 0
         var sounding = 0
         for v in 0..<Self.voiceCapacity where voices[v].active {

@@ -141,6 +141,15 @@ final class PulsePlaybackTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(t0), 2)
         guard case .unavailable(let why) = engine.status else { return XCTFail() }
         XCTAssertTrue(why.hasPrefix("no PulseAudio server"), why)
+        // The editor keeps working: edits do not pile up, the transport answers.
+        var doc = try clickDocument()
+        for k in 0..<50 {
+            doc.transport.volume = Double(k) / 50
+            engine.update(document: doc)
+        }
+        XCTAssertEqual(engine.liveSnapshots, 1)
+        engine.rewind()
+        XCTAssertEqual(engine.position, 0)
         engine.play()   // asked while there is no server: plays once one appears
         _ = try startServer()
         XCTAssertTrue(waitFor(4) { isRunning(engine) }, "\(engine.status)")
