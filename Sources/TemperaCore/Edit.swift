@@ -171,8 +171,7 @@ struct EditRecord {
     /// Puts the document back as it was when the record started.
     func revert(_ document: inout Document) {
         for (track, touched) in markers {
-            let list = document.tracks[track].markers
-            let current = touched.keys.compactMap { list.marker(id: $0) }
+            let current = touched.keys.compactMap { document.tracks[track].markers.marker(id: $0) }
             History.move(&document.tracks[track].markers, from: current, to: touched.values.compactMap { $0 })
         }
         if document.tracks.count > tracksBefore { document.tracks.removeLast(document.tracks.count - tracksBefore) }
