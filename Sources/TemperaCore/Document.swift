@@ -68,7 +68,7 @@ public struct Document: Hashable, Sendable {
         let names = ["kick", "snare", "hat", "perc"]
         let tracks = names.map { name in
             Track(name: name, markers: MarkerList((0..<16).map { i in
-                Marker(id: 0, time: Double(i) * 0.125, amp: i % 4 == 0 ? 0.9 : 0.6)
+                Marker(id: MarkerID(i), time: Double(i) * 0.125, amp: i % 4 == 0 ? 0.9 : 0.6)
             }))
         }
         return Document(tracks: tracks)
@@ -79,7 +79,10 @@ public struct Document: Hashable, Sendable {
     /// percussion, and a sqrt(2) pulse against it in the spirit of Nancarrow.
     public static func demo() -> Document {
         func line(_ name: String, _ items: [(Double, Double, Content?)]) -> Track {
-            Track(name: name, markers: MarkerList(items.map { Marker(id: 0, time: $0.0, amp: $0.1, content: $0.2) }))
+            // Ids only need to be distinct here: the document renumbers them.
+            Track(name: name, markers: MarkerList(items.enumerated().map { i, x in
+                Marker(id: MarkerID(i), time: x.0, amp: x.1, content: x.2)
+            }))
         }
         let kick = line("kick", [(0, 1, .clip(1)), (0.5, 0.5, nil), (0.75, 0.8, .clip(1)), (1, 0.9, .clip(1)),
                                   (1.5, 0.5, nil), (1.625, 0.7, .clip(1))])

@@ -28,11 +28,11 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
 
     public init() {}
 
-    /// Builds a list from markers in any order. Ids must be unique; a later duplicate replaces an earlier one.
+    /// Builds a list from markers in any order. Every marker is kept; ids should be unique, and where they are
+    /// not (markers made outside a document, all with id 0) only `Document.init`, which renumbers them, may
+    /// rely on the list: lookups by a duplicated id are undefined.
     public init<S: Sequence>(_ markers: S) where S.Element == Marker {
-        var byID: [MarkerID: Marker] = [:]
-        for m in markers { byID[m.id] = m }
-        let sorted = byID.values.sorted { $0.precedes($1) }
+        let sorted = markers.sorted { $0.precedes($1) }
         var c = 0
         while c < sorted.count {
             let end = Swift.min(c + Self.chunkTarget, sorted.count)

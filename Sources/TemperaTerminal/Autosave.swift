@@ -1,0 +1,107 @@
+import Foundation
+import TemperaCore
+
+/// Recovery files: a few seconds after the document changes, a copy goes to
+/// `$XDG_STATE_HOME/tempera/autosave/`, one file per document (the demo and unnamed documents have their own).
+/// A clean save or quit removes it; at the next start a copy newer than its file is offered back.
+///
+/// - Warning: main (editor) thread only.
+public struct Autosave {
+    /// Where recovery files live.
+    public let directory: String
+    /// Seconds between the first unsaved change and its autosave.
+    public var interval: Double
+    /// True once this run wrote a recovery file that is still in place.
+    public private(set) var written = false
+    private var changedAt: Double?
+    private var savedRevision: Int?
+
+    public init(paths: ConfigPaths, interval: Double = 5) {
+        directory = paths.state + "/autosave"
+        self.interval = interval
+    }
+
+    /// The recovery file for a document path (nil: the demo or a new document never saved).
+    public func file(for documentPath: String?) -> String {
+        guard let documentPath else { return directory + "/untitled.tempera" }
+        let absolute = Autosave.absolute(documentPath)
+        let base = (absolute as NSString).lastPathComponent
+        // The name keeps the file's name readable and a hash of its full path tells same-named files apart.
+        return directory + "/" + base + "-" + Autosave.hash(absolute) + ".tempera"
+    }
+
+    /// Notes the session's state at time `now` (seconds) and writes the recovery file when changes have
+    /// waited `interval` seconds. Returns the error text if writing failed.
+    @discardableResult
+    public mutating func tick(_ session: Session, now: Double) -> String? {
+        guard session.isModified else {
+            changedAt = nil
+            savedRevision = session.revision
+            return nil
+        }
+        guard session.revision != savedRevision else { return nil }
+        if changedAt == nil { changedAt = now }
+        guard now - changedAt! >= interval else { return nil }
+        return write(session)
+    }
+
+    /// Writes the recovery file now (on a termination signal, or from `tick`).
+    @discardableResult
+    public mutating func write(_ session: Session) -> String? {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try DocumentFile.save(session.document, to: file(for: session.path))
+            savedRevision = session.revision
+            changedAt = nil
+            written = true
+            return nil
+        } catch {
+            return "autosave failed: \(error)"
+        }
+    }
+
+    /// Removes the recovery file of a document (after a save, or a quit that discards on purpose).
+    public mutating func remove(for documentPath: String?) {
+        try? FileManager.default.removeItem(atPath: file(for: documentPath))
+        changedAt = nil
+        written = false
+    }
+
+    /// Forgets pending changes after a session was replaced.
+    public mutating func reset() {
+        changedAt = nil
+        written = false
+        savedRevision = nil
+    }
+
+    /// A recovery copy to offer at start: it exists, reads, is newer than the document's file (or the document
+    /// has no file) and differs from what was loaded.
+    public func recoverable(for documentPath: String?, loaded: Document) -> Document? {
+        let path = file(for: documentPath)
+        let fm = FileManager.default
+        guard let attrs = try? fm.attributesOfItem(atPath: path), let saved = attrs[.modificationDate] as? Date else { return nil }
+        if let documentPath, let docAttrs = try? fm.attributesOfItem(atPath: documentPath),
+           let docDate = docAttrs[.modificationDate] as? Date, docDate >= saved {
+            return nil
+        }
+        guard let doc = try? DocumentFile.load(path) else { return nil }
+        guard DocumentFile.encode(doc) != DocumentFile.encode(loaded) else { return nil }
+        return doc
+    }
+
+    static func absolute(_ path: String) -> String {
+        let p = (path as NSString).expandingTildeInPath
+        if p.hasPrefix("/") { return (p as NSString).standardizingPath }
+        return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(p) as NSString).standardizingPath
+    }
+
+    /// FNV-1a, 64 bits, in hex: stable across runs (Swift's `Hasher` is seeded per process).
+    static func hash(_ s: String) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in s.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return String(h, radix: 16)
+    }
+}

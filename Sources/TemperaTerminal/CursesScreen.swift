@@ -1,0 +1,282 @@
+@preconcurrency import CNcursesw
+import Foundation
+import Synchronization
+
+/// The terminal through ncurses: shows canvases by drawing only the cells that changed, with one
+/// `doupdate` a frame, and turns keys, mouse reports and resizes into `InputEvent`s.
+///
+/// Only one may exist at a time. `close()` (also called on SIGINT, SIGTERM, SIGHUP and fatal signals)
+/// gives the terminal back as it was.
+///
+/// - Warning: main (editor) thread only.
+public final class CursesScreen: Screen {
+    public private(set) var width: Int = 0
+    public private(set) var height: Int = 0
+    public let unicode: Bool
+    /// Colours the terminal offers: 0 (monochrome), 8, 16, 256...
+    public let colors: Int
+    private var theme: Theme
+    /// Per role: the colour pair and the attributes it draws with.
+    private var looks: [Role: (pair: Int16, attrs: attr_t)] = [:]
+    private var last: Canvas?
+    private var decoder = InputDecoder()
+    private var closed = false
+
+    /// Sets up the terminal: locale, raw keys, keypad, colours, the mouse.
+    public init(theme: Theme) {
+        setlocale(LC_ALL, "")
+        unicode = CNcursesw_locale_is_utf8() != 0
+        initscr()
+        CursesScreen.installSignalHandlers()
+        // raw, not cbreak: C-z, C-c, C-s and C-q reach the key map instead of suspending or stopping output.
+        raw()
+        noecho()
+        nonl()
+        keypad(CNcursesw_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        var useDefault = false
+        if has_colors() {
+            start_color()
+            useDefault = use_default_colors() == OK
+        }
+        colors = has_colors() ? Int(CNcursesw_COLORS()) : 0
+        defaultsAvailable = useDefault
+        mousemask(CNcursesw_ALL_MOUSE_EVENTS() | CNcursesw_REPORT_MOUSE_POSITION(), nil)
+        mouseinterval(0)
+        // Home and End as xterm-256color sends them in some modes.
+        define_key("\u{1b}[1~", KEY_HOME)
+        define_key("\u{1b}[4~", KEY_END)
+        define_key("\u{1b}[7~", KEY_HOME)
+        define_key("\u{1b}[8~", KEY_END)
+        self.theme = theme
+        readSize()
+        applyTheme()
+    }
+
+    deinit { close() }
+
+    private let defaultsAvailable: Bool
+
+    /// Gives the terminal back (idempotent).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        // Leave the mouse alone before leaving, or some terminals keep sending reports to the shell.
+        mousemask(0, nil)
+        endwin()
+        CursesScreen.active.store(false, ordering: .relaxed)
+    }
+
+    /// Restyles every role.
+    public func setTheme(_ theme: Theme) {
+        self.theme = theme
+        applyTheme()
+        last = nil
+    }
+
+    private func applyTheme() {
+        looks = [:]
+        var pairs: [Theme.Color: [Theme.Color: Int16]] = [:]
+        var nextPair: Int16 = 1
+        for role in Role.allCases {
+            var style = theme[role]
+            if colors == 0 {
+                looks[role] = (0, CursesScreen.attrs(style.monochrome))
+                continue
+            }
+            if colors < 256 {
+                let keepBright = colors >= 16
+                let basic = style.eightColor
+                if keepBright { style = Theme.Style(fg: style.fg.index < 16 ? style.fg : basic.fg,
+                                                    bg: style.bg.index < 16 ? style.bg : basic.bg, style.attributes) }
+                else { style = basic }
+            }
+            if !defaultsAvailable {
+                if style.fg == .default { style.fg = Theme.Color(7) }
+                if style.bg == .default { style.bg = Theme.Color(0) }
+            }
+            let pair: Int16
+            if let p = pairs[style.fg]?[style.bg] {
+                pair = p
+            } else if Int(nextPair) < Int(CNcursesw_COLOR_PAIRS()) {
+                pair = nextPair
+                init_pair(pair, Int16(style.fg.index), Int16(style.bg.index))
+                pairs[style.fg, default: [:]][style.bg] = pair
+                nextPair += 1
+            } else {
+                pair = 0
+            }
+            looks[role] = (pair, CursesScreen.attrs(style.attributes))
+        }
+    }
+
+    private static func attrs(_ a: Theme.Attributes) -> attr_t {
+        var out = CNcursesw_A_NORMAL()
+        if a.contains(.bold) { out |= CNcursesw_A_BOLD() }
+        if a.contains(.dim) { out |= CNcursesw_A_DIM() }
+        if a.contains(.underline) { out |= CNcursesw_A_UNDERLINE() }
+        if a.contains(.reverse) { out |= CNcursesw_A_REVERSE() }
+        if a.contains(.italic) { out |= CNcursesw_A_ITALIC() }
+        if a.contains(.blink) { out |= CNcursesw_A_BLINK() }
+        if a.contains(.standout) { out |= CNcursesw_A_STANDOUT() }
+        return out
+    }
+
+    private func readSize() {
+        var y: Int32 = 0, x: Int32 = 0
+        CNcursesw_getmaxyx(CNcursesw_stdscr(), &y, &x)
+        width = Int(x)
+        height = Int(y)
+    }
+
+    // MARK: Output
+
+    public func present(_ canvas: Canvas, cursor: (x: Int, y: Int)?) {
+        guard !closed else { return }
+        let full = last == nil || last!.width != canvas.width || last!.height != canvas.height
+        if full { erase() }
+        let w = min(canvas.width, width), h = min(canvas.height, height)
+        for y in 0..<h {
+            for x in 0..<w {
+                let cell = canvas[x, y]
+                if !full, last![x, y] == cell { continue }
+                draw(cell, x: x, y: y)
+            }
+        }
+        last = canvas
+        if let c = cursor, c.x >= 0, c.y >= 0, c.x < width, c.y < height {
+            curs_set(1)
+            move(Int32(c.y), Int32(c.x))
+        } else {
+            curs_set(0)
+        }
+        wnoutrefresh(CNcursesw_stdscr())
+        doupdate()
+    }
+
+    private func draw(_ cell: Cell, x: Int, y: Int) {
+        let look = looks[cell.role] ?? (0, 0)
+        let scalar = cell.char.unicodeScalars.first!.value
+        if scalar < 128 {
+            // Control characters would move the terminal's cursor: show them as blanks.
+            let ch = scalar < 32 || scalar == 127 ? 32 : scalar
+            CNcursesw_put(Int32(y), Int32(x), wchar_t(ch), look.attrs, look.pair)
+        } else if unicode {
+            CNcursesw_put(Int32(y), Int32(x), wchar_t(scalar), look.attrs, look.pair)
+        } else if let acs = CursesScreen.alternate(cell.char) {
+            CNcursesw_put_acs(Int32(y), Int32(x), acs, look.attrs, look.pair)
+        } else {
+            CNcursesw_put(Int32(y), Int32(x), wchar_t(CursesScreen.ascii(cell.char).asciiValue!), look.attrs, look.pair)
+        }
+    }
+
+    /// Line drawing for terminals without a UTF-8 locale: the alternate character set.
+    private static func alternate(_ c: Character) -> chtype? {
+        switch c {
+        case "─", "━", "═": return CNcursesw_ACS_HLINE()
+        case "│", "┃", "║": return CNcursesw_ACS_VLINE()
+        case "┌", "┏", "╭": return CNcursesw_ACS_ULCORNER()
+        case "┐", "┓", "╮": return CNcursesw_ACS_URCORNER()
+        case "└", "┗", "╰": return CNcursesw_ACS_LLCORNER()
+        case "┘", "┛", "╯": return CNcursesw_ACS_LRCORNER()
+        case "├": return CNcursesw_ACS_LTEE()
+        case "┤": return CNcursesw_ACS_RTEE()
+        case "┬": return CNcursesw_ACS_TTEE()
+        case "┴": return CNcursesw_ACS_BTEE()
+        case "┼": return CNcursesw_ACS_PLUS()
+        case "█": return CNcursesw_ACS_BLOCK()
+        case "•", "●": return CNcursesw_ACS_BULLET()
+        case "◆": return CNcursesw_ACS_DIAMOND()
+        default: return nil
+        }
+    }
+
+    /// The nearest ASCII for anything else.
+    static func ascii(_ c: Character) -> Character {
+        switch c {
+        case "▁", "▂", "▃": return "."
+        case "▄", "▅": return ":"
+        case "▆", "▇": return "|"
+        case "▶": return ">"
+        case "◀": return "<"
+        case "⟲": return "@"
+        case "×": return "x"
+        case "…": return "~"
+        case "–", "—": return "-"
+        default: return c.isASCII ? c : "?"
+        }
+    }
+
+    // MARK: Input
+
+    public func readInput(timeout: Int) -> InputEvent? {
+        guard !closed else { return .closed }
+        if CursesScreen.pendingSignal.load(ordering: .relaxed) != 0 { return .closed }
+        wtimeout(CNcursesw_stdscr(), Int32(timeout))
+        var wch: wint_t = 0
+        let r = get_wch(&wch)
+        if r == ERR {
+            return CursesScreen.pendingSignal.load(ordering: .relaxed) != 0 ? .closed : nil
+        }
+        if r == KEY_CODE_YES {
+            let code = Int32(wch)
+            if code == KEY_RESIZE {
+                readSize()
+                last = nil
+                clearok(CNcursesw_stdscr(), true)
+                return .resize
+            }
+            if code == KEY_MOUSE {
+                var ev = MEVENT()
+                guard getmouse(&ev) == OK else { return nil }
+                return decoder.mouse(ev).map { .mouse($0) }
+            }
+            let name = keyname(code).map { String(cString: $0) }
+            return decoder.key(code: code, name: name).map { .key($0) }
+        }
+        if wch == 27 {
+            // Alt sends ESC and the key together; a lone ESC is the Escape key.
+            wtimeout(CNcursesw_stdscr(), 0)
+            var next: wint_t = 0
+            let r2 = get_wch(&next)
+            if r2 == OK, let key = decoder.character(next) {
+                return .key(Key(base: key.name, meta: true))
+            }
+            if r2 == KEY_CODE_YES { unget_wch(wchar_t(next)) }
+            return .key(.esc)
+        }
+        return decoder.character(wch).map { .key($0) }
+    }
+
+    // MARK: Signals
+
+    /// True while curses owns the terminal: the fatal-signal handler gives it back only then.
+    static let active = Atomic<Bool>(false)
+    /// A termination signal caught (SIGINT, SIGTERM, SIGHUP): the editor loop sees `.closed` and winds down.
+    public static let pendingSignal = Atomic<Int32>(0)
+
+    private static func installSignalHandlers() {
+        active.store(true, ordering: .relaxed)
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, cursesTerminationHandler)
+        }
+        for sig in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
+            signal(sig, cursesFatalHandler)
+        }
+    }
+}
+
+/// Asks the loop to stop; the loop then saves recovery state and closes the screen.
+private func cursesTerminationHandler(_ sig: Int32) {
+    CursesScreen.pendingSignal.store(sig, ordering: .relaxed)
+}
+
+/// A crash: give the terminal back so the shell is usable, then die of the same signal.
+private func cursesFatalHandler(_ sig: Int32) {
+    if CursesScreen.active.load(ordering: .relaxed) {
+        endwin()
+    }
+    signal(sig, SIG_DFL)
+    raise(sig)
+}

@@ -1,0 +1,173 @@
+import Foundation
+import TemperaAudio
+import TemperaCore
+
+/// The editor loop: reads input, hands it to the `Dispatcher`, keeps the audio engine in step with the
+/// document, autosaves, and draws a frame when something changed — about 30 frames a second while the loop
+/// plays (the playhead moves), otherwise only after input.
+///
+/// - Warning: main (editor) thread only.
+public final class Editor {
+    public let screen: Screen
+    public let dispatcher: Dispatcher
+    public var autosave: Autosave
+    /// Seconds, injected so tests control autosave timing.
+    public var clock: () -> Double
+    private var dirty = true
+    private var engineRevision = -1
+    private var engineGeneration = -1
+    private var lastTransport = TransportInfo()
+    private var fitted = false
+
+    /// Frame period while playing, milliseconds.
+    public static let playingFrameMs = 33
+    /// How long input may be waited for when nothing moves, milliseconds (autosave and audio status still
+    /// get looked at this often).
+    public static let idleWaitMs = 250
+
+    public init(screen: Screen, dispatcher: Dispatcher, autosave: Autosave,
+                clock: @escaping () -> Double = { Date().timeIntervalSinceReferenceDate }) {
+        self.screen = screen
+        self.dispatcher = dispatcher
+        self.autosave = autosave
+        self.clock = clock
+        dispatcher.width = screen.width
+        dispatcher.height = screen.height
+        dispatcher.view.ascii = !screen.unicode
+    }
+
+    public var session: Session { dispatcher.session }
+
+    /// Runs until the user quits, the input closes or a termination signal arrives. Returns true when the
+    /// user quit (as opposed to the terminal going away).
+    @discardableResult
+    public func run() -> Bool {
+        syncEngine()
+        while true {
+            if dirty || dispatcher.engine?.isPlaying == true { frame() }
+            let playing = dispatcher.engine?.isPlaying == true
+            let event = screen.readInput(timeout: playing ? Editor.playingFrameMs : Editor.idleWaitMs)
+            if let event {
+                if event == .closed {
+                    // The terminal went away or a signal came: keep everything recoverable.
+                    if dispatcher.session.isModified || dispatcher.unsavedRecovery { autosave.write(dispatcher.session) }
+                    finish()
+                    return false
+                }
+                process(event)
+            }
+            afterInput()
+            if dispatcher.quitRequested {
+                finish()
+                return true
+            }
+        }
+    }
+
+    /// Handles one event as the loop does (tests call this directly).
+    public func process(_ event: InputEvent) {
+        if event == .resize {
+            dispatcher.width = screen.width
+            dispatcher.height = screen.height
+            dispatcher.view.viewport.reveal(session.cursor, columns: dispatcher.columns)
+        }
+        dispatcher.handle(event)
+        dirty = true
+    }
+
+    /// Processes scripted input to its end, drawing as the loop would (tests).
+    public func process(_ events: [InputEvent]) {
+        for e in events {
+            process(e)
+            afterInput()
+            frame()
+        }
+    }
+
+    /// After every event or timeout: engine, autosave, idle commits.
+    private func afterInput() {
+        dispatcher.tick()
+        syncEngine()
+        if let problem = autosave.tick(dispatcher.session, now: clock()) {
+            dispatcher.say(problem, error: true)
+            dirty = true
+        }
+        if autosave.written, !dispatcher.session.isModified, !dispatcher.unsavedRecovery {
+            // Saved (or undone back to the file): the recovery file is no longer needed.
+            autosave.remove(for: dispatcher.session.path)
+        }
+        if let theme = dispatcher.requestedTheme, let curses = screen as? CursesScreen {
+            curses.setTheme(theme)
+            dispatcher.requestedTheme = nil
+            dirty = true
+        }
+        let info = transportInfo()
+        if info != lastTransport {
+            lastTransport = info
+            dirty = true
+        }
+    }
+
+    /// Keeps the engine playing what the document says: a new session is loaded, an edit is published.
+    private func syncEngine() {
+        let s = dispatcher.session
+        if dispatcher.sessionGeneration != engineGeneration {
+            engineGeneration = dispatcher.sessionGeneration
+            engineRevision = s.revision
+            autosave.reset()
+            if let engine = dispatcher.engine {
+                let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
+                let warnings = engine.load(document: s.document, baseDirectory: base)
+                if let first = warnings.first {
+                    dispatcher.say(warnings.count > 1 ? "\(first) (and \(warnings.count - 1) more)" : first, error: true)
+                }
+            }
+            dirty = true
+        } else if s.revision != engineRevision {
+            engineRevision = s.revision
+            dispatcher.engine?.update(document: s.document)
+        }
+    }
+
+    private func transportInfo() -> TransportInfo {
+        guard let engine = dispatcher.engine else {
+            return TransportInfo(audio: "no audio output")
+        }
+        var info = TransportInfo(isPlaying: engine.isPlaying, position: engine.position, underruns: engine.underruns)
+        switch engine.status {
+        case .off: info.audio = "audio off"
+        case .connecting: info.audio = "connecting to audio"
+        case .running(let latency): info.latencyMs = latency
+        case .unavailable: info.audio = "no audio server"
+        }
+        return info
+    }
+
+    /// Draws one frame.
+    public func frame() {
+        if !fitted, dispatcher.layout.fits {
+            dispatcher.fitView()
+            fitted = true
+        }
+        dispatcher.view.transport = transportInfo()
+        var canvas = Canvas(width: screen.width, height: screen.height)
+        EditorView.draw(session: dispatcher.session, view: dispatcher.view, into: &canvas)
+        var cursor: (x: Int, y: Int)?
+        if let offset = dispatcher.helpOffset {
+            Help.draw(dispatcher.keyMap, offset: offset, ascii: dispatcher.view.ascii, into: &canvas)
+        } else if dispatcher.prompt != nil {
+            // The `:` line is the screen's last row, after the colon.
+            cursor = (min(1 + dispatcher.view.commandCursor, screen.width - 1), screen.height - 1)
+        }
+        screen.present(canvas, cursor: cursor)
+        dirty = false
+    }
+
+    private func finish() {
+        dispatcher.finishDrag()
+        if dispatcher.discardedChanges || (!dispatcher.session.isModified && !dispatcher.unsavedRecovery) {
+            autosave.remove(for: dispatcher.session.path)
+        }
+        dispatcher.engine?.stop()
+    }
+}

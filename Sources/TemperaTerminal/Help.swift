@@ -1,0 +1,78 @@
+/// The `?` / F1 overlay: every binding in force, read from the live key map so it cannot go stale, grouped
+/// by context, each with what it does.
+public enum Help {
+    static let contextTitles: [KeyMap.Context: String] = [
+        .global: "everywhere",
+        .timeline: "on the timeline",
+        .tab: "in the tab area (Tab moves the keys there)",
+        .designer: "in the rhythm designer",
+        .prompt: "on the : line",
+    ]
+
+    /// The overlay's lines: a heading per context, then `key(s)  action  description`.
+    public static func lines(_ map: KeyMap, ascii: Bool = false) -> [(text: String, role: Role)] {
+        var out: [(String, Role)] = []
+        out.append(("tempera keys. \(ascii ? "Up Down" : "↑↓") PgUp PgDn scroll, any other key closes. Your own: ~/.config/tempera/keys", .accent))
+        for context in [KeyMap.Context.global, .timeline, .tab, .designer, .prompt] {
+            // Keys bound to the same action are listed together.
+            var byAction: [(Action, [Key])] = []
+            for b in map.bindings where b.context == context {
+                if let i = byAction.firstIndex(where: { $0.0 == b.action }) { byAction[i].1.append(b.key) }
+                else { byAction.append((b.action, [b.key])) }
+            }
+            guard !byAction.isEmpty else { continue }
+            out.append(("", .normal))
+            out.append((contextTitles[context] ?? context.rawValue, .title))
+            for (action, keys) in byAction {
+                let label = keys.map(KeyMap.label).joined(separator: " ")
+                let what = action.name == "run" || action.name == "command"
+                    ? "\(action.name) \(action.argument)" : (Action.describe(action.name) ?? "")
+                out.append((pad(label, 16) + " " + pad(action.description, 26) + " " + what, .normal))
+            }
+        }
+        out.append(("", .normal))
+        out.append(("The : line takes every command of the language (fill \"1 - 3x2\", scale 2, temper preset swing...)", .dim))
+        out.append(("and  q  q!  w [FILE]  wq  open FILE  new  theme NAME  pattern CODE  help.", .dim))
+        return out
+    }
+
+    /// Draws the overlay over the middle of the canvas from line `offset`; returns the offset actually used
+    /// (clamped so the last page stays full).
+    @discardableResult
+    public static func draw(_ map: KeyMap, offset: Int, ascii: Bool, into canvas: inout Canvas) -> Int {
+        let all = lines(map, ascii: ascii)
+        let w = min(canvas.width - 2, 110), h = canvas.height - 2
+        guard w > 10, h > 3 else { return 0 }
+        let x0 = (canvas.width - w) / 2, y0 = 1
+        let inner = h - 2
+        let top = min(max(offset, 0), max(0, all.count - inner))
+        let g = Glyphs.set(ascii: ascii)
+        canvas.fill(x: x0, y: y0, width: w, height: h, " ", .normal)
+        for x in x0..<(x0 + w) {
+            canvas[x, y0] = Cell(g.horizontal, .border)
+            canvas[x, y0 + h - 1] = Cell(g.horizontal, .border)
+        }
+        for y in y0..<(y0 + h) {
+            canvas[x0, y] = Cell(g.vertical, .border)
+            canvas[x0 + w - 1, y] = Cell(g.vertical, .border)
+        }
+        canvas[x0, y0] = Cell(g.topLeft, .border)
+        canvas[x0 + w - 1, y0] = Cell(g.topRight, .border)
+        canvas[x0, y0 + h - 1] = Cell(g.bottomLeft, .border)
+        canvas[x0 + w - 1, y0 + h - 1] = Cell(g.bottomRight, .border)
+        canvas.put(x0 + 2, y0, " help ", .titleActive)
+        if all.count > inner {
+            canvas.put(x0 + w - 14, y0 + h - 1, " \(top + 1)-\(min(top + inner, all.count))/\(all.count) ", .dim)
+        }
+        for (i, line) in all.dropFirst(top).prefix(inner).enumerated() {
+            var text = line.text
+            if ascii { text = String(text.map { $0.isASCII ? $0 : "?" }) }
+            canvas.put(x0 + 2, y0 + 1 + i, String(text.prefix(w - 4)), line.role)
+        }
+        return top
+    }
+
+    private static func pad(_ s: String, _ n: Int) -> String {
+        s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
+    }
+}
