@@ -383,7 +383,11 @@ public final class Dispatcher {
         case "esc":
             if !selectionIsEmpty { try command(.select(.init(.none))) } else { say("") }
         default:
-            say("'\(name)' does nothing here")
+            if name.hasPrefix("designer."), let message = try DesignerTab.handle(action: name, session: s, state: &view.designer) {
+                say(message)
+            } else {
+                say("'\(name)' does nothing here")
+            }
         }
     }
 
@@ -678,9 +682,14 @@ public final class Dispatcher {
             s.beginTransaction("volume")
             drag = Drag(kind: .volume, mouse: true, anchor: 0, pressTime: 0, lastStep: clock())
             try tryStep { try s.run(.volume(Dispatcher.clamp(v, 0...1))) }
-        case .designer:
+        case .designer(let x, let y):
             view.tab = .designer
             view.focus = .tab
+            let area = EditorView.layout(session: s, view: view, width: width, height: height).tabs
+            if let message = try DesignerTab.click(x: x, y: y, width: area.width, height: area.height, session: s,
+                                                   state: &view.designer) {
+                say(message)
+            }
         case .statusLine: openPrompt("")
         case .none: break
         }

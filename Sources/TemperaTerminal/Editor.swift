@@ -16,6 +16,8 @@ public final class Editor {
     private var dirty = true
     private var engineRevision = -1
     private var engineGeneration = -1
+    /// What the designer's audition was when the engine was last given a document (nil: not auditioning).
+    private var engineAudition: DesignerTab.AuditionKey?
     private var lastTransport = TransportInfo()
     private var fitted = false
 
@@ -114,6 +116,7 @@ public final class Editor {
         if dispatcher.sessionGeneration != engineGeneration {
             engineGeneration = dispatcher.sessionGeneration
             engineRevision = s.revision
+            engineAudition = nil
             autosave.reset()
             if let engine = dispatcher.engine {
                 let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
@@ -123,9 +126,10 @@ public final class Editor {
                 }
             }
             dirty = true
-        } else if s.revision != engineRevision {
+        } else if s.revision != engineRevision || DesignerTab.auditionKey(session: s, view: dispatcher.view) != engineAudition {
             engineRevision = s.revision
-            dispatcher.engine?.update(document: s.document)
+            engineAudition = DesignerTab.auditionKey(session: s, view: dispatcher.view)
+            dispatcher.engine?.update(document: DesignerTab.playbackDocument(session: s, view: dispatcher.view))
         }
     }
 

@@ -141,6 +141,28 @@ designer  g          designer.group
 designer  p          designer.preset
 designer  e          designer.edit
 designer  M          designer.morph
+designer  j          designer.row.next
+designer  k          designer.row.prev
+designer  ,          designer.beat.left
+designer  .          designer.beat.right
+designer  x          designer.beat.toggle
+designer  +          designer.division.up
+designer  -          designer.division.down
+designer  E          designer.euclid
+designer  >          designer.k.up
+designer  <          designer.k.down
+designer  r          designer.rotate
+designer  R          designer.rotate.right
+designer  0          designer.slider.zero
+designer  h          designer.slider.half
+designer  1          designer.slider.one
+designer  S-up       designer.amp.up
+designer  S-down     designer.amp.down
+designer  =          designer.map.reset
+designer  *          designer.span.double
+designer  /          designer.span.half
+designer  P          designer.preset.prev
+designer  A          designer.audition
 
 # The : line
 prompt    enter      prompt.accept
