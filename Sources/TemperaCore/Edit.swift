@@ -48,6 +48,21 @@ public struct Edit {
         document.tracks[track].markers.update(marker)
     }
 
+    /// Replaces many markers of one track at once (same ids, new times, amplitudes or contents); markers the
+    /// track does not hold are skipped. Given in the order they should move (see `MarkerList.update`), or any
+    /// order when they are many: a large batch rebuilds the track in one sort.
+    public mutating func replace(contentsOf markers: [Marker], track: Int) {
+        var changed: [Marker] = []
+        changed.reserveCapacity(markers.count)
+        for m in markers {
+            precondition(m.time.isFinite, "a marker's time must be finite")
+            guard let old = document.tracks[track].markers.marker(id: m.id), old != m else { continue }
+            record.touch(id: m.id, track: track, before: old)
+            changed.append(m)
+        }
+        document.tracks[track].markers.apply(removing: [], upserting: changed)
+    }
+
     /// Sets the content of a marker (nil clears it).
     public mutating func setContent(_ content: Content?, id: MarkerID, track: Int) {
         guard var m = document.tracks[track].markers.marker(id: id) else { return }
