@@ -22,7 +22,6 @@ enum CoreBench {
         }
         measureDrag(sizes)
         measureWholeTrack(sizes)
-        profileWholeTrack()
         measureResort(sizes)
         measureHistoryMemory(sizes, edits: 1_000)
     }
@@ -152,27 +151,6 @@ enum CoreBench {
             line += "  \(n / 4): \(fmt(median(runs))) / \(fmt(median(undos))) / \(fmt(median(redos)))"
         }
         print(line)
-    }
-
-    static func profileWholeTrack() {
-        let session = Session(document: document(markers: 100_000))
-        session.selection = [0: Set(session.document.tracks[0].markers.map(\.id))]
-        var t = ContinuousClock.now
-        func lap(_ what: String) { let n = ContinuousClock.now; print("  \(what): \(fmt(micros(n - t) / 1000)) ms"); t = n }
-        let ms = session.selectedMarkers(track: 0)
-        lap("selectedMarkers")
-        let moved = ms.map { m -> Marker in var m = m; m.time += 0.01; return m }
-        lap("plan")
-        try? session.perform("p") { edit in edit.replace(contentsOf: moved, track: 0) }
-        lap("perform replace(contentsOf:)")
-        var list = session.document.tracks[0].markers
-        lap("copy")
-        list.apply(removing: [], upserting: ms)
-        lap("list.apply 25k")
-        _ = MarkerList(ms)
-        lap("MarkerList(25k)")
-        _ = try? session.undo(1)
-        lap("undo")
     }
 
     /// For comparison, the prototype's way: move 10 markers in a plain array, then re-sort the whole track.
