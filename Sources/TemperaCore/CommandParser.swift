@@ -331,7 +331,10 @@ struct LineParser {
                 name = w.text
                 position += 1
             }
-            try end(usage: "track add [NAME]")
+            if position < words.count {
+                throw fail("unexpected '\(words[position].text)': quote a name with spaces, as in track add \"low tom\"",
+                           at: words[position])
+            }
             return .trackAdd(name: name)
         }
         let n = try integer(word, "track", 1...Int.max)

@@ -40,6 +40,11 @@ struct JSONValue {
     /// Parses UTF-8 JSON text; errors name the line and column.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         var reader = Reader(bytes: bytes)
+        // A UTF-8 byte-order mark, as some editors write, is skipped rather than refused.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            reader.index = 3
+            reader.lineStart = 3
+        }
         reader.skipSpace()
         if reader.index == bytes.count { throw reader.error("the file is empty") }
         let value = try reader.value(depth: 0)

@@ -144,6 +144,14 @@ final class DocumentFileTests: XCTestCase {
         XCTAssertEqual(doc.transport, Transport())
     }
 
+    func testAByteOrderMarkIsSkipped() throws {
+        let doc = try DocumentFile.decode(bytes: [0xEF, 0xBB, 0xBF] + Array("{\"tempera\": 1, \"pattern\": \"1 2\"}".utf8))
+        XCTAssertEqual(doc.pattern, "1 2")
+        XCTAssertThrowsError(try DocumentFile.decode(bytes: [0xEF, 0xBB, 0xBF] + Array("{\"tempera\": x}".utf8))) { error in
+            XCTAssertEqual(error as? CommandError, CommandError("expected a value, found 'x'", line: 1, column: 13))
+        }
+    }
+
     func testMalformedJSONNamesLineAndColumn() {
         XCTAssertEqual(decodeError("{\"tempera\": 1,\n  \"seed\": 3\n  \"pattern\": \"\"}"),
                        CommandError("expected ',' or '}', found '\"'", line: 3, column: 3))
