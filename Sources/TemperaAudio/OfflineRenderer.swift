@@ -27,11 +27,14 @@ public struct OfflineRenderer {
     /// a short fade so it does not click).
     public let maxTail: Double
     public let warnings: [String]
+    /// Voices sounding at once before the oldest is stolen.
+    public let polyphony: Int
     private let samples: [SampleBuffer?]
 
     /// Loads the document's samples. Problems are in `warnings`; those slots render silence.
     public init(document: Document, baseDirectory: String?, sampleRate: Double = 48_000, loops: Int = 1,
-                maxTail: Double = 10, kitDirectory: String? = nil) {
+                maxTail: Double = 10, kitDirectory: String? = nil, polyphony: Int = 64) {
+        self.polyphony = min(max(1, polyphony), RenderState.voiceCapacity - 8)
         self.document = document
         self.sampleRate = sampleRate
         self.loops = max(1, loops)
@@ -63,6 +66,7 @@ public struct OfflineRenderer {
             withExtendedLifetime(snap) {}
         }
         shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
+        state.pointee.polyphony = polyphony
         RenderState.adoptLatest(state)
         // Full volume from the first sample: no fade-in of the master the live engine would not have either.
         state.pointee.master = snap.pointer.pointee.volume

@@ -28,11 +28,12 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
 
     public init() {}
 
-    /// Builds a list from markers in any order. Every marker is kept; ids should be unique, and where they are
-    /// not (markers made outside a document, all with id 0) only `Document.init`, which renumbers them, may
-    /// rely on the list: lookups by a duplicated id are undefined.
+    /// Builds a list from markers in any order. Ids should be unique; markers that share an id are all kept
+    /// (in the order given among equals) so that a caller can renumber them, as `Document` does with markers
+    /// built before they had ids, but such a list fails `checkInvariants` until then.
     public init<S: Sequence>(_ markers: S) where S.Element == Marker {
-        let sorted = markers.sorted { $0.precedes($1) }
+        var sorted = Array(markers)
+        sorted.sort { $0.precedes($1) }
         var c = 0
         while c < sorted.count {
             let end = Swift.min(c + Self.chunkTarget, sorted.count)
@@ -192,11 +193,18 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
     }
 
     /// Replaces the marker with the same id (its time may change; the order is kept). A marker not in the
-    /// list is inserted.
+    /// list is inserted. A marker that stays between its neighbours is replaced where it is, so moving a run
+    /// of markers together (processed from the end they move towards) never shifts a chunk.
     public mutating func update(_ marker: Marker) {
-        if let t = time(of: marker.id), t == marker.time, let p = index(of: marker.id) {
+        guard let p = index(of: marker.id) else {
+            insert(marker)
+            return
+        }
+        let fits = (p == 0 || self[p - 1].precedes(marker)) && (p == total - 1 || marker.precedes(self[p + 1]))
+        if fits {
             let c = chunk(containing: p)
             chunks[c][p - starts[c]] = marker
+            setTime(marker.time, for: marker.id)
         } else {
             remove(id: marker.id)
             insert(marker)

@@ -18,6 +18,17 @@ final class MarkerListTests: XCTestCase {
         XCTAssertEqual(list.lowerBound(time: 9), 4)
     }
 
+    func testMarkersBuiltWithoutIdsAreKeptForTheDocumentToNumber() throws {
+        let list = MarkerList([Marker(id: 0, time: 0.5), Marker(id: 0, time: 0), Marker(id: 0, time: 0.25)])
+        XCTAssertEqual(list.map(\.time), [0, 0.25, 0.5])
+        XCTAssertThrowsError(try list.checkInvariants(), "repeated ids are not a valid list yet")
+        for doc in [Document.newDocument(), Document.demo()] {
+            for track in doc.tracks { try track.markers.checkInvariants() }
+        }
+        XCTAssertEqual(Document.newDocument().tracks[0].markers.count, 16)
+        XCTAssertEqual(Document.demo().tracks[2].markers.count, 16)
+    }
+
     func testUpdateMovesAMarkerAndKeepsItsId() throws {
         var list = MarkerList((0..<10).map { Marker(id: MarkerID($0), time: Double($0)) })
         list.update(Marker(id: 3, time: 8.5, amp: 0.2))
