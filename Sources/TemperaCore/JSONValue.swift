@@ -35,7 +35,22 @@ struct JSONValue {
         }
     }
 
-    func error(_ message: String) -> CommandError { CommandError(message, line: line, column: column) }
+    func error(_ message: String) -> CommandError { CommandError(JSONValue.oneLine(message), line: line, column: column) }
+
+    /// A message with any control characters it quotes from the file (a key with an escaped newline) escaped,
+    /// so it stays one line.
+    static func oneLine(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else { return message }
+        var out = ""
+        for c in message.unicodeScalars {
+            if c.value < 0x20 || c.value == 0x7f {
+                out += c == "\n" ? "\\n" : c == "\t" ? "\\t" : "\\u{\(String(c.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
 
     /// Parses UTF-8 JSON text; errors name the line and column.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
@@ -66,7 +81,9 @@ struct JSONValue {
 
         var column: Int { index - lineStart + 1 }
 
-        func error(_ message: String) -> CommandError { CommandError(message, line: line, column: column) }
+        func error(_ message: String) -> CommandError {
+            CommandError(JSONValue.oneLine(message), line: line, column: column)
+        }
 
         mutating func skipSpace() {
             while index < bytes.count {

@@ -201,6 +201,11 @@ final class DocumentFileTests: XCTestCase {
         XCTAssertEqual(try DocumentFile.decode(doc("{\"t\": 1, \"clip\": null}")).tracks[0].markers.map(\.content), [nil])
     }
 
+    func testErrorsQuotingTheFileStayOnOneLine() {
+        XCTAssertEqual(decodeError("{\"tempera\": 1, \"a\\nb\": 1}"),
+                       CommandError("unknown field 'a\\nb' in the document (known: tempera, version, seed, pattern, transport, designer, slots, groups, tracks)", line: 1, column: 24))
+    }
+
     func testVersionIsRequiredAndANewerOneRefused() {
         XCTAssertEqual(decodeError("{\"tempera\": 2, \"tracks\": [], \"future\": true}"),
                        CommandError("this file was written by a newer tempera (format 2; this one reads up to 1)", line: 1, column: 13))
