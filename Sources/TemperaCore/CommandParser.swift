@@ -127,7 +127,9 @@ struct LineParser {
 
     func integer(_ word: Word, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
         let v = try number(word, name)
-        guard v == v.rounded(), v >= Double(range.lowerBound), v <= Double(range.upperBound) else {
+        // Double(Int.max) rounds up to 2^63, which Int cannot hold: compare below it.
+        let fits = range.upperBound == Int.max ? v < 0x1p63 : v <= Double(range.upperBound)
+        guard v == v.rounded(), v >= Double(range.lowerBound), fits else {
             let bounds = range.upperBound == Int.max ? "a whole number from \(range.lowerBound)"
                 : "a whole number from \(range.lowerBound) to \(range.upperBound)"
             throw fail("\(name) must be \(bounds), not \(Self.show(v))", at: word)

@@ -59,7 +59,9 @@ extension DocumentFile {
 
         static func int(_ v: JSONValue, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
             let d = try double(v, name)
-            guard d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+            // Double(Int.max) rounds up to 2^63, which Int cannot hold: compare below it.
+            let fits = range.upperBound == Int.max ? d < 0x1p63 : d <= Double(range.upperBound)
+            guard d == d.rounded(), d >= Double(range.lowerBound), fits else {
                 let bounds = range.upperBound == Int.max ? "a whole number from \(range.lowerBound)"
                     : "a whole number from \(range.lowerBound) to \(range.upperBound)"
                 throw v.error("\(name) must be \(bounds), not \(number(d))")

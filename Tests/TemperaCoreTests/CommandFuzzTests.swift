@@ -16,7 +16,7 @@ final class CommandFuzzTests: XCTestCase {
     static let pieces = ["track", "add", "loop", "tempo", "slot", "file=", "note=", "fill", "select", "pattern",
                          "temper", "span=", "top=", "7:", "euclid(", "map=", "0-1", ",", "x", "x0", "x3", "(", ")",
                          "\"", "\\", "#", "=", " ", " ", " ", "1", "17", "0.5", "-", "+", "?", "/", "*", "^", "sqrt(",
-                         "pi", "e", "1e", "9999999999999999999999", "add", "tracks=all", "handle=", "to=", "\t", "é",
+                         "pi", "e", "1e", "9999999999999999999999", "9223372036854775808", "add", "tracks=all", "handle=", "to=", "\t", "é",
                          "\u{FEFF}", "scale", "group", "stamp", "times=", "undo", "mode", "clip", "on", "off"]
 
     func testRandomCommandLinesNeverTrapAndErrorsPointInsideTheLine() {

@@ -30,6 +30,8 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(try parse("track 3"), .trackSelect(3))
         XCTAssertEqual(error("track 0"), CommandError("track must be a whole number from 1, not 0", column: 7))
         XCTAssertEqual(error("track 1.5"), CommandError("track must be a whole number from 1, not 1.5", column: 7))
+        XCTAssertEqual(error("track 9223372036854775808"),
+                       CommandError("track must be a whole number from 1, not 9.223372036854776e+18", column: 7))
         XCTAssertEqual(error("track add low tom"),
                        CommandError("unexpected 'tom': quote a name with spaces, as in track add \"low tom\"", column: 15))
         XCTAssertEqual(try parse("\u{FEFF}track 2"), .trackSelect(2))

@@ -207,6 +207,8 @@ final class DocumentFileTests: XCTestCase {
     }
 
     func testVersionIsRequiredAndANewerOneRefused() {
+        XCTAssertEqual(decodeError("{\"tempera\": 9223372036854775808}"),
+                       CommandError("the format version must be a whole number from 0, not 9.223372036854776e+18", line: 1, column: 13))
         XCTAssertEqual(decodeError("{\"tempera\": 2, \"tracks\": [], \"future\": true}"),
                        CommandError("this file was written by a newer tempera (format 2; this one reads up to 1)", line: 1, column: 13))
         XCTAssertEqual(decodeError("{\"tracks\": []}"),
