@@ -237,7 +237,9 @@ struct JSONValue {
                     if seen & bit != 0 { throw v.error("'\(key)' is given twice in a marker") }
                     seen |= bit
                     switch bit {
-                    case 1: time = try DocumentFile.Decoder.double(v, "time", { $0 >= 0 }, "must not be negative")
+                    case 1:
+                        time = try DocumentFile.Decoder.double(v, "time", { (0...CommandParser.maxTime).contains($0) },
+                                                               "must be from 0 to 10000000")
                     case 2: amp = try DocumentFile.Decoder.amp(v) ?? 0.8
                     default: content = try DocumentFile.Decoder.content(v)
                     }
