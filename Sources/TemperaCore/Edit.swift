@@ -48,6 +48,21 @@ public struct Edit {
         document.tracks[track].markers.update(marker)
     }
 
+    /// Replaces many markers of one track at once (same ids, new times, amplitudes or contents); markers the
+    /// track does not hold are skipped. Given in the order they should move (see `MarkerList.update`), or any
+    /// order when they are many: a large batch rebuilds the track in one sort.
+    public mutating func replace(contentsOf markers: [Marker], track: Int) {
+        var changed: [Marker] = []
+        changed.reserveCapacity(markers.count)
+        for m in markers {
+            precondition(m.time.isFinite, "a marker's time must be finite")
+            guard let old = document.tracks[track].markers.marker(id: m.id), old != m else { continue }
+            record.touch(id: m.id, track: track, before: old)
+            changed.append(m)
+        }
+        document.tracks[track].markers.apply(removing: [], upserting: changed)
+    }
+
     /// Sets the content of a marker (nil clears it).
     public mutating func setContent(_ content: Content?, id: MarkerID, track: Int) {
         guard var m = document.tracks[track].markers.marker(id: id) else { return }
@@ -171,8 +186,7 @@ struct EditRecord {
     /// Puts the document back as it was when the record started.
     func revert(_ document: inout Document) {
         for (track, touched) in markers {
-            let list = document.tracks[track].markers
-            let current = touched.keys.compactMap { list.marker(id: $0) }
+            let current = touched.keys.compactMap { document.tracks[track].markers.marker(id: $0) }
             History.move(&document.tracks[track].markers, from: current, to: touched.values.compactMap { $0 })
         }
         if document.tracks.count > tracksBefore { document.tracks.removeLast(document.tracks.count - tracksBefore) }

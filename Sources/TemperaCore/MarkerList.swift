@@ -211,6 +211,31 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
         }
     }
 
+    /// Removes the markers with ids in `removed`, then puts each of `upserts` in (replacing the marker with
+    /// its id, or inserting it). A batch that touches a large part of the list rebuilds it with one sort,
+    /// cheaper than as many single moves; a small one is applied marker by marker, in the order given.
+    public mutating func apply(removing removed: [MarkerID], upserting upserts: [Marker]) {
+        if removed.count + upserts.count > Swift.max(64, total / 8) {
+            var incoming = [MarkerID: Marker](minimumCapacity: upserts.count)
+            for m in upserts { incoming[m.id] = m }
+            let gone = Set(removed)
+            var all: [Marker] = []
+            all.reserveCapacity(total + upserts.count)
+            for m in self {
+                if let n = incoming.removeValue(forKey: m.id) {
+                    all.append(n)
+                } else if !gone.contains(m.id) {
+                    all.append(m)
+                }
+            }
+            for m in upserts where incoming[m.id] != nil { all.append(m) }
+            self = MarkerList(all)
+        } else {
+            for id in removed { remove(id: id) }
+            for m in upserts { update(m) }
+        }
+    }
+
     // MARK: Invariants
 
     /// Why the list breaks its invariants, for tests to call after every mutation.
