@@ -43,6 +43,7 @@ public final class AudioEngine {
     private var started = false
     private var attemptAt = Date.distantPast
     private let bank: SampleBank
+    private let compiler = EventCompiler()
     private var live: [PublishedSnapshot] = []
     private var seq = 0
     private var document: Document?
@@ -165,9 +166,8 @@ public final class AudioEngine {
     private func publish(_ document: Document) {
         self.document = document
         seq += 1
-        let schedule = Schedule(document: document, sampleRate: sampleRate)
-        let snap = PublishedSnapshot(seq: seq, schedule: schedule, slots: document.slots, samples: samples,
-                                     volume: document.transport.volume)
+        let snap = PublishedSnapshot(seq: seq, document: document, events: compiler.events(for: document),
+                                     sampleRate: sampleRate, samples: samples)
         live.append(snap)
         shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
         if !rendering {

@@ -56,9 +56,8 @@ public struct OfflineRenderer {
         let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
         shared.initialize(to: EngineShared())
         let state = RenderState.make(rate: sampleRate, shared: shared)
-        let schedule = Schedule(document: document, sampleRate: sampleRate)
-        let snap = PublishedSnapshot(seq: 1, schedule: schedule, slots: document.slots, samples: samples,
-                                     volume: document.transport.volume)
+        let snap = PublishedSnapshot(seq: 1, document: document, events: EventCompiler().events(for: document),
+                                     sampleRate: sampleRate, samples: samples)
         defer {
             RenderState.destroy(state)
             shared.deinitialize(count: 1)

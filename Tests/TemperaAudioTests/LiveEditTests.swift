@@ -139,6 +139,24 @@ final class LiveEditTests: XCTestCase {
         XCTAssertEqual(Fixture.soundStarts(out), [0, 14_400, 20_480, 20_480 + 14_400])
     }
 
+    func testASampleReplacedWhileItSoundsLivesUntilItsVoiceEnds() throws {
+        let long = try Fixture.wav(Fixture.block(frames: 9_600, level: 0.5), in: dir, name: "long.wav")
+        let other = try Fixture.wav(Fixture.block(frames: 100, level: 0.25), in: dir, name: "other.wav")
+        var doc = Fixture.document(tracks: [pulses([0])], slots: [ClipSlot(file: long)], span: 1)
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        var out = pump(engine, 2_560)
+        doc.slots[0] = ClipSlot(file: other)
+        engine.update(document: doc)
+        out += pump(engine, 2_560)
+        XCTAssertEqual(engine.liveSnapshots, 2, "the voice still reads the first snapshot's sample")
+        out += pump(engine, 5_120)
+        XCTAssertEqual(out[2 * 9_000], 0.5, "the old sample played on, intact")
+        XCTAssertEqual(engine.liveSnapshots, 1, "its voice over, the first snapshot was freed")
+    }
+
     func testRetiredSnapshotsAreFreedOnceNothingReadsThem() throws {
         var doc = Fixture.document(tracks: [pulses([0, 0.5])], slots: [ClipSlot(file: click)])
         let engine = AudioEngine(output: .null)
@@ -151,5 +169,38 @@ final class LiveEditTests: XCTestCase {
             _ = pump(engine, 256)
         }
         XCTAssertLessThanOrEqual(engine.liveSnapshots, 2)
+    }
+}
+
+/// The engine compiles only the tracks an edit touched; what it publishes is the schedule, exactly.
+final class EventCompilerTests: XCTestCase {
+    func scheduleEvents(_ doc: Document) -> [MixEvent] {
+        Schedule(document: doc, sampleRate: 48_000).events.map(MixEvent.init)
+    }
+
+    func testIncrementalCompilationEqualsTheWholeSchedule() {
+        var doc = Document.demo()
+        // Same-instant markers on one track and across tracks, a rest and an onset together, a `?`, a hold.
+        doc.tracks[0].markers.insert(Marker(id: doc.makeMarkerID(), time: 0.75, amp: 0.5, content: .rest))
+        doc.tracks[1].markers.insert(Marker(id: doc.makeMarkerID(), time: 0.75, amp: 0.5, content: .random))
+        doc.tracks[2].markers.insert(Marker(id: doc.makeMarkerID(), time: 1.2, amp: 0.5, content: .hold))
+        let compiler = EventCompiler()
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        // One track edited, one muted, one soloed, a loop region moved, a track added and one removed.
+        doc.tracks[3].markers.insert(Marker(id: doc.makeMarkerID(), time: 0.33, amp: 0.7, content: .clip(5)))
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks[1].mute = true
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks[2].solo = true
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks[2].solo = false
+        doc.transport.loopStart = 0.5
+        doc.transport.loopEnd = 1.5
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks.append(doc.tracks[0])
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        doc.tracks.remove(at: 1)
+        XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
+        XCTAssertGreaterThan(compiler.events(for: doc).count, 10)
     }
 }
