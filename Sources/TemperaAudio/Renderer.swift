@@ -284,10 +284,24 @@ struct RenderState {
             m += (target - m) * k
             // Land exactly on the target, so a settled gain is the same number as the offline render's.
             if abs(target - m) <= 1e-4 { m = target }
-            out[2 * i] *= m
-            out[2 * i + 1] *= m
+            out[2 * i] = Self.softClip(out[2 * i] * m)
+            out[2 * i + 1] = Self.softClip(out[2 * i + 1] * m)
         }
         master = m
+    }
+
+    /// Where the master's soft clip starts: below it the mix passes untouched.
+    static let clipKnee: Float = 0.8
+
+    /// A safety on the master bus: transparent up to the knee, then a tanh curve that approaches full scale
+    /// without ever reaching it, so coinciding hits round off instead of clipping hard in the converter.
+    @inline(__always)
+    static func softClip(_ x: Float) -> Float {
+        let a = abs(x)
+        if a <= clipKnee { return x }
+        let room = 1 - clipKnee
+        let y = clipKnee + room * tanhf((a - clipKnee) / room)
+        return x < 0 ? -y : y
     }
 
     /// Publishes the playhead, the voices sounding, and the oldest snapshot still read.

@@ -58,6 +58,16 @@ final class AudioCommandLineTests: XCTestCase {
         assertSamplesEqual(file.samples, expected)
     }
 
+    func testARenderWithNoTailEndsOnTheLastPassWithAFade() throws {
+        let (doc, path) = try clickDocumentFile()
+        let run = try tempera(["render", path, "-o", dir + "/out.wav", "--loops", "2", "--bits", "32f", "--tail", "0"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let file = try AudioFile.read(dir + "/out.wav")
+        let expected = OfflineRenderer(document: doc, baseDirectory: dir, loops: 2, maxTail: 0).renderAll()
+        XCTAssertEqual(file.samples.count / 2, Int(Schedule(document: doc, sampleRate: 48_000).frame(pass: 2, time: 0)))
+        assertSamplesEqual(file.samples, expected)
+    }
+
     func testRenderAtAnotherRateAndAsFlac() throws {
         let (doc, path) = try clickDocumentFile()
         let run = try tempera(["render", path, "-o", dir + "/out.flac", "--sample-rate", "44100", "--tail", "0"])

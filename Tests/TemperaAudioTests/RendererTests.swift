@@ -54,11 +54,11 @@ final class RendererTests: XCTestCase {
     func testARestCutsAOneShotWithItsRelease() throws {
         let long = try Fixture.wav(Fixture.block(frames: 48_000, level: 0.5), in: dir, name: "long.wav")
         let doc = Fixture.document(tracks: [[(0, .clip(1)), (0.3, .hold), (0.4, .rest)], [(0.1, .clip(1))]],
-                                   slots: [ClipSlot(file: long, release: 5)])
+                                   slots: [ClipSlot(file: long, gain: 0.8, release: 5)])
         let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
         // Until the rest both tracks sound; 5 ms after it only the second track's voice is left.
-        XCTAssertEqual(out[2 * 19_199], 1.0)
-        XCTAssertEqual(out[2 * (19_200 + 240)], 0.5)
+        XCTAssertEqual(out[2 * 19_199], 0.8, accuracy: 1e-6)
+        XCTAssertEqual(out[2 * (19_200 + 240)], 0.4, accuracy: 1e-6)
     }
 
     func testADecayEnvelopeFadesTheVoiceOut() throws {
@@ -79,6 +79,21 @@ final class RendererTests: XCTestCase {
         let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
         // (0.5 x 0.5 x 0.5 + 0.5 x 0.5 x 1) x master 0.5
         XCTAssertEqual(out[2 * 1_000], 0.1875, accuracy: 1e-6)
+    }
+
+    func testTheMasterRoundsOffPeaksInsteadOfClipping() throws {
+        let dc = try Fixture.wav(Fixture.block(frames: 4_800, level: 0.5), in: dir, name: "dc.wav")
+        let doc = Fixture.document(tracks: [[(0, .clip(1))], [(0, .clip(1))], [(0, .clip(1))], [(0.05, .clip(1))]],
+                                   slots: [ClipSlot(file: dc)])
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        // Below the knee the mix is untouched: three voices 2 frames into their attack.
+        XCTAssertEqual(out[2 * 1], 1.5 * 2 / 48, accuracy: 1e-6)
+        // 1.5 and 2.0 come out below full scale, louder still sounding louder.
+        let three = out[2 * 1_000], four = out[2 * 3_000]
+        XCTAssertEqual(three, 0.8 + 0.2 * tanhf(0.7 / 0.2), accuracy: 1e-6)
+        XCTAssertLessThan(three, 1)
+        XCTAssertLessThan(four, 1)
+        XCTAssertGreaterThan(four, three)
     }
 
     func testAMidiNoteSlotPlaysItsPitchedSample() throws {
