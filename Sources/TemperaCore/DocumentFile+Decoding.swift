@@ -59,7 +59,9 @@ extension DocumentFile {
 
         static func int(_ v: JSONValue, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
             let d = try double(v, name)
-            guard d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+            // Double(Int.max) rounds up to 2^63, which Int cannot hold: compare below it.
+            let fits = range.upperBound == Int.max ? d < 0x1p63 : d <= Double(range.upperBound)
+            guard d == d.rounded(), d >= Double(range.lowerBound), fits else {
                 let bounds = range.upperBound == Int.max ? "a whole number from \(range.lowerBound)"
                     : "a whole number from \(range.lowerBound) to \(range.upperBound)"
                 throw v.error("\(name) must be \(bounds), not \(number(d))")
@@ -97,6 +99,7 @@ extension DocumentFile {
         }
 
         static let gainRange = 0.0...16.0
+        static let maxTime = CommandParser.maxTime
         static let msRange = 0.0...60_000.0
 
         static func document(_ root: JSONValue) throws -> Document {
@@ -147,14 +150,16 @@ extension DocumentFile {
                                      "must be from \(number(range.lowerBound)) to \(number(range.upperBound))")
             }
             if let x = o.optional("volume") { t.volume = try double(x, "volume", { (0...1).contains($0) }, "must be from 0 to 1") }
-            if let x = o.optional("length") { t.length = try double(x, "length", { $0 > 0 }, "must be greater than 0") }
+            if let x = o.optional("length") { t.length = try double(x, "length", { $0 > 0 && $0 <= maxTime },
+                                                                     "must be greater than 0 and at most 10000000") }
             if let l = o.optional("loop") {
                 let lo = try Object(l, "loop", allowed: ["on", "start", "end"])
                 if let x = lo.optional("on") { t.loopOn = try bool(x, "loop on") }
-                if let x = lo.optional("start") { t.loopStart = try double(x, "loop start", { $0 >= 0 }, "must not be negative") }
+                if let x = lo.optional("start") { t.loopStart = try double(x, "loop start", { (0...maxTime).contains($0) },
+                                                                          "must be from 0 to 10000000") }
                 if let x = lo.optional("end") {
                     let start = t.loopStart
-                    t.loopEnd = try double(x, "loop end", { $0 > start }, "must be after the loop start (\(number(start)))")
+                    t.loopEnd = try double(x, "loop end", { $0 > start && $0 <= maxTime }, "must be after the loop start (\(number(start)))")
                 } else if t.loopEnd <= t.loopStart {
                     throw l.error("the loop must end after it starts")
                 }
@@ -188,7 +193,9 @@ extension DocumentFile {
         static func designer(_ v: JSONValue) throws -> Temperament {
             let o = try Object(v, "designer", allowed: ["span", "slider", "map", "top", "bottom"])
             var d = Document.defaultDesigner
-            if let x = o.optional("span") { d.span = try double(x, "span", { $0 > 0 }, "must be greater than 0") }
+            if let x = o.optional("span") {
+                d.span = try double(x, "span", { $0 > 0 && $0 <= maxTime }, "must be greater than 0 and at most 10000000")
+            }
             if let x = o.optional("slider") { d.slider = try double(x, "slider") }
             if let x = o.optional("top") { d.top = try row(x, "top") }
             if let x = o.optional("bottom") { d.bottom = try row(x, "bottom") }
@@ -248,8 +255,8 @@ extension DocumentFile {
                 if let x = o.optional("elements") {
                     g.elements = try array(x, "elements").map { e in
                         let eo = try Object(e, "a group element", allowed: ["offset", "track", "amp", "clip"])
-                        let offset = try double(try eo.required("offset", in: "a group element"), "offset", { $0 >= 0 },
-                                                "must not be negative")
+                        let offset = try double(try eo.required("offset", in: "a group element"), "offset",
+                                                { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
                         let track = try eo.optional("track").map { try int($0, "track", 0...Int(Int32.max)) } ?? 0
                         return GroupElement(offset: offset, trackOffset: track, amp: try self.amp(eo.optional("amp")) ?? 0.8,
                                             content: try content(eo["clip"]))
@@ -257,7 +264,7 @@ extension DocumentFile {
                 }
                 let last = g.elements.map(\.offset).max() ?? 0
                 if let x = o.optional("span") {
-                    g.span = try double(x, "span", { $0 >= last }, "must be at least the last offset (\(number(last)))")
+                    g.span = try double(x, "span", { $0 >= last && $0 <= maxTime }, "must be at least the last offset (\(number(last)))")
                 } else {
                     g.span = last
                 }
@@ -303,7 +310,7 @@ extension DocumentFile {
                     throw member.value.error("'\(member.key)' is given twice in a marker")
                 }
                 switch member.key {
-                case "t": time = try double(member.value, "time", { $0 >= 0 }, "must not be negative")
+                case "t": time = try double(member.value, "time", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
                 case "amp": amp = try self.amp(member.value) ?? 0.8
                 case "clip": content = try self.content(member.value)
                 default: throw member.value.error("unknown field '\(member.key)' in a marker (known: t, amp, clip)")

@@ -48,6 +48,22 @@ public struct Edit {
         document.tracks[track].markers.update(marker)
     }
 
+    /// Replaces many markers of one track at once (same ids, new times, amplitudes or contents); markers the
+    /// track does not hold are skipped. Given in the order they should move (see `MarkerList.update`), or any
+    /// order when they are many: a large batch rebuilds the track in one sort.
+    public mutating func replace(contentsOf markers: [Marker], track: Int) {
+        var changed: [Marker] = []
+        changed.reserveCapacity(markers.count)
+        let current = document.tracks[track].markers.markers(ids: markers.map(\.id))
+        for m in markers {
+            precondition(m.time.isFinite, "a marker's time must be finite")
+            guard let old = current[m.id], old != m else { continue }
+            record.touch(id: m.id, track: track, before: old)
+            changed.append(m)
+        }
+        document.tracks[track].markers.apply(removing: [], upserting: changed)
+    }
+
     /// Sets the content of a marker (nil clears it).
     public mutating func setContent(_ content: Content?, id: MarkerID, track: Int) {
         guard var m = document.tracks[track].markers.marker(id: id) else { return }
@@ -171,8 +187,7 @@ struct EditRecord {
     /// Puts the document back as it was when the record started.
     func revert(_ document: inout Document) {
         for (track, touched) in markers {
-            let list = document.tracks[track].markers
-            let current = touched.keys.compactMap { list.marker(id: $0) }
+            let current = Array(document.tracks[track].markers.markers(ids: touched.keys).values)
             History.move(&document.tracks[track].markers, from: current, to: touched.values.compactMap { $0 })
         }
         if document.tracks.count > tracksBefore { document.tracks.removeLast(document.tracks.count - tracksBefore) }
@@ -191,8 +206,9 @@ struct EditRecord {
         var tracks: [History.TrackChange] = []
         for (track, touched) in markers.sorted(by: { $0.key < $1.key }) {
             var before: [Marker] = [], after: [Marker] = []
-            for (id, old) in touched.sorted(by: { $0.key < $1.key }) {
-                let new = document.tracks[track].markers.marker(id: id)
+            let now = document.tracks[track].markers.markers(ids: touched.keys)
+            for (id, old) in touched {
+                let new = now[id]
                 if old == new { continue }
                 if let old { before.append(old) }
                 if let new { after.append(new) }

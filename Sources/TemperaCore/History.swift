@@ -89,10 +89,11 @@ public struct History {
     static func move(_ list: inout MarkerList, from old: [Marker], to new: [Marker]) {
         var incoming = [MarkerID: Marker](minimumCapacity: new.count)
         for m in new { incoming[m.id] = m }
+        var removed: [MarkerID] = []
         var later: [(Marker, Marker)] = [], earlier: [(Marker, Marker)] = []
         for m in old {
             guard let n = incoming.removeValue(forKey: m.id) else {
-                list.remove(id: m.id)
+                removed.append(m.id)
                 continue
             }
             if n.time > m.time {
@@ -103,9 +104,8 @@ public struct History {
         }
         later.sort { $1.0.precedes($0.0) }
         earlier.sort { $0.0.precedes($1.0) }
-        for (_, n) in later { list.update(n) }
-        for (_, n) in earlier { list.update(n) }
-        for m in new where incoming[m.id] != nil { list.insert(m) }
+        let upserts = later.map(\.1) + earlier.map(\.1) + new.filter { incoming[$0.id] != nil }
+        list.apply(removing: removed, upserting: upserts)
     }
 
     /// Steps that can be undone, oldest first.

@@ -35,11 +35,31 @@ struct JSONValue {
         }
     }
 
-    func error(_ message: String) -> CommandError { CommandError(message, line: line, column: column) }
+    func error(_ message: String) -> CommandError { CommandError(JSONValue.oneLine(message), line: line, column: column) }
+
+    /// A message with any control characters it quotes from the file (a key with an escaped newline) escaped,
+    /// so it stays one line.
+    static func oneLine(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else { return message }
+        var out = ""
+        for c in message.unicodeScalars {
+            if c.value < 0x20 || c.value == 0x7f {
+                out += c == "\n" ? "\\n" : c == "\t" ? "\\t" : "\\u{\(String(c.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
 
     /// Parses UTF-8 JSON text; errors name the line and column.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         var reader = Reader(bytes: bytes)
+        // A UTF-8 byte-order mark, as some editors write, is skipped rather than refused.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            reader.index = 3
+            reader.lineStart = 3
+        }
         reader.skipSpace()
         if reader.index == bytes.count { throw reader.error("the file is empty") }
         let value = try reader.value(depth: 0)
@@ -61,7 +81,9 @@ struct JSONValue {
 
         var column: Int { index - lineStart + 1 }
 
-        func error(_ message: String) -> CommandError { CommandError(message, line: line, column: column) }
+        func error(_ message: String) -> CommandError {
+            CommandError(JSONValue.oneLine(message), line: line, column: column)
+        }
 
         mutating func skipSpace() {
             while index < bytes.count {
@@ -215,7 +237,9 @@ struct JSONValue {
                     if seen & bit != 0 { throw v.error("'\(key)' is given twice in a marker") }
                     seen |= bit
                     switch bit {
-                    case 1: time = try DocumentFile.Decoder.double(v, "time", { $0 >= 0 }, "must not be negative")
+                    case 1:
+                        time = try DocumentFile.Decoder.double(v, "time", { (0...CommandParser.maxTime).contains($0) },
+                                                               "must be from 0 to 10000000")
                     case 2: amp = try DocumentFile.Decoder.amp(v) ?? 0.8
                     default: content = try DocumentFile.Decoder.content(v)
                     }

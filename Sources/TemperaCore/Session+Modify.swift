@@ -205,9 +205,10 @@ extension Session {
         // usually stays between its neighbours and is replaced in place.
         let later = plan.enumerated().filter { $0.element.1.time > times[$0.offset] }.sorted { $0.offset > $1.offset }
         let earlier = plan.enumerated().filter { $0.element.1.time < times[$0.offset] }
+        let ordered = later.map(\.element) + earlier.map(\.element)
+        let tracks = Set(ordered.map(\.0)).sorted()
         try perform(name) { edit in
-            for (_, (track, m)) in later { edit.replace(m, track: track) }
-            for (_, (track, m)) in earlier { edit.replace(m, track: track) }
+            for t in tracks { edit.replace(contentsOf: ordered.filter { $0.0 == t }.map(\.1), track: t) }
         }
     }
 

@@ -47,6 +47,47 @@ public enum DesignerTab {
         "designer.preset", "designer.preset.next", "designer.preset.prev", "designer.audition",
     ]
 
+    /// Each action with a line for the help overlay and the key-map check.
+    public static let catalog: [(name: String, help: String)] = [
+        ("designer.row", "designer: keys to the next row (top, bottom, map, slider)"),
+        ("designer.row.next", "designer: keys to the next row"),
+        ("designer.row.prev", "designer: keys to the previous row"),
+        ("designer.row.top", "designer: keys to the top row"),
+        ("designer.row.bottom", "designer: keys to the bottom row"),
+        ("designer.row.map", "designer: keys to the map"),
+        ("designer.row.slider", "designer: keys to the slider"),
+        ("designer.beat.left", "designer: previous beat (the slider row: slider left)"),
+        ("designer.beat.right", "designer: next beat (the slider row: slider right)"),
+        ("designer.beat.toggle", "designer: choose / drop the beat (map: pair / unpair it)"),
+        ("designer.division.up", "designer: one more pulse in the row (map: next partner)"),
+        ("designer.division.down", "designer: one pulse fewer in the row (map: previous partner)"),
+        ("designer.euclid", "designer: spread the row's beats evenly, E(k, n)"),
+        ("designer.k.up", "designer: one more beat, spread evenly"),
+        ("designer.k.down", "designer: one beat fewer, spread evenly"),
+        ("designer.rotate", "designer: turn the row's beats left by a pulse"),
+        ("designer.rotate.right", "designer: turn the row's beats right by a pulse"),
+        ("designer.slider.fine.up", "designer: slider right by 0.01"),
+        ("designer.slider.fine.down", "designer: slider left by 0.01"),
+        ("designer.slider.zero", "designer: slider to 0 (the top rhythm)"),
+        ("designer.slider.half", "designer: slider to 0.5 (halfway)"),
+        ("designer.slider.one", "designer: slider to 1 (the bottom rhythm)"),
+        ("designer.amp.up", "designer: the beat louder"),
+        ("designer.amp.down", "designer: the beat softer"),
+        ("designer.map.next", "designer: pair the beat with the next bottom beat"),
+        ("designer.map.prev", "designer: pair the beat with the previous bottom beat"),
+        ("designer.map.clear", "designer: unpair the beat"),
+        ("designer.map.reset", "designer: back to the default map (i-th to i-th)"),
+        ("designer.span.double", "designer: double the span"),
+        ("designer.span.half", "designer: halve the span"),
+        ("designer.group.next", "designer: the next group slot for results"),
+        ("designer.group.prev", "designer: the previous group slot for results"),
+        ("designer.morph.more", "designer: morph over one more cycle"),
+        ("designer.morph.less", "designer: morph over one cycle fewer"),
+        ("designer.preset.next", "designer: next preset"),
+        ("designer.preset.prev", "designer: previous preset"),
+        ("designer.audition", "designer: hear the temperament on the current track or not"),
+    ]
+
     // MARK: - Drawing
 
     /// Where each row lies for a content area of `width` x `height` cells (relative to its corner), so drawing
@@ -226,7 +267,11 @@ public enum DesignerTab {
         drawMap(t, state: state, y: g.info, x: g.laneX, width: g.width - g.laneX, glyphs: glyphs, into: &c)
 
         if let y = g.hints {
-            c.put(1, y, fit(hints(state: state, view: view), g.width - 1, glyphs), .dim)
+            // Which track the audition replaces, at the right end, so the change in sound is never a surprise.
+            let hear = state.audition ? (view.ascii ? "hear t" : "♪ track ") + String(session.currentTrack + 1) : ""
+            let room = g.width - 1 - (hear.isEmpty ? 0 : hear.count + 2)
+            c.put(1, y, fit(hints(state: state, view: view), room, glyphs), .dim)
+            if !hear.isEmpty, g.width > hear.count { c.put(g.width - hear.count, y, hear, .accent) }
         }
     }
 
@@ -318,6 +363,24 @@ public enum DesignerTab {
         guard state.audition else { return session.document }
         return session.document.designer.audition(document: session.document, track: session.currentTrack,
                                                   fallback: auditionContent(session.chosenClip))
+    }
+
+    /// The document playback should hear with the editor in `view`: the audition while the designer tab is
+    /// shown, else the session's document.
+    public static func playbackDocument(session: Session, view: ViewState) -> Document {
+        view.tab == .designer ? playbackDocument(session: session, state: view.designer) : session.document
+    }
+
+    /// What the audition depends on besides the document: when it changes, playback needs a new document.
+    public struct AuditionKey: Hashable, Sendable {
+        public var track: Int
+        public var clip: Content
+    }
+
+    /// The audition's key with the editor in `view`, nil when nothing is auditioned.
+    public static func auditionKey(session: Session, view: ViewState) -> AuditionKey? {
+        guard view.tab == .designer, view.designer.audition else { return nil }
+        return AuditionKey(track: session.currentTrack, clip: session.chosenClip)
     }
 
     /// Holds and rests would make the audition silent: they fall back to clip 1.

@@ -129,16 +129,26 @@ enum CoreBench {
 
     /// Big selections: a whole track (a quarter of the document) shifted, then the step undone.
     static func measureWholeTrack(_ sizes: [Int]) {
-        var line = "shift a whole track (n/4 markers), ms run / undo:"
+        var line = "shift a whole track (n/4 markers), ms run / undo / redo (median of 7):"
         for n in sizes {
             let session = Session(document: document(markers: n))
-            session.selection = [0: Set(session.document.tracks[0].markers.map(\.id))]
-            let a = ContinuousClock.now
-            _ = try? session.run(.shift(0.01))
-            let b = ContinuousClock.now
-            _ = try? session.undo(1)
-            let c = ContinuousClock.now
-            line += "  \(n / 4): \(fmt(micros(b - a) / 1000)) / \(fmt(micros(c - b) / 1000))"
+            let all = Set(session.document.tracks[0].markers.map(\.id))
+            var runs: [Double] = [], undos: [Double] = [], redos: [Double] = []
+            for _ in 0..<7 {
+                session.selection = [0: all]
+                let a = ContinuousClock.now
+                _ = try? session.run(.shift(0.01))
+                let b = ContinuousClock.now
+                _ = try? session.undo(1)
+                let c = ContinuousClock.now
+                _ = try? session.redo(1)
+                let d = ContinuousClock.now
+                _ = try? session.undo(1)
+                runs.append(micros(b - a) / 1000)
+                undos.append(micros(c - b) / 1000)
+                redos.append(micros(d - c) / 1000)
+            }
+            line += "  \(n / 4): \(fmt(median(runs))) / \(fmt(median(undos))) / \(fmt(median(redos)))"
         }
         print(line)
     }

@@ -179,6 +179,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(missing.err, "tempera: cannot open '\(path("absent.tempera"))': No such file or directory\n")
     }
 
+    func testEventsPastTheLastFrameAreRefusedNotTrapped() throws {
+        var doc = Document.newDocument()
+        doc.transport = Transport(tempo: 0.05, volume: 0.8, loopStart: 0, loopEnd: 10_000_000, loopOn: true, length: 10_000_000)
+        try DocumentFile.save(doc, to: path("long.tempera"))
+        let result = try tempera(["events", path("long.tempera"), "--loops", "1000000"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertEqual(result.err, "tempera: 1000000 loops of this document run past the last sample frame\n")
+        XCTAssertEqual(result.out, "")
+    }
+
     func testSaveInsideAScriptIsRefusedBeforeAnythingRuns() throws {
         let doc = try savedDocument()
         let script = path("script.txt")

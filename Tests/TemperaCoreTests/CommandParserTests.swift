@@ -30,7 +30,11 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(try parse("track 3"), .trackSelect(3))
         XCTAssertEqual(error("track 0"), CommandError("track must be a whole number from 1, not 0", column: 7))
         XCTAssertEqual(error("track 1.5"), CommandError("track must be a whole number from 1, not 1.5", column: 7))
-        XCTAssertEqual(error("track add a b"), CommandError("unexpected 'b' (track add [NAME])", column: 13))
+        XCTAssertEqual(error("track 9223372036854775808"),
+                       CommandError("track must be a whole number from 1, not 9.223372036854776e+18", column: 7))
+        XCTAssertEqual(error("track add low tom"),
+                       CommandError("unexpected 'tom': quote a name with spaces, as in track add \"low tom\"", column: 15))
+        XCTAssertEqual(try parse("\u{FEFF}track 2"), .trackSelect(2))
     }
 
     func testTransportForms() throws {
@@ -44,7 +48,7 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(error("loop 2 1"), CommandError("the loop must end after it starts (2)", column: 8))
         XCTAssertEqual(error("tempo 0"), CommandError("tempo must be from 0.05 to 20, not 0", column: 7))
         XCTAssertEqual(error("volume 1.5"), CommandError("volume must be from 0 to 1, not 1.5", column: 8))
-        XCTAssertEqual(error("length -1"), CommandError("length must be greater than 0, not -1", column: 8))
+        XCTAssertEqual(error("length -1"), CommandError("length must be greater than 0 and at most 10000000, not -1", column: 8))
         XCTAssertEqual(error("length"), CommandError("missing TIME (length TIME)", column: 8))
     }
 
@@ -79,9 +83,10 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(try parse("pulse count=5 period=sqrt(2)/4 start=1 amp=0.5"),
                        .pulse(period: 2.0.squareRoot() / 4, count: 5, start: 1, amp: 0.5))
         XCTAssertEqual(error("marker add 1 amp=3"), CommandError("amp must be from 0 to 1, not 3", column: 18))
-        XCTAssertEqual(error("marker add -1"), CommandError("time must not be negative, not -1", column: 12))
+        XCTAssertEqual(error("marker add -1"), CommandError("time must be from 0 to 10000000, not -1", column: 12))
+        XCTAssertEqual(error("length 1e8"), CommandError("length must be greater than 0 and at most 10000000, not 100000000", column: 8))
         XCTAssertEqual(error("pulse count=4"), CommandError("missing period= (pulse period=TIME count=N [start=TIME] [amp=A])", column: 15))
-        XCTAssertEqual(error("pulse period=0 count=4"), CommandError("period must be greater than 0, not 0", column: 14))
+        XCTAssertEqual(error("pulse period=0 count=4"), CommandError("period must be greater than 0 and at most 10000000, not 0", column: 14))
     }
 
     func testModesAndClips() throws {

@@ -107,6 +107,32 @@ final class MarkerListTests: XCTestCase {
         XCTAssertTrue(list.isEmpty)
     }
 
+    func testApplyGivesTheSameListWhetherItRebuildsOrMovesMarkerByMarker() throws {
+        let base = MarkerList((0..<4000).map { Marker(id: MarkerID($0), time: Double($0 % 977) / 7) })
+        for batch in [10, 3000] {
+            var rng = SeededRandom(seed: UInt64(batch))
+            var model = Dictionary(uniqueKeysWithValues: base.map { ($0.id, $0) })
+            var removed: [MarkerID] = [], upserts: [Marker] = []
+            for _ in 0..<batch {
+                let id = MarkerID(rng.next() % 4000)
+                if rng.coin() {
+                    removed.append(id)
+                    model[id] = nil
+                } else {
+                    let m = Marker(id: id, time: Double(rng.next() % 1000) / 3, amp: 0.5)
+                    upserts.append(m)
+                }
+            }
+            let fresh = Marker(id: 9999, time: 1.5)
+            upserts.append(fresh)
+            for m in upserts { model[m.id] = m }
+            var list = base
+            list.apply(removing: removed, upserting: upserts)
+            try list.checkInvariants()
+            XCTAssertEqual(list, MarkerList(model.values), "batch of \(batch)")
+        }
+    }
+
     func testACopySharesUntouchedChunks() {
         let list = MarkerList((0..<100_000).map { Marker(id: MarkerID($0), time: Double($0)) })
         var copy = list

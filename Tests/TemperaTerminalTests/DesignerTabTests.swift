@@ -96,7 +96,7 @@ final class DesignerTabTests: XCTestCase {
             ▸s 0.50 ─────────────0━━━━━━━━━━━●────────────1────────────
              ioi ms 183 183 183 225 225
                 map 0-0 2-1 4-2 6-3 9-4
-             → s+  ← s-  s stamp
+             → s+  ← s-  s stamp                               ♪ track 1
             """)
     }
 
