@@ -81,6 +81,18 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(out[2 * 1_000], 0.1875, accuracy: 1e-6)
     }
 
+    func testAtThePolyphonyLimitTheOldestVoiceFadesOutFor2point5ms() throws {
+        let dc = try Fixture.wav(Fixture.block(frames: 48_000, level: 0.1), in: dir, name: "dc.wav")
+        let tracks: [[(Double, Content?)]] = (0..<5).map { [(Double($0) * 0.01, .clip(1))] }
+        let doc = Fixture.document(tracks: tracks, slots: [ClipSlot(file: dc)])
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0, polyphony: 4).renderAll()
+        XCTAssertEqual(out[2 * 1_900], 0.4, accuracy: 1e-6, "four voices")
+        // The fifth starts at frame 1 920 (1 ms attack) while the first fades over 120 frames: never five at full
+        // level (0.5).
+        for i in 1_920..<1_920 + 120 { XCTAssertLessThan(out[2 * i], 0.47) }
+        XCTAssertEqual(out[2 * (1_920 + 121)], 0.4, accuracy: 1e-6, "four again, the first one gone")
+    }
+
     func testTheMasterRoundsOffPeaksInsteadOfClipping() throws {
         let dc = try Fixture.wav(Fixture.block(frames: 4_800, level: 0.5), in: dir, name: "dc.wav")
         let doc = Fixture.document(tracks: [[(0, .clip(1))], [(0, .clip(1))], [(0, .clip(1))], [(0.05, .clip(1))]],
