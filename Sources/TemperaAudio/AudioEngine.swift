@@ -97,7 +97,7 @@ public final class AudioEngine {
         output = nil
         // No thread renders now, so the state can be reset directly.
         drainCommands()
-        renderState.pointee.playing = false
+        renderState.pointee.apply(TransportCommand(.silence))
         wantPlaying = false
         shared.pointee.playing.store(false, ordering: .relaxed)
         silenceVoices()
@@ -189,6 +189,8 @@ public final class AudioEngine {
     /// (0: endless with the loop on, one pass with it off).
     public func play(loops: Int = 0) {
         wantPlaying = true
+        // Cleared here, not only when the audio thread takes the command, so `isPlaying` is true at once.
+        shared.pointee.finished.store(false, ordering: .releasing)
         send(TransportCommand(.play, value: Int32(clamping: loops)))
     }
 
