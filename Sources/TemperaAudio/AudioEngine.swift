@@ -278,14 +278,16 @@ public final class AudioEngine {
         guard started, let output else { return }
         let elapsed = Date().timeIntervalSince(attemptAt)
         switch output.state {
-        case .failed where elapsed >= Self.retryInterval:
-            connect()
         case .failed(let why) where !(output is FailedOutput):
-            // Release the dead connection now (its thread stops), so edits are taken directly until the retry.
+            // Release the dead connection now (its thread stops), so edits are taken directly until the retry,
+            // which comes `retryInterval` after the failure was seen.
             output.close()
             self.output = FailedOutput(reason: why)
+            attemptAt = Date()
             // What was sounding is gone with the server; resuming voices mid-sample later would click.
             silenceVoices()
+        case .failed where elapsed >= Self.retryInterval:
+            connect()
         case .connecting where elapsed >= Self.connectTimeout:
             output.close()
             self.output = FailedOutput(reason: "PulseAudio server not answering")

@@ -168,6 +168,8 @@ final class PulsePlaybackTests: XCTestCase {
         usleep(300_000)
         server.stop()
         XCTAssertTrue(waitFor(2) { isUnavailable(engine) }, "\(engine.status)")
+        guard case .unavailable(let why) = engine.status else { return XCTFail() }
+        XCTAssertTrue(why.hasPrefix("PulseAudio server lost"), why)
         // The editor keeps working.
         doc.transport.tempo = 2
         engine.update(document: doc)
