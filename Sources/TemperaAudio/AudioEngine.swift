@@ -33,7 +33,7 @@ public final class AudioEngine {
     /// Seconds between attempts to reach a missing server.
     public static let retryInterval = 2.0
     /// How long a connection may take before the server counts as missing.
-    public static let connectTimeout = 2.0
+    public static let connectTimeout = 1.5
 
     public let sampleRate: Double
     public let outputKind: Output

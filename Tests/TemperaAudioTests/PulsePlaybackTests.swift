@@ -157,6 +157,34 @@ final class PulsePlaybackTests: XCTestCase {
         engine.stop()
     }
 
+    func testAServerThatNeverAnswersCountsAsMissingWithinTwoSeconds() throws {
+        // A socket that accepts connections (the kernel's backlog) but never speaks the protocol.
+        let path = dir + "/mute-socket"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(listen(fd, 8), 0)
+        setenv("PULSE_SERVER", "unix:\(path)", 1)
+
+        let engine = AudioEngine()
+        let t0 = Date()
+        engine.start()
+        XCTAssertEqual(engine.status, .connecting)
+        XCTAssertTrue(waitFor(3) { isUnavailable(engine) })
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 2)
+        XCTAssertEqual(engine.status, .unavailable("PulseAudio server not answering"))
+        engine.stop()
+    }
+
     func testKillingTheServerMidPlayMakesTheEngineUnavailableAndNothingCrashes() throws {
         let server = try startServer()
         var doc = try clickDocument()
