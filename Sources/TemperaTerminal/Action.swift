@@ -84,22 +84,15 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("tab.prev", "previous tab"),
         ]
         for tab in Tab.allCases { list.append((tab.action, "show the \(tab.label) tab")) }
+        for name in DesignerTab.actions + ["designer.edit"] {
+            list.append((name, "designer: " + (designerHelp[name] ?? name)))
+        }
         list += [
             ("slot.left", "previous slot"),
             ("slot.right", "next slot"),
             ("slot.up", "slot above"),
             ("slot.down", "slot below"),
             ("slot.choose", "choose the highlighted slot (Groups: stamp it)"),
-            ("designer.slider.up", "designer: slider right by 0.01"),
-            ("designer.slider.down", "designer: slider left by 0.01"),
-            ("designer.slider.up.coarse", "designer: slider right by 0.1"),
-            ("designer.slider.down.coarse", "designer: slider left by 0.1"),
-            ("designer.stamp", "designer: stamp the result at the cursor"),
-            ("designer.apply", "designer: retime the selected markers to the result"),
-            ("designer.group", "designer: put the result into the chosen group"),
-            ("designer.preset", "designer: next preset (swing, tigrigna, five-seven)"),
-            ("designer.edit", "designer: edit the definition on the : line"),
-            ("designer.morph", "designer: morph on the : line"),
             ("esc", "cancel: abort a drag, close the help, clear the selection"),
             ("prompt.accept", "accept the line"),
             ("prompt.cancel", "close the line"),
@@ -121,6 +114,40 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
         list += DesignerTab.catalog.filter { d in !list.contains { $0.0 == d.name } }
         return list
     }()
+
+    /// What the rhythm designer's actions (`DesignerTab.actions`) do, for the help overlay.
+    static let designerHelp: [String: String] = [
+        "designer.row": "next row (top, bottom, map, slider)",
+        "designer.row.next": "next row", "designer.row.prev": "previous row",
+        "designer.row.top": "the top row", "designer.row.bottom": "the bottom row",
+        "designer.row.map": "the map row", "designer.row.slider": "the slider",
+        "designer.beat.left": "beat left (slider row: slider left)",
+        "designer.beat.right": "beat right (slider row: slider right)",
+        "designer.beat.toggle": "choose / drop the beat (map: pair / unpair; slider: 0.5)",
+        "designer.division.up": "one more pulse (map: next partner)",
+        "designer.division.down": "one pulse fewer (map: previous partner)",
+        "designer.euclid": "Euclidean beats E(k, n) on the row",
+        "designer.k.up": "Euclidean: one beat more", "designer.k.down": "Euclidean: one beat fewer",
+        "designer.rotate": "rotate the row's beats left", "designer.rotate.right": "rotate the row's beats right",
+        "designer.slider.up": "slider right by 0.05", "designer.slider.down": "slider left by 0.05",
+        "designer.slider.fine.up": "slider right by 0.01", "designer.slider.fine.down": "slider left by 0.01",
+        "designer.slider.zero": "slider to 0 (the top rhythm)", "designer.slider.half": "slider to 0.5",
+        "designer.slider.one": "slider to 1 (the bottom rhythm)",
+        "designer.amp.up": "beat louder", "designer.amp.down": "beat softer",
+        "designer.map.next": "partner of the pair: next", "designer.map.prev": "partner of the pair: previous",
+        "designer.map.clear": "unpair the beat", "designer.map.reset": "default map (i-th to i-th)",
+        "designer.span.double": "span twice as long", "designer.span.half": "span half as long",
+        "designer.stamp": "stamp the result at the cursor",
+        "designer.apply": "retime the selected markers to the result",
+        "designer.group": "put the result into the designer's group slot",
+        "designer.group.next": "next group slot", "designer.group.prev": "previous group slot",
+        "designer.morph": "morph: cycles with the slider moving",
+        "designer.morph.more": "morph over one cycle more", "designer.morph.less": "morph over one cycle fewer",
+        "designer.preset.next": "next preset (swing, tigrigna, five-seven)",
+        "designer.preset.prev": "previous preset",
+        "designer.audition": "hear the temperament on the current track while the tab is open",
+        "designer.edit": "edit the definition on the : line",
+    ]
 
     private static let index: [String: String] = {
         var d: [String: String] = [:]

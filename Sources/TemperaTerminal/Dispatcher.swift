@@ -46,7 +46,6 @@ public final class Dispatcher {
     private var afterDiscard: (() -> Void)?
     private var drag: Drag?
     private var history: [String] = []
-    private var presetIndex = 0
 
     /// Questions answered with one key.
     public enum Question: Equatable, Sendable {
@@ -248,7 +247,9 @@ public final class Dispatcher {
         if name.hasPrefix("tempo.") { return "tempo" }
         if name.hasPrefix("volume.") { return "volume" }
         if name.hasPrefix("amp.") { return "amp" }
-        if name.hasPrefix("designer.slider.") { return "slider" }
+        if name.hasPrefix("designer.slider.") || (name.hasPrefix("designer.beat.") && name != "designer.beat.toggle") {
+            return "slider"
+        }
         return nil
     }
 
@@ -262,6 +263,12 @@ public final class Dispatcher {
         }
         if name.hasPrefix("clip."), let content = Dispatcher.content(ofClipAction: name) {
             try clip(content)
+            return
+        }
+        if name.hasPrefix("designer."), name != "designer.edit" {
+            if Dispatcher.nudgeFamily(name) != nil { beginNudge("slider") }
+            let message = try DesignerTab.handle(action: name, session: s, state: &view.designer)
+            say(message ?? "")
             return
         }
         if name.hasPrefix("tab."), let tab = Tab(rawValue: String(name.dropFirst(4))) {
@@ -365,29 +372,11 @@ public final class Dispatcher {
         case "slot.choose":
             if view.tab == .groups { try command(.drawGroup(view.chosenGroup)) }
             else if view.tab == .clips { say("clip \(s.chosenClip.code) chosen") }
-        case "designer.slider.up", "designer.slider.down", "designer.slider.up.coarse", "designer.slider.down.coarse":
-            let step = (name.hasSuffix("coarse") ? 0.1 : 0.01) * (name.contains(".up") ? 1 : -1)
-            let next = ((s.document.designer.slider + step) * 1000).rounded() / 1000
-            try nudge("slider", .temper(.slider(next)))
-        case "designer.stamp": try command(.temper(.stamp(times: 1)))
-        case "designer.apply": try command(.temper(.apply))
-        case "designer.group": try command(.temper(.group(view.chosenGroup)))
-        case "designer.preset":
-            let presets = ["swing", "tigrigna", "five-seven"]
-            let p = presets[presetIndex % presets.count]
-            presetIndex += 1
-            try command(.temper(.preset(p)))
-            say("designer preset: \(p)")
         case "designer.edit": openPrompt(Dispatcher.temperLine(s.document.designer))
-        case "designer.morph": openPrompt("temper morph times=4 from=0 to=1")
         case "esc":
             if !selectionIsEmpty { try command(.select(.init(.none))) } else { say("") }
         default:
-            if name.hasPrefix("designer."), let message = try DesignerTab.handle(action: name, session: s, state: &view.designer) {
-                say(message)
-            } else {
-                say("'\(name)' does nothing here")
-            }
+            say("'\(name)' does nothing here")
         }
     }
 
@@ -685,8 +674,8 @@ public final class Dispatcher {
         case .designer(let x, let y):
             view.tab = .designer
             view.focus = .tab
-            let area = EditorView.layout(session: s, view: view, width: width, height: height).tabs
-            if let message = try DesignerTab.click(x: x, y: y, width: area.width, height: area.height, session: s,
+            let r = layout.tabs
+            if let message = try DesignerTab.click(x: x, y: y, width: r.width, height: r.height, session: s,
                                                    state: &view.designer) {
                 say(message)
             }

@@ -14,10 +14,16 @@ public final class Editor {
     /// Seconds, injected so tests control autosave timing.
     public var clock: () -> Double
     private var dirty = true
-    private var engineRevision = -1
+    /// What the engine was last given: the document's revision and, while the designer auditions, what it
+    /// auditions on (changing track or clip changes what is heard).
+    private var published: Published?
+    private struct Published: Equatable {
+        var revision: Int
+        var audition: Bool
+        var track: Int
+        var clip: Content
+    }
     private var engineGeneration = -1
-    /// What the designer's audition was when the engine was last given a document (nil: not auditioning).
-    private var engineAudition: DesignerTab.AuditionKey?
     private var lastTransport = TransportInfo()
     private var fitted = false
 
@@ -113,23 +119,27 @@ public final class Editor {
     /// Keeps the engine playing what the document says: a new session is loaded, an edit is published.
     private func syncEngine() {
         let s = dispatcher.session
+        let view = dispatcher.view
+        // While the designer tab is open its result is heard on the current track, so each slider step is.
+        let audition = view.tab == .designer && view.designer.audition
+        let now = Published(revision: s.revision, audition: audition, track: audition ? s.currentTrack : 0,
+                            clip: audition ? s.chosenClip : .clip(1))
+        let document = audition ? DesignerTab.playbackDocument(session: s, state: view.designer) : s.document
         if dispatcher.sessionGeneration != engineGeneration {
             engineGeneration = dispatcher.sessionGeneration
-            engineRevision = s.revision
-            engineAudition = nil
+            published = now
             autosave.reset()
             if let engine = dispatcher.engine {
                 let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
-                let warnings = engine.load(document: s.document, baseDirectory: base)
+                let warnings = engine.load(document: document, baseDirectory: base)
                 if let first = warnings.first {
                     dispatcher.say(warnings.count > 1 ? "\(first) (and \(warnings.count - 1) more)" : first, error: true)
                 }
             }
             dirty = true
-        } else if s.revision != engineRevision || DesignerTab.auditionKey(session: s, view: dispatcher.view) != engineAudition {
-            engineRevision = s.revision
-            engineAudition = DesignerTab.auditionKey(session: s, view: dispatcher.view)
-            dispatcher.engine?.update(document: DesignerTab.playbackDocument(session: s, view: dispatcher.view))
+        } else if now != published {
+            published = now
+            dispatcher.engine?.update(document: document)
         }
     }
 

@@ -125,6 +125,8 @@ public struct KeyMap: Equatable, Sendable {
                 out[a.name] = KeyMap.label(k)
             }
         }
+        // The subdivision count has a pair of keys: shown together, down then up.
+        if let down = out["subdivision.down"], let up = out["subdivision.up"] { out["subdivision"] = down + up }
         return out
     }
 

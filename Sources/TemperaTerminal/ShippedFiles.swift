@@ -128,41 +128,48 @@ tab       up         slot.up
 tab       down       slot.down
 tab       enter      slot.choose
 
-# The rhythm designer: the slider by ear while the loop plays
-designer  left       designer.slider.down
-designer  right      designer.slider.up
-designer  S-left     designer.slider.down.coarse
-designer  S-right    designer.slider.up.coarse
-designer  down       designer.slider.down.coarse
-designer  up         designer.slider.up.coarse
-designer  enter      designer.stamp
-designer  a          designer.apply
-designer  g          designer.group
-designer  p          designer.preset
-designer  e          designer.edit
-designer  M          designer.morph
-designer  j          designer.row.next
-designer  k          designer.row.prev
-designer  ,          designer.beat.left
-designer  .          designer.beat.right
-designer  x          designer.beat.toggle
+# The rhythm designer (F4 shows it and gives it the keys): rows top, bottom, map, slider.
+# Move the slider by ear while the loop plays; while the tab is open the current track plays the result.
+designer  down       designer.row
+designer  up         designer.row.prev
+designer  left       designer.beat.left
+designer  right      designer.beat.right
+designer  enter      designer.beat.toggle
+designer  S-right    designer.slider.up
+designer  S-left     designer.slider.down
+designer  C-right    designer.slider.fine.up
+designer  C-left     designer.slider.fine.down
+designer  M-right    designer.slider.fine.up
+designer  M-left     designer.slider.fine.down
+designer  0          designer.slider.zero
+designer  5          designer.slider.half
+designer  1          designer.slider.one
 designer  +          designer.division.up
+designer  =          designer.division.up
 designer  -          designer.division.down
-designer  E          designer.euclid
-designer  >          designer.k.up
-designer  <          designer.k.down
+designer  e          designer.euclid
+designer  k          designer.k.up
+designer  K          designer.k.down
 designer  r          designer.rotate
 designer  R          designer.rotate.right
-designer  0          designer.slider.zero
-designer  h          designer.slider.half
-designer  1          designer.slider.one
 designer  S-up       designer.amp.up
 designer  S-down     designer.amp.down
-designer  =          designer.map.reset
+designer  x          designer.map.clear
+designer  X          designer.map.reset
 designer  *          designer.span.double
 designer  /          designer.span.half
+designer  s          designer.stamp
+designer  a          designer.apply
+designer  g          designer.group
+designer  >          designer.group.next
+designer  <          designer.group.prev
+designer  M          designer.morph
+designer  .          designer.morph.more
+designer  ,          designer.morph.less
+designer  p          designer.preset.next
 designer  P          designer.preset.prev
 designer  A          designer.audition
+designer  E          designer.edit
 
 # The : line
 prompt    enter      prompt.accept

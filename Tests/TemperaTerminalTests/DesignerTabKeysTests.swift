@@ -27,7 +27,7 @@ final class DesignerTabKeysTests: XCTestCase {
 
     func testEveryDesignerActionIsInTheCatalogAndTheShippedMapLoads() throws {
         for a in DesignerTab.actions { XCTAssertTrue(Action(a).isKnown, a) }
-        XCTAssertEqual(KeyMap.standard.hints["designer.beat.toggle"], "x")
+        XCTAssertEqual(KeyMap.standard.hints["designer.beat.toggle"], "Enter")
     }
 
     func testRowKeysBeatToggleAndEuclidThroughTheKeyMap() {
@@ -35,13 +35,13 @@ final class DesignerTabKeysTests: XCTestCase {
         keys(d, "F4")
         XCTAssertEqual(d.view.tab, .designer)
         XCTAssertEqual(d.view.designer.focus, .slider)
-        keys(d, "j")   // slider -> top
+        keys(d, "down")   // slider -> top
         XCTAssertEqual(d.view.designer.focus, .top)
-        keys(d, ". . x")
+        keys(d, "right right enter")
         XCTAssertEqual(d.session.document.designer.top.beats, [0, 1, 2, 3, 4, 6])
         XCTAssertEqual(d.view.message, "top beat 2 chosen")
-        keys(d, "j")   // top -> bottom
-        keys(d, "+ + + E")
+        keys(d, "down")   // top -> bottom
+        keys(d, "+ + + e")
         XCTAssertEqual(d.session.document.designer.bottom.division, 8)
         XCTAssertEqual(d.session.document.designer.bottom.beats, [0, 2, 3, 5, 6])
         keys(d, "r")
@@ -56,7 +56,7 @@ final class DesignerTabKeysTests: XCTestCase {
         XCTAssertEqual(d.session.document.designer.slider, 1)
         keys(d, "0")
         XCTAssertEqual(d.session.document.designer.slider, 0)
-        keys(d, "h")
+        keys(d, "5")
         XCTAssertEqual(d.session.document.designer.slider, 0.5)
     }
 

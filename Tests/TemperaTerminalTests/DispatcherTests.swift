@@ -297,17 +297,29 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.view.focus, .timeline)
     }
 
-    func testDesignerArrowsMoveTheSliderAsOneUndoStep() {
+    func testDesignerKeysMoveTheSliderAsOneUndoStepAndEscRestoresIt() {
         let d = make()
         keys(d, "F4")
         XCTAssertEqual(d.view.tab, .designer)
+        XCTAssertEqual(d.view.designer.focus, .slider)
         let s0 = d.session.document.designer.slider
-        keys(d, "right right S-right")
-        XCTAssertEqual(d.session.document.designer.slider, s0 + 0.12, accuracy: 1e-9)
+        keys(d, "right right C-right")
+        XCTAssertEqual(d.session.document.designer.slider, s0 + 0.11, accuracy: 1e-9)
         keys(d, "esc")
         XCTAssertEqual(d.session.document.designer.slider, s0, accuracy: 1e-12)
-        keys(d, "right tab u")
+        keys(d, "S-right tab u")
         XCTAssertEqual(d.session.document.designer.slider, s0, accuracy: 1e-12)
+        XCTAssertFalse(d.session.canUndo)
+    }
+
+    func testDesignerStampPutsTheResultAtTheCursor() {
+        let d = make()
+        let before = d.session.document.tracks[0].markers.count
+        keys(d, "F4 s")
+        let pairs = d.session.document.designer.pairs.count
+        XCTAssertEqual(d.session.document.tracks[0].markers.count, before + pairs)
+        keys(d, "u")
+        XCTAssertEqual(d.session.document.tracks[0].markers.count, before)
     }
 
     // MARK: Files and quitting

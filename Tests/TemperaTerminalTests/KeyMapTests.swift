@@ -45,7 +45,7 @@ final class KeyMapTests: XCTestCase {
 
     func testMoreSpecificContextWinsOverGlobal() {
         let map = KeyMap.standard
-        XCTAssertEqual(map.action(for: .left, in: [.designer, .tab, .global]), Action("designer.slider.down"))
+        XCTAssertEqual(map.action(for: .left, in: [.designer, .tab, .global]), Action("designer.beat.left"))
         XCTAssertEqual(map.action(for: .left, in: [.tab, .global]), Action("slot.left"))
         XCTAssertEqual(map.action(for: .left, in: [.timeline, .global]), Action("cursor.left"))
     }

@@ -1,0 +1,260 @@
+import Foundation
+import XCTest
+@testable import TemperaCore
+@testable import TemperaTerminal
+
+/// The editor loop on an in-memory screen: frames, resizes, the mouse, quitting and autosave.
+final class EditorTests: XCTestCase {
+    var dir = ""
+    var now = 0.0
+
+    override func setUp() {
+        dir = NSTemporaryDirectory() + "tempera-editor-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        now = 0
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    var paths: ConfigPaths { ConfigPaths(config: dir + "/config", state: dir + "/state") }
+
+    func make(_ document: Document = .demo(), path: String? = nil, width: Int = 120, height: Int = 40,
+              unicode: Bool = true) -> (Editor, MemoryScreen) {
+        let screen = MemoryScreen(width: width, height: height, unicode: unicode)
+        let d = Dispatcher(session: Session(document: document, path: path), width: width, height: height, paths: paths,
+                           clock: { [unowned self] in self.now })
+        let editor = Editor(screen: screen, dispatcher: d, autosave: Autosave(paths: paths),
+                            clock: { [unowned self] in self.now })
+        editor.frame()
+        return (editor, screen)
+    }
+
+    func press(_ editor: Editor, _ names: String) {
+        editor.process(Key.sequence(names).map { .key($0) })
+    }
+
+    func click(_ editor: Editor, x: Int, y: Int, button: Int = 1) {
+        editor.process([.mouse(MouseEvent(.press, x: x, y: y, button: button)),
+                        .mouse(MouseEvent(.release, x: x, y: y, button: button))])
+    }
+
+    /// Where a text first appears on screen.
+    func find(_ text: String, in screen: MemoryScreen) -> (x: Int, y: Int)? {
+        for y in 0..<screen.canvas.height {
+            let line = Array(screen.canvas.line(y)), n = Array(text)
+            guard line.count >= n.count else { continue }
+            for x in 0...(line.count - n.count) where Array(line[x..<(x + n.count)]) == n { return (x, y) }
+        }
+        return nil
+    }
+
+    // MARK: Frames
+
+    func testFirstFrameShowsTheFourAreasAndTheWholeLoop() {
+        let (editor, screen) = make()
+        let text = screen.text
+        for title in ["transport", "timeline", "tools", "clips", "groups", "rhythm designer", "kick", "canon"] {
+            XCTAssertTrue(text.contains(title), "missing \(title)")
+        }
+        let vp = editor.dispatcher.view.viewport
+        XCTAssertEqual(vp.end(columns: editor.dispatcher.columns), 2, accuracy: 1e-9)
+        XCTAssertEqual(screen.frames, 1)
+    }
+
+    func testToolPanelShowsTheKeysOfTheLiveMap() throws {
+        let (editor, screen) = make()
+        XCTAssertNotNil(find("m shift", in: screen))
+        editor.dispatcher.keyMap = try editor.dispatcher.keyMap.merging("global  F7  tool.shift\nglobal m none\n", file: "k")
+        editor.frame()
+        XCTAssertNotNil(find("F7 shift", in: screen))
+    }
+
+    func testResizeBelowTheMinimumShowsTheMessageAndTheLayoutReturns() {
+        let (editor, screen) = make()
+        screen.resize(width: 60, height: 15)
+        editor.process([.resize])
+        XCTAssertTrue(screen.text.contains("too small"), screen.text)
+        XCTAssertFalse(screen.text.contains("timeline"))
+        screen.resize(width: 120, height: 40)
+        editor.process([.resize])
+        XCTAssertTrue(screen.text.contains("timeline"))
+        XCTAssertEqual(screen.canvas.width, 120)
+    }
+
+    func testHelpOverlayListsTheBindingsAndClosesOnAKey() {
+        let (editor, screen) = make()
+        press(editor, "?")
+        XCTAssertNotNil(find("help", in: screen))
+        XCTAssertNotNil(find("play / pause the loop", in: screen))
+        press(editor, "esc")
+        XCTAssertNil(find("play / pause the loop", in: screen))
+    }
+
+    func testColonLineShowsWhatIsTypedWithTheCursorAfterIt() {
+        let (editor, screen) = make()
+        editor.process([.key(Key(":"))] + "tempo 2".map { .key(Key($0)) })
+        XCTAssertEqual(screen.canvas.line(39).hasPrefix(":tempo 2"), true, screen.canvas.line(39))
+        XCTAssertEqual(screen.cursor?.x, 8)
+        XCTAssertEqual(screen.cursor?.y, 39)
+        press(editor, "enter")
+        XCTAssertNil(screen.cursor)
+        XCTAssertEqual(editor.session.document.transport.tempo, 2)
+    }
+
+    func testAsciiScreenGetsOnlyAsciiCharacters() {
+        let (_, screen) = make(unicode: false)
+        let nonAscii = screen.canvas.cells.filter { !$0.char.isASCII }
+        XCTAssertEqual(nonAscii.count, 0)
+    }
+
+    // MARK: The mouse
+
+    func testClickOnTheTimelineDrawsAMarkerWhereTheHitSays() {
+        let (editor, _) = make(.newDocument())
+        let d = editor.dispatcher
+        let l = d.layout
+        let rows = l.rows(ofTrack: 1)!
+        let x = l.timeline.x + 30, y = rows.y
+        guard case .timeline(let track, let time, let amp) = EditorView.hitTest(
+            x: x, y: y, session: d.session, view: d.view, size: (120, 40)) else { return XCTFail("no timeline there") }
+        XCTAssertEqual(track, 1)
+        click(editor, x: x, y: y)
+        XCTAssertEqual(d.session.currentTrack, 1)
+        let added = d.session.document.tracks[1].markers.filter { $0.time == time }
+        XCTAssertEqual(added.count, 1)
+        XCTAssertEqual(added.first?.amp, amp)
+        XCTAssertEqual(d.session.undoName, "draw")
+    }
+
+    func testClickOnAToolChoosesItAndOnSnapTogglesIt() throws {
+        let (editor, screen) = make()
+        let shift = try XCTUnwrap(find("m shift", in: screen))
+        click(editor, x: shift.x + 2, y: shift.y)
+        XCTAssertEqual(editor.dispatcher.view.tool, .shift)
+        let snap = try XCTUnwrap(find("[snap]", in: screen))
+        click(editor, x: snap.x + 1, y: snap.y)
+        XCTAssertFalse(editor.session.snap)
+    }
+
+    func testMouseDragWithShiftIsOneUndoStep() {
+        let (editor, _) = make(.newDocument())
+        let d = editor.dispatcher
+        press(editor, "* m")
+        let l = d.layout
+        let y = l.rows(ofTrack: 0)!.y + 1
+        let x0 = l.timeline.x + d.view.viewport.column(of: 0.5)
+        editor.process([.mouse(MouseEvent(.press, x: x0, y: y)),
+                        .mouse(MouseEvent(.drag, x: x0 + 3, y: y)),
+                        .mouse(MouseEvent(.drag, x: x0 + 5, y: y)),
+                        .mouse(MouseEvent(.release, x: x0 + 5, y: y))])
+        let column = d.view.viewport.secondsPerColumn
+        let times = d.session.document.tracks[0].markers.map(\.time)
+        XCTAssertEqual(times[0], 5 * column, accuracy: 1e-9)
+        XCTAssertEqual(times[15], 1.875 + 5 * column, accuracy: 1e-9)
+        XCTAssertEqual(d.session.undoName, "shift")
+        press(editor, "u")
+        XCTAssertEqual(d.session.document, Document.newDocument())
+    }
+
+    func testEscDuringAMouseDragPutsTheSelectionBack() {
+        let (editor, _) = make(.newDocument())
+        let d = editor.dispatcher
+        press(editor, "* m")
+        let l = d.layout
+        let y = l.rows(ofTrack: 0)!.y + 1
+        let x0 = l.timeline.x + d.view.viewport.column(of: 0.5)
+        editor.process([.mouse(MouseEvent(.press, x: x0, y: y)), .mouse(MouseEvent(.drag, x: x0 + 4, y: y)), .key(.esc)])
+        XCTAssertEqual(d.session.document, Document.newDocument())
+        XCTAssertFalse(d.session.canUndo)
+    }
+
+    func testWheelZoomsAboutThePointer() {
+        let (editor, _) = make()
+        let d = editor.dispatcher
+        let before = d.view.viewport.secondsPerColumn
+        let l = d.layout
+        editor.process([.mouse(MouseEvent(.wheelUp, x: l.timeline.x + 10, y: l.timeline.y))])
+        XCTAssertEqual(d.view.viewport.secondsPerColumn, before / 2, accuracy: 1e-12)
+        editor.process([.mouse(MouseEvent(.wheelDown, x: l.timeline.x + 10, y: l.timeline.y, shift: true))])
+        XCTAssertEqual(d.view.viewport.secondsPerColumn, before / 2, accuracy: 1e-12)
+    }
+
+    // MARK: The loop, quitting and autosave
+
+    func testRunReturnsTrueWhenTheUserQuits() {
+        let (editor, screen) = make()
+        screen.feed(keys: "right right q")
+        XCTAssertTrue(editor.run())
+        XCTAssertEqual(screen.unread, 0)
+    }
+
+    func testRunEndsWhenInputClosesAndKeepsChangesRecoverable() throws {
+        let (editor, screen) = make()
+        screen.feed(keys: "a")
+        XCTAssertFalse(editor.run())
+        let file = editor.autosave.file(for: nil)
+        let saved = try DocumentFile.load(file)
+        // Ids are not saved: compare what the file holds.
+        XCTAssertEqual(DocumentFile.encode(saved), DocumentFile.encode(editor.session.document))
+    }
+
+    func testAutosaveWritesFiveSecondsAfterAChange() {
+        let (editor, _) = make()
+        let file = editor.autosave.file(for: nil)
+        press(editor, "a")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file))
+        now = 4.9
+        press(editor, "right")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file))
+        now = 5.0
+        press(editor, "right")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file))
+    }
+
+    func testSavingRemovesTheAutosave() {
+        let path = dir + "/song.tempera"
+        let (editor, _) = make(path: path)
+        let file = editor.autosave.file(for: path)
+        press(editor, "a")
+        now = 6
+        press(editor, "right")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file))
+        press(editor, "C-s")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+    }
+
+    func testAutosaveNewerThanTheFileIsOfferedAndAnOlderOneIsNot() throws {
+        let path = dir + "/song.tempera"
+        try DocumentFile.save(.newDocument(), to: path)
+        var autosave = Autosave(paths: paths)
+        let edited = Session(document: .newDocument(), path: path)
+        try edited.run(.markerAdd(time: 0.3, amp: 0.5))
+        XCTAssertNil(autosave.write(edited))
+        // Make the file clearly older than its autosave.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
+        let offered = try XCTUnwrap(autosave.recoverable(for: path, loaded: .newDocument()))
+        XCTAssertEqual(DocumentFile.encode(offered), DocumentFile.encode(edited.document))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
+        XCTAssertNil(autosave.recoverable(for: path, loaded: .newDocument()))
+    }
+
+    func testAutosaveFilesAreKeptApartPerDocument() {
+        let a = Autosave(paths: paths)
+        XCTAssertNotEqual(a.file(for: "/x/song.tempera"), a.file(for: "/y/song.tempera"))
+        XCTAssertTrue(a.file(for: "/x/song.tempera").hasPrefix(dir + "/state/autosave/song.tempera-"))
+        XCTAssertEqual(a.file(for: nil), dir + "/state/autosave/untitled.tempera")
+    }
+
+    func testQuitWithoutSavingRemovesTheAutosave() {
+        let (editor, screen) = make()
+        let file = editor.autosave.file(for: nil)
+        press(editor, "a")
+        now = 6
+        press(editor, "right")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file))
+        screen.feed(keys: "q n")
+        XCTAssertTrue(editor.run())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file))
+    }
+}
