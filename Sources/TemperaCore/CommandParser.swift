@@ -46,7 +46,8 @@ public enum CommandParser {
     /// Every command form, for help screens and error messages.
     public static let forms: [String] = [
         "track add [NAME]", "track N", "track [N] mute [on|off]", "track [N] solo [on|off]",
-        "track [N] gain G | track [N] gain GdB", "track [N] name NAME", "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
+        "track [N] gain G | track [N] gain GdB", "track [N] name NAME",
+        "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
         "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
         "slot N note=MIDI [file=PATH] [decay=MS] [name=NAME] ...",
         "cursor TIME", "marker add TIME [amp=A]", "pulse period=TIME count=N [start=TIME] [amp=A]",
@@ -342,7 +343,7 @@ struct LineParser {
         let usage = "track add [NAME] | track N | track [N] mute|solo [on|off] | track [N] gain G | track [N] name NAME"
         let word = try next("'add', a setting or a track number", usage: usage)
         if isKeyword(word, "add") {
-            return .trackAdd(name: try trackName(usage: "track add [NAME]", example: "track add", optional: true))
+            return .trackAdd(name: try trackName(example: "track add"))
         }
         // `track N` alone makes N current; `track N SETTING ...` addresses N without making it current. A
         // number never reads as a setting's name, so the two cannot be confused.
@@ -372,8 +373,12 @@ struct LineParser {
         case "gain":
             return .trackGain(track: target, gain: try trackGain())
         default:
-            let name = try trackName(usage: "track [N] name NAME", example: "track name", optional: false)
-            return .trackName(track: target, name: name ?? "")
+            let usage = "track [N] name NAME"
+            guard let name = try trackName(example: "track name") else {
+                throw CommandError("missing NAME (\(usage))", column: missingColumn)
+            }
+            if let problem = Self.nameProblem(name) { throw fail("track name: \(problem)", at: words[position - 1]) }
+            return .trackName(track: target, name: name)
         }
     }
 
@@ -387,12 +392,9 @@ struct LineParser {
         return "unknown track setting '\(text)' (\(usage))"
     }
 
-    /// The NAME of `track add` and `track name`: one word, quoted when it holds spaces.
-    mutating func trackName(usage: String, example: String, optional: Bool) throws -> String? {
-        guard position < words.count else {
-            if optional { return nil }
-            throw CommandError("missing NAME (\(usage))", column: missingColumn)
-        }
+    /// The NAME of `track add` and `track name`, nil when absent: one word, quoted when it holds spaces.
+    mutating func trackName(example: String) throws -> String? {
+        guard position < words.count else { return nil }
         let w = words[position]
         if w.equals != nil { throw fail("unexpected '\(w.text)': quote a name with '=' in it", at: w) }
         position += 1
@@ -400,7 +402,6 @@ struct LineParser {
             throw fail("unexpected '\(words[position].text)': quote a name with spaces, as in \(example) \"low tom\"",
                        at: words[position])
         }
-        if !optional, let problem = Self.nameProblem(w.text) { throw fail("track name: \(problem)", at: w) }
         return w.text
     }
 
@@ -435,7 +436,8 @@ struct LineParser {
         guard gain.isFinite, range.contains(gain) else {
             let shown = decibels ? "\(Self.show(v))dB" : Self.show(v)
             let bounds = "\(Self.show(range.lowerBound))-\(Self.show(range.upperBound))"
-            throw fail("track gain: \(shown) is out of range (\(bounds)\(decibels ? ", at most +12.04dB" : ""))", at: word)
+            let most = (20 * log10(range.upperBound) * 100).rounded() / 100
+            throw fail("track gain: \(shown) is out of range (\(bounds)\(decibels ? ", at most +\(most)dB" : ""))", at: word)
         }
         return gain
     }
