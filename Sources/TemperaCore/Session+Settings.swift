@@ -58,7 +58,8 @@ extension Session {
         }
         let t = try trackIndex(n)
         try perform("gain of track \(t + 1)") { $0.setTrack(t, gain: gain) }
-        return "\(trackLabel(t)) gain \(DocumentFile.number(gain)) (\(Self.decibels(gain)))"
+        // A gain typed in dB is a long fraction: three decimals say enough next to the dB.
+        return "\(trackLabel(t)) gain \(DocumentFile.number((gain * 1000).rounded() / 1000)) (\(Self.decibels(gain)))"
     }
 
     func runTrackName(_ n: Int?, _ name: String) throws -> String? {
