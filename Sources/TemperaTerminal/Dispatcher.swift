@@ -82,6 +82,8 @@ public final class Dispatcher {
         /// Scale: the time the pointer pressed (the handle moves by the pointer's travel).
         var pressTime: Double
         var lastStep: Double
+        /// The document's revision when the drag began, to tell whether it changed anything.
+        var revision = 0
     }
 
     public init(session: Session, keyMap: KeyMap = .standard, view: ViewState = ViewState(), engine: AudioEngine? = nil,
@@ -237,7 +239,8 @@ public final class Dispatcher {
     private func continuesDrag(_ d: Drag, _ name: String) -> Bool {
         switch d.kind {
         case .shift, .scale:
-            return !d.mouse && ["cursor.left", "cursor.right", "cursor.fine.left", "cursor.fine.right"].contains(name)
+            // Enter (apply) is handled by the drag itself: it keeps the result.
+            return !d.mouse && ["cursor.left", "cursor.right", "cursor.fine.left", "cursor.fine.right", "apply"].contains(name)
         case .tempo, .volume: return false
         case .nudge(let family): return Dispatcher.nudgeFamily(name) == family
         }
@@ -531,11 +534,11 @@ public final class Dispatcher {
         if drag == nil {
             if view.tool == .shift {
                 s.beginTransaction("shift")
-                drag = Drag(kind: .shift, mouse: false, anchor: 0, pressTime: 0, lastStep: clock())
+                drag = Drag(kind: .shift, mouse: false, anchor: 0, pressTime: 0, lastStep: clock(), revision: session.revision)
             } else {
                 guard let h = nearestSelected(to: s.cursor) else { return }
                 s.beginTransaction("scale")
-                drag = Drag(kind: .scale(k: h.k), mouse: false, anchor: h.time, pressTime: h.time, lastStep: clock())
+                drag = Drag(kind: .scale(k: h.k), mouse: false, anchor: h.time, pressTime: h.time, lastStep: clock(), revision: session.revision)
             }
         }
         guard var d = drag else { return }
@@ -573,7 +576,7 @@ public final class Dispatcher {
         }
         if drag != nil { finishDrag() }
         session.beginTransaction(family)
-        drag = Drag(kind: .nudge(family), mouse: false, anchor: 0, pressTime: 0, lastStep: clock())
+        drag = Drag(kind: .nudge(family), mouse: false, anchor: 0, pressTime: 0, lastStep: clock(), revision: session.revision)
     }
 
     private func nudge(_ family: String, _ c: Command) throws {
@@ -583,9 +586,16 @@ public final class Dispatcher {
 
     /// Ends a drag: its steps become one undo step.
     public func finishDrag() {
-        guard drag != nil else { return }
+        guard let d = drag else { return }
         drag = nil
         session.commitTransaction()
+        switch d.kind {
+        case .shift, .scale:
+            if session.revision != d.revision, let name = session.undoName {
+                say("\(name) kept" + (keyMap.hints["undo"].map { " (\($0) undoes)" } ?? ""))
+            }
+        default: break
+        }
     }
 
     /// Cancels a drag: the document goes back to where the drag began.
@@ -665,11 +675,11 @@ public final class Dispatcher {
         case .loop: try run(Action("loop"))
         case .tempo(let v):
             s.beginTransaction("tempo")
-            drag = Drag(kind: .tempo, mouse: true, anchor: 0, pressTime: 0, lastStep: clock())
+            drag = Drag(kind: .tempo, mouse: true, anchor: 0, pressTime: 0, lastStep: clock(), revision: session.revision)
             try tryStep { try s.run(.tempo(Dispatcher.clamp(v, Transport.tempoRange))) }
         case .volume(let v):
             s.beginTransaction("volume")
-            drag = Drag(kind: .volume, mouse: true, anchor: 0, pressTime: 0, lastStep: clock())
+            drag = Drag(kind: .volume, mouse: true, anchor: 0, pressTime: 0, lastStep: clock(), revision: session.revision)
             try tryStep { try s.run(.volume(Dispatcher.clamp(v, 0...1))) }
         case .designer(let x, let y):
             view.tab = .designer
@@ -707,10 +717,10 @@ public final class Dispatcher {
             guard let h = nearestSelected(to: time) else { return }
             if view.tool == .shift {
                 s.beginTransaction("shift")
-                drag = Drag(kind: .shift, mouse: true, anchor: time, pressTime: time, lastStep: clock())
+                drag = Drag(kind: .shift, mouse: true, anchor: time, pressTime: time, lastStep: clock(), revision: session.revision)
             } else {
                 s.beginTransaction("scale")
-                drag = Drag(kind: .scale(k: h.k), mouse: true, anchor: h.time, pressTime: time, lastStep: clock())
+                drag = Drag(kind: .scale(k: h.k), mouse: true, anchor: h.time, pressTime: time, lastStep: clock(), revision: session.revision)
             }
         default:
             // Typing, fill, and the selections that start from the cursor: the click places the cursor.

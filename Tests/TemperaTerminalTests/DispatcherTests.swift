@@ -182,6 +182,16 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(times(d)[15], 1.875)
     }
 
+    func testScaleFromTheEndOfTheTimelineMovesTheLastMarker() {
+        let d = make()
+        let column = d.view.viewport.secondsPerColumn
+        keys(d, "down down * x end right right right enter")
+        XCTAssertEqual(times(d, track: 2)[15], 1.875 + 3 * column, accuracy: 1e-9)
+        XCTAssertEqual(d.session.undoName, "scale")
+        XCTAssertEqual(d.view.message, "scale kept (u undoes)")
+        XCTAssertFalse(d.dragging)
+    }
+
     func testRotateReverseAndDeleteActAtOnceOnTheSelection() {
         let d = make()
         try! d.runLine("fill \"1 2 3\"")
