@@ -33,9 +33,12 @@ let package = Package(
             "TemperaCore", "TemperaAudio", "TemperaTerminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal"]),
+        .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
+                                                                "CAllocCounter"]),
+        // Counts allocations (for the benchmark's proof that the render path makes none).
+        .target(name: "CAllocCounter"),
         // Synthesises the default kit into Samples/ (`make kit`).
-        .executableTarget(name: "tempera-kit", dependencies: ["TemperaCore", "CSndfile"]),
+        .executableTarget(name: "tempera-kit", dependencies: ["TemperaCore", "TemperaAudio", "CSndfile"]),
 
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore"]),

@@ -43,6 +43,7 @@ public final class AudioEngine {
     private var started = false
     private var attemptAt = Date.distantPast
     private let bank: SampleBank
+    private let compiler = EventCompiler()
     private var live: [PublishedSnapshot] = []
     private var seq = 0
     private var document: Document?
@@ -55,13 +56,15 @@ public final class AudioEngine {
     ///   - sampleRate: the output rate; samples are converted to it once, at load.
     ///   - output: PulseAudio, or the null output driven by `pump(frames:)`.
     ///   - kitDirectory: where `kit/NAME.wav` points (default: found as `SamplePaths.kitDirectory()` says).
-    public init(sampleRate: Double = 48_000, output: Output = .pulse, kitDirectory: String? = nil) {
+    ///   - polyphony: voices sounding at once before the oldest is stolen (with a short fade).
+    public init(sampleRate: Double = 48_000, output: Output = .pulse, kitDirectory: String? = nil, polyphony: Int = 64) {
         self.sampleRate = sampleRate
         self.outputKind = output
         bank = SampleBank(sampleRate: sampleRate, kitDirectory: kitDirectory)
         shared = .allocate(capacity: 1)
         shared.initialize(to: EngineShared())
         renderState = RenderState.make(rate: sampleRate, shared: shared)
+        renderState.pointee.polyphony = min(max(1, polyphony), RenderState.voiceCapacity - 8)
     }
 
     deinit {
@@ -92,16 +95,37 @@ public final class AudioEngine {
         started = false
         output?.close()
         output = nil
-        shared.pointee.playing.store(false, ordering: .relaxed)
         // No thread renders now, so the state can be reset directly.
-        renderState.pointee.playing = false
-        for v in 0..<RenderState.voiceCapacity { renderState.pointee.voices[v].active = false }
         drainCommands()
+        renderState.pointee.playing = false
+        wantPlaying = false
+        shared.pointee.playing.store(false, ordering: .relaxed)
+        silenceVoices()
         reclaim()
     }
 
+    /// True while an output's thread may be rendering with the state.
+    private var rendering: Bool { output != nil && !(output is FailedOutput) }
+
+    /// Through the ring to the audio thread, or straight into the state when no thread renders.
+    private func send(_ command: TransportCommand) {
+        if rendering {
+            shared.pointee.send(command)
+        } else {
+            drainCommands()
+            renderState.pointee.apply(command)
+        }
+    }
+
+    /// Only while no thread renders.
+    private func silenceVoices() {
+        for v in 0..<RenderState.voiceCapacity { renderState.pointee.voices[v].active = false }
+        shared.pointee.activeVoices.store(0, ordering: .relaxed)
+    }
+
+    /// Carries out commands still in the ring (only while no thread renders).
     private func drainCommands() {
-        while shared.pointee.receive() != nil {}
+        while let c = shared.pointee.receive() { renderState.pointee.apply(c) }
     }
 
     /// Loads the document's samples (off the audio thread) and publishes its schedule and settings.
@@ -117,15 +141,21 @@ public final class AudioEngine {
         return warnings
     }
 
-    /// Publishes an edited document: heard from the next event, with no gap. Samples of changed slots are
-    /// loaded here first (warnings about them come from `load` or `warnings(for:)`).
-    public func update(document: Document) {
+    /// Publishes an edited document: heard from the next event, with no gap. When the slots changed, their
+    /// samples are loaded here first (files already loaded are reused) and the problems are returned, one line
+    /// per slot that cannot play; otherwise nothing is loaded and the result is empty.
+    @discardableResult
+    public func update(document: Document) -> [String] {
+        var warnings: [String] = []
         if document.slots != loadedSlots {
-            let (buffers, _) = bank.samples(for: document.slots, baseDirectory: baseDirectory)
+            bank.retryFailures()
+            let (buffers, w) = bank.samples(for: document.slots, baseDirectory: baseDirectory)
             samples = buffers
             loadedSlots = document.slots
+            warnings = w
         }
         publish(document)
+        return warnings
     }
 
     /// The load problems of the slots as they are now (for a UI that wants to show them again).
@@ -136,13 +166,12 @@ public final class AudioEngine {
     private func publish(_ document: Document) {
         self.document = document
         seq += 1
-        let schedule = Schedule(document: document, sampleRate: sampleRate)
-        let snap = PublishedSnapshot(seq: seq, schedule: schedule, slots: document.slots, samples: samples,
-                                     volume: document.transport.volume)
+        let snap = PublishedSnapshot(seq: seq, document: document, events: compiler.events(for: document),
+                                     sampleRate: sampleRate, samples: samples)
         live.append(snap)
         shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
-        if output == nil {
-            // Nothing renders: take the snapshot here, so older ones can go.
+        if !rendering {
+            // No thread renders: take the snapshot here, so older ones can go.
             RenderState.adoptLatest(renderState)
             shared.pointee.oldestInUse.store(seq, ordering: .relaxed)
         }
@@ -159,12 +188,12 @@ public final class AudioEngine {
     /// (0: endless with the loop on, one pass with it off).
     public func play(loops: Int = 0) {
         wantPlaying = true
-        shared.pointee.send(TransportCommand(.play, value: Int32(clamping: loops)))
+        send(TransportCommand(.play, value: Int32(clamping: loops)))
     }
 
     public func pause() {
         wantPlaying = false
-        shared.pointee.send(TransportCommand(.pause))
+        send(TransportCommand(.pause))
     }
 
     public func toggle() {
@@ -173,7 +202,7 @@ public final class AudioEngine {
 
     /// Back to the start of the loop region (playing continues from there if it was playing).
     public func rewind() {
-        shared.pointee.send(TransportCommand(.rewind))
+        send(TransportCommand(.rewind))
     }
 
     /// True while the transport runs (also while a play command is on its way to the audio thread).
@@ -222,12 +251,22 @@ public final class AudioEngine {
     /// Output frames rendered since the engine was made.
     public var renderedFrames: Int { shared.pointee.renderedFrames.load(ordering: .relaxed) }
 
+    /// Snapshots published and not yet freed (the audio thread may still read them).
+    var liveSnapshots: Int { live.count }
+
     /// Null output only: renders `frames` frames on the calling thread and returns them (interleaved stereo).
     public func pump(frames: Int) -> [Float] {
         guard let null = output as? NullOutput else { return [] }
         let out = null.pump(frames: frames)
         reclaim()
         return out
+    }
+
+    /// Null output only: renders `frames` frames into `buffer` (interleaved stereo) on the calling thread, with
+    /// no allocation: what an output backend's thread does on every callback.
+    public func pump(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        guard let null = output as? NullOutput else { return }
+        null.pump(into: buffer, frames: frames)
     }
 
     /// Retries a missing server every `retryInterval`, and gives up on a connection that takes too long.
@@ -238,6 +277,12 @@ public final class AudioEngine {
         switch output.state {
         case .failed where elapsed >= Self.retryInterval:
             connect()
+        case .failed(let why) where !(output is FailedOutput):
+            // Release the dead connection now (its thread stops), so edits are taken directly until the retry.
+            output.close()
+            self.output = FailedOutput(reason: why)
+            // What was sounding is gone with the server; resuming voices mid-sample later would click.
+            silenceVoices()
         case .connecting where elapsed >= Self.connectTimeout:
             output.close()
             self.output = FailedOutput(reason: "PulseAudio server not answering")

@@ -37,5 +37,10 @@ final class NullOutput: AudioOutput {
         return out
     }
 
+    func pump(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        guard let render else { return }
+        RenderState.render(render, into: buffer, frames: frames)
+    }
+
     func close() { render = nil }
 }

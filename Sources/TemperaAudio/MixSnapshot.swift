@@ -1,7 +1,7 @@
 import TemperaCore
 
 /// One schedule event as the audio thread reads it: plain numbers only.
-struct MixEvent {
+struct MixEvent: Equatable {
     var time: Double
     var gateEnd: Double
     var amp: Float
@@ -66,17 +66,16 @@ final class PublishedSnapshot {
     let samples: [SampleBuffer?]
     var seq: Int { pointer.pointee.seq }
 
-    init(seq: Int, schedule: Schedule, slots: [ClipSlot], samples: [SampleBuffer?], volume: Double) {
+    /// A snapshot of `doc` with its events already compiled (by an `EventCompiler`).
+    init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double, samples: [SampleBuffer?]) {
         self.samples = samples
-        let rate = schedule.sampleRate
-        let events = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(schedule.events.count, 1))
-        for (i, e) in schedule.events.enumerated() {
-            (events + i).initialize(to: MixEvent(time: e.time, gateEnd: e.gateEnd, amp: Float(e.amp), track: Int32(e.track),
-                                                 clip: Int32(e.clip), randomKey: e.randomKey, isCut: e.kind == .cut))
-        }
+        let (start, end) = Schedule.region(of: doc.transport)
+        let trackGains = Schedule.trackGains(of: doc.tracks)
+        let events = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(compiled.count, 1))
+        compiled.withUnsafeBufferPointer { if let p = $0.baseAddress { events.initialize(from: p, count: $0.count) } }
         let mixSlots = UnsafeMutablePointer<MixSlot>.allocate(capacity: ClipSlot.count)
         for n in 0..<ClipSlot.count {
-            let slot = n < slots.count ? slots[n] : ClipSlot()
+            let slot = n < doc.slots.count ? doc.slots[n] : ClipSlot()
             let buffer = n < samples.count ? samples[n] : nil
             let decay = slot.decay.map { max(1, Int($0 / 1000 * rate)) } ?? 0
             (mixSlots + n).initialize(to: MixSlot(
@@ -86,14 +85,15 @@ final class PublishedSnapshot {
                 decayFrames: decay,
                 releaseFrames: max(1, Int(max(slot.release / 1000, Fades.minimumRelease) * rate))))
         }
-        let gains = UnsafeMutablePointer<Float>.allocate(capacity: max(schedule.trackGains.count, 1))
-        for (i, g) in schedule.trackGains.enumerated() { (gains + i).initialize(to: Float(g)) }
+        let gains = UnsafeMutablePointer<Float>.allocate(capacity: max(trackGains.count, 1))
+        for (i, g) in trackGains.enumerated() { (gains + i).initialize(to: Float(g)) }
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: MixSnapshot(
-            seq: seq, events: events, eventCount: schedule.events.count, slots: mixSlots, trackGains: gains,
-            trackCount: schedule.trackGains.count, start: schedule.start, end: schedule.end, span: schedule.span,
-            tempo: schedule.tempo, looping: schedule.looping, volume: Float(min(max(volume, 0), 1)),
-            seed: schedule.seed, randomPool: schedule.randomPool))
+            seq: seq, events: events, eventCount: compiled.count, slots: mixSlots, trackGains: gains,
+            trackCount: trackGains.count, start: start, end: end, span: end - start,
+            tempo: doc.transport.tempo, looping: doc.transport.loopOn,
+            volume: Float(min(max(doc.transport.volume, 0), 1)),
+            seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots)))
     }
 
     deinit {

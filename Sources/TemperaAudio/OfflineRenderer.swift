@@ -27,11 +27,14 @@ public struct OfflineRenderer {
     /// a short fade so it does not click).
     public let maxTail: Double
     public let warnings: [String]
+    /// Voices sounding at once before the oldest is stolen.
+    public let polyphony: Int
     private let samples: [SampleBuffer?]
 
     /// Loads the document's samples. Problems are in `warnings`; those slots render silence.
     public init(document: Document, baseDirectory: String?, sampleRate: Double = 48_000, loops: Int = 1,
-                maxTail: Double = 10, kitDirectory: String? = nil) {
+                maxTail: Double = 10, kitDirectory: String? = nil, polyphony: Int = 64) {
+        self.polyphony = min(max(1, polyphony), RenderState.voiceCapacity - 8)
         self.document = document
         self.sampleRate = sampleRate
         self.loops = max(1, loops)
@@ -47,15 +50,14 @@ public struct OfflineRenderer {
         Int(Schedule(document: document, sampleRate: sampleRate).frame(pass: loops, time: 0))
     }
 
-    /// Renders block by block, handing each block (interleaved stereo) to `sink` with the progress 0...1.
-    /// `blockFrames` only changes how the work is cut, never the samples.
-    public func render(blockFrames: Int = 512, _ sink: (UnsafeBufferPointer<Float>, Double) throws -> Void) rethrows {
+    /// Runs `body` with a render state playing the document from the loop start, `loops` passes.
+    private func withPlayingState<R>(_ body: (UnsafeMutablePointer<RenderState>, UnsafeMutablePointer<EngineShared>) throws -> R)
+        rethrows -> R {
         let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
         shared.initialize(to: EngineShared())
         let state = RenderState.make(rate: sampleRate, shared: shared)
-        let schedule = Schedule(document: document, sampleRate: sampleRate)
-        let snap = PublishedSnapshot(seq: 1, schedule: schedule, slots: document.slots, samples: samples,
-                                     volume: document.transport.volume)
+        let snap = PublishedSnapshot(seq: 1, document: document, events: EventCompiler().events(for: document),
+                                     sampleRate: sampleRate, samples: samples)
         defer {
             RenderState.destroy(state)
             shared.deinitialize(count: 1)
@@ -63,32 +65,51 @@ public struct OfflineRenderer {
             withExtendedLifetime(snap) {}
         }
         shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
+        state.pointee.polyphony = polyphony
         RenderState.adoptLatest(state)
-        // Full volume from the first sample: no fade-in of the master the live engine would not have either.
+        // Full volume from the first sample, as a live engine that has been running settles to.
         state.pointee.master = snap.pointer.pointee.volume
         shared.pointee.send(TransportCommand(.play, value: Int32(clamping: loops)))
+        return try body(state, shared)
+    }
 
+    /// The blocks a render is cut into: the passes, then the tail while voices sound. `block` renders `n` frames
+    /// and reports whether any voice still sounds; it gets the progress 0...1 too.
+    private func forEachBlock(blockFrames: Int, minimumLast: Int = 0, _ block: (Int, Double) throws -> Bool) rethrows {
         let total = passFrames
-        let tailFrames = Int(maxTail * sampleRate)
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * 2)
-        defer { buffer.deallocate() }
         var done = 0
+        var sounding = false
         while done < total {
-            let n = min(blockFrames, total - done)
-            RenderState.render(state, into: buffer, frames: n)
+            var n = min(blockFrames, total - done)
+            // Keep the final block long enough to hold the end fade.
+            if total - done - n < minimumLast { n = total - done }
             done += n
-            try sink(UnsafeBufferPointer(start: buffer, count: n * 2), Double(done) / Double(total + 1))
+            sounding = try block(n, Double(done) / Double(total + 1))
         }
-        if tailFrames == 0 {
-            // End exactly on the last pass; the final 5 ms fade out so nothing clicks.
-            return
-        }
+        let tailFrames = Int(maxTail * sampleRate)
         var tail = 0
-        while tail < tailFrames && shared.pointee.activeVoices.load(ordering: .relaxed) > 0 {
+        while tail < tailFrames && sounding {
             let n = min(blockFrames, tailFrames - tail)
-            RenderState.render(state, into: buffer, frames: n)
+            sounding = try block(n, Double(total) / Double(total + 1))
             tail += n
-            try sink(UnsafeBufferPointer(start: buffer, count: n * 2), Double(total) / Double(total + 1))
+        }
+    }
+
+    /// Frames faded out at the very end when there is no tail.
+    var endFadeFrames: Int { maxTail == 0 ? Int(0.005 * sampleRate) : 0 }
+
+    /// Renders block by block, handing each block (interleaved stereo) to `sink` with the progress 0...1.
+    /// `blockFrames` only changes how the work is cut, never the samples. Without a tail, the end is not faded
+    /// here (`renderAll` and `write` fade it).
+    public func render(blockFrames: Int = 512, _ sink: (UnsafeBufferPointer<Float>, Double) throws -> Void) rethrows {
+        try withPlayingState { state, shared in
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * 2)
+            defer { buffer.deallocate() }
+            try forEachBlock(blockFrames: blockFrames) { n, fraction in
+                RenderState.render(state, into: buffer, frames: n)
+                try sink(UnsafeBufferPointer(start: buffer, count: n * 2), fraction)
+                return shared.pointee.activeVoices.load(ordering: .relaxed) > 0
+            }
         }
     }
 
@@ -97,7 +118,7 @@ public struct OfflineRenderer {
         var out: [Float] = []
         out.reserveCapacity(passFrames * 2)
         render(blockFrames: blockFrames) { block, _ in out.append(contentsOf: block) }
-        if maxTail == 0 { Self.fadeEnd(&out, frames: Int(0.005 * sampleRate)) }
+        Self.fadeEnd(&out, frames: endFadeFrames)
         return out
     }
 
@@ -111,52 +132,23 @@ public struct OfflineRenderer {
         }
     }
 
-    /// Writes the render to `path` with libsndfile. `progress` is called with 0...1 as blocks are written.
+    /// Writes the render to `path` through the file output backend. `progress` is called with 0...1.
     public func write(to path: String, format: Format = .wav, bits: Bits = .int24,
                       progress: (Double) -> Void = { _ in }) throws {
-        var info = SF_INFO()
-        info.samplerate = Int32(sampleRate)
-        info.channels = 2
-        let major = format == .wav ? Int32(SF_FORMAT_WAV) : Int32(SF_FORMAT_FLAC)
-        switch bits {
-        case .int16: info.format = major | Int32(SF_FORMAT_PCM_16)
-        case .int24: info.format = major | Int32(SF_FORMAT_PCM_24)
-        case .float32:
-            guard format == .wav else { throw RenderError(description: "FLAC holds 16 or 24 bits, not 32-bit float") }
-            info.format = major | Int32(SF_FORMAT_FLOAT)
-        }
-        guard sf_format_check(&info) != 0 else {
-            throw RenderError(description: "\(path): libsndfile cannot write \(format.rawValue) at \(Int(sampleRate)) Hz")
-        }
-        guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw RenderError(description: "\(path): \(String(cString: sf_strerror(nil)))")
-        }
-        var closed = false
-        defer { if !closed { sf_close(file) } }
-        sf_command(file, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
-        // Whole render first when the end needs a fade (it touches the last block); else stream block by block.
-        if maxTail == 0 {
-            let all = renderAll()
-            progress(0.99)
-            try Self.writeFrames(all[...], to: file, path: path)
-        } else {
-            try render { block, fraction in
-                try Self.writeFrames(block[...], to: file, path: path)
+        let output = try FileOutput(path: path, format: format, bits: bits, sampleRate: sampleRate,
+                                    blockFrames: 512 + endFadeFrames)
+        try withPlayingState { state, shared in
+            output.open(render: state, shared: shared, sampleRate: sampleRate)
+            let total = passFrames
+            var written = 0
+            try forEachBlock(blockFrames: 512, minimumLast: endFadeFrames) { n, fraction in
+                written += n
+                try output.pull(frames: n, fadeOutLast: written == total ? endFadeFrames : 0)
                 progress(fraction)
+                return shared.pointee.activeVoices.load(ordering: .relaxed) > 0
             }
+            try output.finish()
         }
-        closed = true
-        guard sf_close(file) == 0 else { throw RenderError(description: "\(path): could not be closed") }
         progress(1)
-    }
-
-    private static func writeFrames<C: RandomAccessCollection>(_ samples: C, to file: OpaquePointer, path: String) throws
-        where C.Element == Float {
-        let frames = samples.count / 2
-        let written = samples.withContiguousStorageIfAvailable { sf_writef_float(file, $0.baseAddress, sf_count_t(frames)) }
-            ?? Array(samples).withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, sf_count_t(frames)) }
-        guard written == frames else {
-            throw RenderError(description: "\(path): write failed (\(String(cString: sf_strerror(file))))")
-        }
     }
 }

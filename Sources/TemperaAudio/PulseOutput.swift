@@ -1,4 +1,5 @@
 import CPulse
+import Foundation
 import Synchronization
 
 /// The state PulseAudio's callbacks reach through their userdata pointer: raw memory, no class, so the
@@ -168,6 +169,7 @@ func pulseStreamStateChanged(_ stream: OpaquePointer?, _ userdata: UnsafeMutable
     let l = userdata.assumingMemoryBound(to: PulseLink.self)
     let st = pa_stream_get_state(stream)
     if st == PA_STREAM_READY {
+        pulseRaiseThreadPriority()
         if let attr = pa_stream_get_buffer_attr(stream) {
             let micros = Double(attr.pointee.tlength) / 8 / l.pointee.sampleRate * 1_000_000
             l.pointee.shared.pointee.latencyMicros.store(Int(micros), ordering: .relaxed)
@@ -204,4 +206,12 @@ func pulseUnderflow(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointe
     guard let userdata else { return }
     let l = userdata.assumingMemoryBound(to: PulseLink.self)
     l.pointee.shared.pointee.underruns.add(1, ordering: .relaxed)
+}
+
+/// Asks for real-time scheduling for the mainloop thread, which renders: a busy editor or compiler then cannot
+/// delay the audio. Where the system refuses (no privilege), the thread keeps its ordinary priority.
+func pulseRaiseThreadPriority() {
+    var param = sched_param()
+    param.sched_priority = min(sched_get_priority_min(Int32(SCHED_FIFO)) + 9, sched_get_priority_max(Int32(SCHED_FIFO)))
+    _ = pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &param)
 }

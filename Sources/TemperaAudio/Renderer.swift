@@ -29,6 +29,8 @@ struct RenderState {
     /// Voices sounding at once before the oldest is stolen.
     var polyphony = 64
     var master: Float = 0
+    /// A voice sounded at the start of this block or started in it.
+    var anyVoiceSounded = false
     var order: UInt64 = 0
     let trackSmoothing: Float
     let masterSmoothing: Float
@@ -60,6 +62,9 @@ struct RenderState {
         adoptLatest(s)
         while let c = s.pointee.shared.pointee.receive() { s.pointee.apply(c) }
 
+        // With nothing sounding, a volume change cannot click: the master takes it at once.
+        s.pointee.anyVoiceSounded = false
+        for v in 0..<voiceCapacity where s.pointee.voices[v].active { s.pointee.anyVoiceSounded = true; break }
         var f = 0
         while f < count {
             let end = s.pointee.fireDueEvents(upTo: count, offset: f)
@@ -138,6 +143,7 @@ struct RenderState {
         guard targetGain > 0, ev.amp > 0, slot.gain > 0 else { return }
 
         let v = allocateVoice()
+        anyVoiceSounded = true
         order &+= 1
         voices[v] = Voice(
             active: true, stolen: false, track: ev.track, data: data, frames: slot.frames, position: 0,
@@ -145,7 +151,7 @@ struct RenderState {
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
             releaseAt: slot.gate ? base + sn.frame(pass: pass, time: ev.gateEnd, rate: rate) : Int64.max,
-            seq: sn.seq, order: order)
+            gatePass: pass, gateTime: ev.gateEnd, seq: sn.seq, order: order)
     }
 
     /// A free voice; at the polyphony limit the oldest sounding voice is stolen (it fades out in a few ms).
@@ -202,6 +208,14 @@ struct RenderState {
         }
         base = frame - Int64(((Double(pass) * n.span + inPass) / n.tempo * rate).rounded())
         next = nextIndex(in: new)
+        // Open gates close where the music now puts their end (never before the present).
+        let shift = o.start - n.start
+        for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].stage != .release
+            && voices[v].releaseAt != Int64.max {
+            let at = base + n.frame(pass: voices[v].gatePass, time: voices[v].gateTime + shift, rate: rate)
+            voices[v].gateTime += shift
+            voices[v].releaseAt = max(at, frame)
+        }
     }
 
     /// The first event of the current pass still to come: at or after the current frame and after the last fired.
@@ -220,7 +234,8 @@ struct RenderState {
         return lo
     }
 
-    private mutating func apply(_ c: TransportCommand) {
+    /// Carries out a transport command (the audio thread, or the editor thread when no output renders).
+    mutating func apply(_ c: TransportCommand) {
         switch c.kind {
         case .play:
             passLimit = Int(c.value)
@@ -262,16 +277,31 @@ struct RenderState {
 
     private mutating func applyMaster(_ out: UnsafeMutablePointer<Float>, count: Int) {
         let target = snapshot?.pointee.volume ?? 0
+        if !anyVoiceSounded { master = target }
         var m = master
         let k = masterSmoothing
         for i in 0..<count {
             m += (target - m) * k
             // Land exactly on the target, so a settled gain is the same number as the offline render's.
-            if abs(target - m) < 1e-6 { m = target }
-            out[2 * i] *= m
-            out[2 * i + 1] *= m
+            if abs(target - m) <= 1e-4 { m = target }
+            out[2 * i] = Self.softClip(out[2 * i] * m)
+            out[2 * i + 1] = Self.softClip(out[2 * i + 1] * m)
         }
         master = m
+    }
+
+    /// Where the master's soft clip starts: below it the mix passes untouched.
+    static let clipKnee: Float = 0.8
+
+    /// A safety on the master bus: transparent up to the knee, then a tanh curve that approaches full scale
+    /// without ever reaching it, so coinciding hits round off instead of clipping hard in the converter.
+    @inline(__always)
+    static func softClip(_ x: Float) -> Float {
+        let a = abs(x)
+        if a <= clipKnee { return x }
+        let room = 1 - clipKnee
+        let y = clipKnee + room * tanhf((a - clipKnee) / room)
+        return x < 0 ? -y : y
     }
 
     /// Publishes the playhead, the voices sounding, and the oldest snapshot still read.

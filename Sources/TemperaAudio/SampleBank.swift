@@ -2,7 +2,7 @@ import TemperaCore
 
 /// The samples of a document's 16 slots, loaded once and cached by file and note, so an edit that leaves a
 /// slot's file alone never reloads it. Editor thread only.
-final class SampleBank {
+public final class SampleBank {
     private struct Key: Hashable {
         var path: String
         var note: Int?
@@ -18,15 +18,18 @@ final class SampleBank {
         self.kitDirectory = kitDirectory
     }
 
+    /// The kit's tone for MIDI-note slots without a file: a mallet on middle C, so note N sounds pitch N.
+    public static let noteSampleName = "note"
+
     /// One buffer per slot (nil: empty or failed) and one line per file that failed, naming it.
-    /// A MIDI-note slot without a file plays the kit's first sound (`kit/kick.wav`) pitched to its note.
+    /// A MIDI-note slot without a file plays `kit/note.wav` pitched to its note.
     func samples(for slots: [ClipSlot], baseDirectory: String?) -> ([SampleBuffer?], [String]) {
         var buffers: [SampleBuffer?] = []
         var warnings: [String] = []
         var used = Set<Key>()
         for (i, slot) in slots.enumerated() {
             guard !slot.isEmpty else { buffers.append(nil); continue }
-            let reference = slot.file ?? "kit/\(Document.kitNames[0]).wav"
+            let reference = slot.file ?? "kit/\(Self.noteSampleName).wav"
             let path = SamplePaths.resolve(reference, baseDirectory: baseDirectory, kitDirectory: kitDirectory)
             let key = Key(path: path, note: slot.note)
             used.insert(key)

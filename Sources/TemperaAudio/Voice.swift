@@ -21,6 +21,10 @@ struct Voice {
     var releaseStep: Float = 0
     /// The output frame where a gate closes (Int64.max: never).
     var releaseAt = Int64.max
+    /// Where the gate closes in musical terms (pass, seconds after the region's start), so a tempo change while
+    /// the gate is open moves its end with the music.
+    var gatePass = 0
+    var gateTime = 0.0
     /// The snapshot whose sample this voice reads: kept alive while the voice sounds.
     var seq = 0
     /// Start order, for stealing the oldest.
@@ -46,6 +50,24 @@ struct Voice {
         var tg = trackGain
         while i < count {
             if pos >= frames { active = false; break }
+            if stage == .sustain && tg == targetTrackGain {
+                // The common case, at full level and a settled track gain: a plain multiply-add run up to the
+                // sample's end or the gate's close. Same arithmetic as the general path below.
+                var run = min(count - i, frames - pos)
+                if releaseAt != Int64.max {
+                    let untilRelease = releaseAt - (firstFrame + Int64(i))
+                    if untilRelease < Int64(run) { run = max(0, Int(untilRelease)) }
+                }
+                if run > 0 {
+                    let g = lvl * gain * tg
+                    let src = data + 2 * pos
+                    let dst = out + 2 * i
+                    for j in 0..<(2 * run) { dst[j] += src[j] * g }
+                    pos += run
+                    i += run
+                    continue
+                }
+            }
             if stage != .release && firstFrame + Int64(i) >= releaseAt {
                 level = lvl
                 release(over: releaseFrames)
@@ -65,6 +87,8 @@ struct Voice {
             }
             if !active { break }
             tg += (targetTrackGain - tg) * smoothing
+            // Land exactly on the target (the fast path needs equality; the last step is inaudible).
+            if abs(targetTrackGain - tg) <= 1e-5 { tg = targetTrackGain }
             let g = lvl * gain * tg
             out[2 * i] += data[2 * pos] * g
             out[2 * i + 1] += data[2 * pos + 1] * g

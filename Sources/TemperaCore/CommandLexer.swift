@@ -54,7 +54,8 @@ struct CommandLexer {
         var i = 0
         let s = scalars
         while i < s.count {
-            if s[i] == " " || s[i] == "\t" || s[i] == "\r" { i += 1; continue }
+            // A byte-order mark (a script saved by some editors) counts as a space.
+            if s[i] == " " || s[i] == "\t" || s[i] == "\r" || s[i] == "\u{FEFF}" { i += 1; continue }
             if s[i] == "#" { break }
             let start = i
             var text = String.UnicodeScalarView()

@@ -40,7 +40,8 @@ public enum CommandParser {
     /// Every command form, for help screens and error messages.
     public static let forms: [String] = [
         "track add [NAME]", "track N", "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
-        "slot N file=PATH [note=MIDI] [gain=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS] [name=NAME]",
+        "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
+        "slot N note=MIDI [file=PATH] [decay=MS] [name=NAME] ...",
         "cursor TIME", "marker add TIME [amp=A]", "pulse period=TIME count=N [start=TIME] [amp=A]",
         "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"",
         "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
@@ -59,6 +60,10 @@ public enum CommandParser {
 
     /// The presets `temper preset` knows.
     public static let temperPresets = ["swing", "tigrigna", "five-seven"]
+
+    /// The latest time (seconds) a document holds: about 116 days, far past any rhythm, and small enough that
+    /// every sample frame fits an Int64 at any rate.
+    public static let maxTime = 10_000_000.0
 
     /// The largest subdivision the rhythm designer accepts.
     public static let maxDivision = 128
@@ -126,7 +131,9 @@ struct LineParser {
 
     func integer(_ word: Word, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
         let v = try number(word, name)
-        guard v == v.rounded(), v >= Double(range.lowerBound), v <= Double(range.upperBound) else {
+        // Double(Int.max) rounds up to 2^63, which Int cannot hold: compare below it.
+        let fits = range.upperBound == Int.max ? v < 0x1p63 : v <= Double(range.upperBound)
+        guard v == v.rounded(), v >= Double(range.lowerBound), fits else {
             let bounds = range.upperBound == Int.max ? "a whole number from \(range.lowerBound)"
                 : "a whole number from \(range.lowerBound) to \(range.upperBound)"
             throw fail("\(name) must be \(bounds), not \(Self.show(v))", at: word)
@@ -135,7 +142,7 @@ struct LineParser {
     }
 
     func time(_ word: Word, _ name: String) throws -> Double {
-        try number(word, name, { $0 >= 0 }, "must not be negative")
+        try number(word, name, { (0...CommandParser.maxTime).contains($0) }, "must be from 0 to 10000000")
     }
 
     func amp(_ word: Word) throws -> Double {
@@ -181,7 +188,7 @@ struct LineParser {
                 throw fail("unknown option '\(key)' (\(usage))", at: word)
             }
             if out[key] != nil { throw fail("'\(key)' is given twice", at: word) }
-            if value.text.isEmpty { throw fail("'\(key)=' needs a value", at: word) }
+            if value.text.isEmpty, !value.quoted { throw fail("'\(key)=' needs a value", at: word) }
             out[key] = value
             position += 1
         }
@@ -208,7 +215,8 @@ struct LineParser {
         case "track": return try parseTrack()
         case "length":
             let usage = "length TIME"
-            let v = try number(try next("TIME", usage: usage), "length", { $0 > 0 }, "must be greater than 0")
+            let v = try number(try next("TIME", usage: usage), "length", { $0 > 0 && $0 <= CommandParser.maxTime },
+                               "must be greater than 0 and at most 10000000")
             try end(usage: usage)
             return .length(v)
         case "loop": return try parseLoop()
@@ -240,8 +248,8 @@ struct LineParser {
         case "pulse":
             let usage = "pulse period=TIME count=N [start=TIME] [amp=A]"
             let opts = try options(["period", "count", "start", "amp"], usage: usage)
-            let period = try number(try required(opts, "period", usage: usage), "period", { $0 > 0 },
-                                    "must be greater than 0")
+            let period = try number(try required(opts, "period", usage: usage), "period",
+                                    { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
             let count = try integer(try required(opts, "count", usage: usage), "count", 1...PatternParser.maxSymbols)
             return .pulse(period: period, count: count, start: try opts["start"].map { try time($0, "start") },
                           amp: try opts["amp"].map(amp))
@@ -282,7 +290,8 @@ struct LineParser {
         case "select": return try parseSelect()
         case "shift":
             let usage = "shift BY"
-            let v = try number(try next("BY", usage: usage), "shift")
+            let v = try number(try next("BY", usage: usage), "shift", { abs($0) <= CommandParser.maxTime },
+                               "must be within 10000000")
             try end(usage: usage)
             return .shift(v)
         case "scale": return try parseScale()
@@ -330,7 +339,10 @@ struct LineParser {
                 name = w.text
                 position += 1
             }
-            try end(usage: "track add [NAME]")
+            if position < words.count {
+                throw fail("unexpected '\(words[position].text)': quote a name with spaces, as in track add \"low tom\"",
+                           at: words[position])
+            }
             return .trackAdd(name: name)
         }
         let n = try integer(word, "track", 1...Int.max)
@@ -347,7 +359,7 @@ struct LineParser {
         }
         let a = try time(first, "loop start")
         let second = try next("B", usage: usage)
-        let b = try number(second, "loop end")
+        let b = try time(second, "loop end")
         guard b > a else { throw fail("the loop must end after it starts (\(Self.show(a)))", at: second) }
         try end(usage: usage)
         return .loopRange(a, b)
@@ -530,7 +542,8 @@ struct LineParser {
     mutating func parseTemperDefine() throws -> TemperCommand {
         let usage = "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,...] [s=X]"
         let opts = try options(["span", "top", "bottom", "map", "s"], usage: usage)
-        let span = try number(try required(opts, "span", usage: usage), "span", { $0 > 0 }, "must be greater than 0")
+        let span = try number(try required(opts, "span", usage: usage), "span",
+                              { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
         let (a, topBeats) = try row(try required(opts, "top", usage: usage), "top")
         let (b, bottomBeats) = try row(try required(opts, "bottom", usage: usage), "bottom")
         var map: [Temperament.Pair]?

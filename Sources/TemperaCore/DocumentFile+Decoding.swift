@@ -46,8 +46,8 @@ extension DocumentFile {
         }
 
         static func double(_ v: JSONValue, _ name: String) throws -> Double {
-            guard case .number(let text) = v.kind else { throw v.error("\(name) must be a number, found \(v.typeName)") }
-            guard let d = Double(text), d.isFinite else { throw v.error("\(name) is out of range: \(text)") }
+            guard case .number(let d, _) = v.kind else { throw v.error("\(name) must be a number, found \(v.typeName)") }
+            guard d.isFinite else { throw v.error("\(name) is out of range") }
             return d
         }
 
@@ -59,7 +59,9 @@ extension DocumentFile {
 
         static func int(_ v: JSONValue, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
             let d = try double(v, name)
-            guard d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+            // Double(Int.max) rounds up to 2^63, which Int cannot hold: compare below it.
+            let fits = range.upperBound == Int.max ? d < 0x1p63 : d <= Double(range.upperBound)
+            guard d == d.rounded(), d >= Double(range.lowerBound), fits else {
                 let bounds = range.upperBound == Int.max ? "a whole number from \(range.lowerBound)"
                     : "a whole number from \(range.lowerBound) to \(range.upperBound)"
                 throw v.error("\(name) must be \(bounds), not \(number(d))")
@@ -85,9 +87,9 @@ extension DocumentFile {
             guard let v else { return nil }
             switch v.kind {
             case .null: return nil
-            case .number(let text):
-                if let n = Int(text), ClipSlot.range.contains(n) { return .clip(n) }
-                throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \(text)")
+            case .number(let d, _):
+                if d == d.rounded(), d >= 1, d <= 16 { return .clip(Int(d)) }
+                throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \(number(d))")
             case .string(let s):
                 if let c = Content(code: s), s == "+" || s == "-" || s == "?" { return c }
                 throw v.error("clip must be 1-16, \"+\", \"-\" or \"?\", not \"\(s)\"")
@@ -97,6 +99,7 @@ extension DocumentFile {
         }
 
         static let gainRange = 0.0...16.0
+        static let maxTime = CommandParser.maxTime
         static let msRange = 0.0...60_000.0
 
         static func document(_ root: JSONValue) throws -> Document {
@@ -118,7 +121,9 @@ extension DocumentFile {
                                                                 "designer", "slots", "groups", "tracks"])
             var doc = Document(tracks: [])
             if let s = o.optional("seed") {
-                guard case .number(let text) = s.kind, let seed = UInt64(text) else {
+                guard case .number(let d, let text) = s.kind,
+                      let seed = text.flatMap({ UInt64($0) }) ?? (d >= 0 && d == d.rounded() && d < 0x1p64 ? UInt64(d) : nil)
+                else {
                     throw s.error("seed must be a whole number from 0 to \(UInt64.max)")
                 }
                 doc.seed = seed
@@ -128,10 +133,12 @@ extension DocumentFile {
             if let d = o.optional("designer") { doc.designer = try designer(d) }
             if let s = o.optional("slots") { doc.slots = try slots(s) }
             if let g = o.optional("groups") { doc.groups = try groups(g) }
-            let tracks = try o.optional("tracks").map(self.tracks) ?? []
-            // Through the initialiser so marker ids are numbered afresh in file order.
-            return Document(tracks: tracks, slots: doc.slots, groups: doc.groups, designer: doc.designer,
-                            transport: doc.transport, pattern: doc.pattern, seed: doc.seed)
+            // Marker ids are numbered afresh in file order, across tracks, as `Document.init` numbers them; each
+            // track's list is built once.
+            var nextID: MarkerID = 0
+            doc.tracks = try o.optional("tracks").map { try self.tracks($0, nextID: &nextID) } ?? []
+            doc.nextMarkerID = nextID
+            return doc
         }
 
         static func transport(_ v: JSONValue) throws -> Transport {
@@ -143,14 +150,16 @@ extension DocumentFile {
                                      "must be from \(number(range.lowerBound)) to \(number(range.upperBound))")
             }
             if let x = o.optional("volume") { t.volume = try double(x, "volume", { (0...1).contains($0) }, "must be from 0 to 1") }
-            if let x = o.optional("length") { t.length = try double(x, "length", { $0 > 0 }, "must be greater than 0") }
+            if let x = o.optional("length") { t.length = try double(x, "length", { $0 > 0 && $0 <= maxTime },
+                                                                     "must be greater than 0 and at most 10000000") }
             if let l = o.optional("loop") {
                 let lo = try Object(l, "loop", allowed: ["on", "start", "end"])
                 if let x = lo.optional("on") { t.loopOn = try bool(x, "loop on") }
-                if let x = lo.optional("start") { t.loopStart = try double(x, "loop start", { $0 >= 0 }, "must not be negative") }
+                if let x = lo.optional("start") { t.loopStart = try double(x, "loop start", { (0...maxTime).contains($0) },
+                                                                          "must be from 0 to 10000000") }
                 if let x = lo.optional("end") {
                     let start = t.loopStart
-                    t.loopEnd = try double(x, "loop end", { $0 > start }, "must be after the loop start (\(number(start)))")
+                    t.loopEnd = try double(x, "loop end", { $0 > start && $0 <= maxTime }, "must be after the loop start (\(number(start)))")
                 } else if t.loopEnd <= t.loopStart {
                     throw l.error("the loop must end after it starts")
                 }
@@ -184,7 +193,9 @@ extension DocumentFile {
         static func designer(_ v: JSONValue) throws -> Temperament {
             let o = try Object(v, "designer", allowed: ["span", "slider", "map", "top", "bottom"])
             var d = Document.defaultDesigner
-            if let x = o.optional("span") { d.span = try double(x, "span", { $0 > 0 }, "must be greater than 0") }
+            if let x = o.optional("span") {
+                d.span = try double(x, "span", { $0 > 0 && $0 <= maxTime }, "must be greater than 0 and at most 10000000")
+            }
             if let x = o.optional("slider") { d.slider = try double(x, "slider") }
             if let x = o.optional("top") { d.top = try row(x, "top") }
             if let x = o.optional("bottom") { d.bottom = try row(x, "bottom") }
@@ -244,8 +255,8 @@ extension DocumentFile {
                 if let x = o.optional("elements") {
                     g.elements = try array(x, "elements").map { e in
                         let eo = try Object(e, "a group element", allowed: ["offset", "track", "amp", "clip"])
-                        let offset = try double(try eo.required("offset", in: "a group element"), "offset", { $0 >= 0 },
-                                                "must not be negative")
+                        let offset = try double(try eo.required("offset", in: "a group element"), "offset",
+                                                { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
                         let track = try eo.optional("track").map { try int($0, "track", 0...Int(Int32.max)) } ?? 0
                         return GroupElement(offset: offset, trackOffset: track, amp: try self.amp(eo.optional("amp")) ?? 0.8,
                                             content: try content(eo["clip"]))
@@ -253,7 +264,7 @@ extension DocumentFile {
                 }
                 let last = g.elements.map(\.offset).max() ?? 0
                 if let x = o.optional("span") {
-                    g.span = try double(x, "span", { $0 >= last }, "must be at least the last offset (\(number(last)))")
+                    g.span = try double(x, "span", { $0 >= last && $0 <= maxTime }, "must be at least the last offset (\(number(last)))")
                 } else {
                     g.span = last
                 }
@@ -262,7 +273,7 @@ extension DocumentFile {
             return bank
         }
 
-        static func tracks(_ v: JSONValue) throws -> [Track] {
+        static func tracks(_ v: JSONValue, nextID: inout MarkerID) throws -> [Track] {
             try array(v, "tracks").map { item in
                 let o = try Object(item, "a track", allowed: ["name", "gain", "mute", "solo", "markers"])
                 var track = Track(name: "")
@@ -270,11 +281,21 @@ extension DocumentFile {
                 if let x = o.optional("gain") { track.gain = try double(x, "gain", { gainRange.contains($0) }, "must be from 0 to 16") }
                 if let x = o.optional("mute") { track.mute = try bool(x, "mute") }
                 if let x = o.optional("solo") { track.solo = try bool(x, "solo") }
-                if let x = o.optional("markers") {
+                if let x = o.optional("markers"), case .markers(let read) = x.kind {
+                    track.markers = MarkerList(read.map { m in
+                        var m = m
+                        m.id = nextID + m.id
+                        return m
+                    })
+                    nextID += MarkerID(read.count)
+                } else if let x = o.optional("markers") {
                     let items = try array(x, "markers")
                     var markers: [Marker] = []
                     markers.reserveCapacity(items.count)
-                    for (i, m) in items.enumerated() { markers.append(try marker(m, id: MarkerID(truncatingIfNeeded: i))) }
+                    for m in items {
+                        markers.append(try marker(m, id: nextID))
+                        nextID += 1
+                    }
                     track.markers = MarkerList(markers)
                 }
                 return track
@@ -289,7 +310,7 @@ extension DocumentFile {
                     throw member.value.error("'\(member.key)' is given twice in a marker")
                 }
                 switch member.key {
-                case "t": time = try double(member.value, "time", { $0 >= 0 }, "must not be negative")
+                case "t": time = try double(member.value, "time", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
                 case "amp": amp = try self.amp(member.value) ?? 0.8
                 case "clip": content = try self.content(member.value)
                 default: throw member.value.error("unknown field '\(member.key)' in a marker (known: t, amp, clip)")

@@ -21,7 +21,14 @@ public enum DocumentFile {
 
     /// The file's text.
     public static func encode(_ document: Document) -> String {
-        var out = "{\n"
+        String(decoding: encodeBytes(document), as: UTF8.self)
+    }
+
+    /// The file's text as UTF-8 bytes, as `save` writes them.
+    public static func encodeBytes(_ document: Document) -> [UInt8] {
+        var out = TextBuffer()
+        out.bytes.reserveCapacity(4096 + 48 * document.tracks.reduce(0) { $0 + $1.markers.count })
+        out += "{\n"
         out += "  \"\(versionKey)\": \(Document.formatVersion),\n"
         out += "  \"seed\": \(document.seed),\n"
         out += "  \"pattern\": \(string(document.pattern)),\n"
@@ -67,15 +74,40 @@ public enum DocumentFile {
             out += "\n    {\"name\": \(string(track.name)), \"gain\": \(number(track.gain)), \"mute\": \(track.mute), "
                 + "\"solo\": \(track.solo), \"markers\": ["
             let count = track.markers.count
-            for (i, m) in track.markers.enumerated() {
-                out += "\n      {\"t\": \(number(m.time)), \"amp\": \(number(m.amp))"
-                if let c = m.content { out += ", \"clip\": \(content(c))" }
-                out += i == count - 1 ? "}\n    " : "},"
+            var i = 0
+            // Plain byte appends, no interpolation: this loop is nearly all of a large document's text.
+            // Amplitudes repeat from marker to marker, so the last one's digits are reused.
+            var lastAmp = Double.nan, lastAmpText = ""
+            for m in track.markers {
+                out += "\n      {\"t\": "
+                out += number(m.time)
+                out += ", \"amp\": "
+                if m.amp.bitPattern != lastAmp.bitPattern {
+                    lastAmp = m.amp
+                    lastAmpText = number(m.amp)
+                }
+                out += lastAmpText
+                if let c = m.content {
+                    out += ", \"clip\": "
+                    out += content(c)
+                }
+                i += 1
+                out += i == count ? "}\n    " : "},"
             }
             out += k == document.tracks.count - 1 ? "]}\n  " : "]},"
         }
         out += "]\n}\n"
-        return out
+        return out.bytes
+    }
+
+    /// UTF-8 text built by appending strings.
+    struct TextBuffer {
+        var bytes: [UInt8] = []
+
+        static func += (buffer: inout TextBuffer, text: String) {
+            var text = text
+            text.withUTF8 { buffer.bytes.append(contentsOf: $0) }
+        }
     }
 
     static func row(_ r: Temperament.Row) -> String {
@@ -139,7 +171,7 @@ public enum DocumentFile {
     /// Writes atomically: a temporary file beside the target, fsync, rename over the target, fsync the folder.
     /// On any failure the target is untouched and the temporary file removed.
     public static func save(_ document: Document, to path: String) throws {
-        try writeAtomically(Array(encode(document).utf8), to: path)
+        try writeAtomically(encodeBytes(document), to: path)
     }
 
     /// Reads and decodes a file. Errors from the content carry its line and column.

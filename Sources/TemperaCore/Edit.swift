@@ -23,6 +23,7 @@ public struct Edit {
     /// Adds a marker under a fresh id (the id the marker carries is ignored) and returns that id.
     @discardableResult
     public mutating func insert(_ marker: Marker, track: Int) -> MarkerID {
+        precondition(marker.time.isFinite, "a marker's time must be finite")
         var m = marker
         m.id = document.makeMarkerID()
         record.touch(id: m.id, track: track, before: nil)
@@ -40,10 +41,27 @@ public struct Edit {
     /// Gives a marker a new time, amplitude or content (same id); nothing happens when the track does not
     /// hold it.
     public mutating func replace(_ marker: Marker, track: Int) {
+        precondition(marker.time.isFinite, "a marker's time must be finite")
         guard let old = document.tracks[track].markers.marker(id: marker.id) else { return }
         guard old != marker else { return }
         record.touch(id: marker.id, track: track, before: old)
         document.tracks[track].markers.update(marker)
+    }
+
+    /// Replaces many markers of one track at once (same ids, new times, amplitudes or contents); markers the
+    /// track does not hold are skipped. Given in the order they should move (see `MarkerList.update`), or any
+    /// order when they are many: a large batch rebuilds the track in one sort.
+    public mutating func replace(contentsOf markers: [Marker], track: Int) {
+        var changed: [Marker] = []
+        changed.reserveCapacity(markers.count)
+        let current = document.tracks[track].markers.markers(ids: markers.map(\.id))
+        for m in markers {
+            precondition(m.time.isFinite, "a marker's time must be finite")
+            guard let old = current[m.id], old != m else { continue }
+            record.touch(id: m.id, track: track, before: old)
+            changed.append(m)
+        }
+        document.tracks[track].markers.apply(removing: [], upserting: changed)
     }
 
     /// Sets the content of a marker (nil clears it).
@@ -53,6 +71,7 @@ public struct Edit {
         replace(m, track: track)
     }
 
+    /// The rhythm designer's state.
     public mutating func setDesigner(_ t: Temperament) {
         if record.designer == nil { record.designer = document.designer }
         document.designer = t
@@ -70,6 +89,7 @@ public struct Edit {
         document.slots[n - 1] = s
     }
 
+    /// Tempo, volume, loop region and length.
     public mutating func setTransport(_ t: Transport) {
         if record.transport == nil { record.transport = document.transport }
         document.transport = t
@@ -79,6 +99,18 @@ public struct Edit {
     public mutating func setPattern(_ code: String) {
         if record.pattern == nil { record.pattern = document.pattern }
         document.pattern = code
+    }
+
+    /// Changes a track's name, gain, mute or solo (nil leaves a setting as it is).
+    public mutating func setTrack(_ track: Int, name: String? = nil, gain: Double? = nil, mute: Bool? = nil,
+                                  solo: Bool? = nil) {
+        if track < record.tracksBefore, record.trackSettings[track] == nil {
+            record.trackSettings[track] = TrackSettings(document.tracks[track])
+        }
+        if let name { document.tracks[track].name = name }
+        if let gain { document.tracks[track].gain = gain }
+        if let mute { document.tracks[track].mute = mute }
+        if let solo { document.tracks[track].solo = solo }
     }
 
     /// Appends a track and returns its 0-based index.
@@ -110,6 +142,7 @@ struct EditRecord {
     var markers: [Int: [MarkerID: Marker?]] = [:]
     var slots: [Int: ClipSlot] = [:]
     var groups: [Int: Group] = [:]
+    var trackSettings: [Int: TrackSettings] = [:]
     var transport: Transport?
     var designer: Temperament?
     var pattern: String?
@@ -138,6 +171,7 @@ struct EditRecord {
             }
         }
         for (n, s) in later.slots where slots[n] == nil { slots[n] = s }
+        for (t, s) in later.trackSettings where t < tracksBefore && trackSettings[t] == nil { trackSettings[t] = s }
         for (n, g) in later.groups where groups[n] == nil { groups[n] = g }
         if transport == nil { transport = later.transport }
         if designer == nil { designer = later.designer }
@@ -146,19 +180,20 @@ struct EditRecord {
 
     /// True when nothing was recorded and the document's shape did not change.
     func isEmpty(_ document: Document) -> Bool {
-        markers.isEmpty && slots.isEmpty && groups.isEmpty && transport == nil && designer == nil && pattern == nil
+        markers.isEmpty && slots.isEmpty && groups.isEmpty && trackSettings.isEmpty && transport == nil && designer == nil && pattern == nil
             && document.tracks.count == tracksBefore && document.nextMarkerID == nextMarkerID
     }
 
     /// Puts the document back as it was when the record started.
     func revert(_ document: inout Document) {
         for (track, touched) in markers {
-            for id in touched.keys { document.tracks[track].markers.remove(id: id) }
-            for case let m? in touched.values { document.tracks[track].markers.insert(m) }
+            let current = Array(document.tracks[track].markers.markers(ids: touched.keys).values)
+            History.move(&document.tracks[track].markers, from: current, to: touched.values.compactMap { $0 })
         }
         if document.tracks.count > tracksBefore { document.tracks.removeLast(document.tracks.count - tracksBefore) }
         for (n, s) in slots { document.slots[n - 1] = s }
         for (n, g) in groups { document.groups[n] = g }
+        for (t, s) in trackSettings { s.apply(to: &document.tracks[t]) }
         if let transport { document.transport = transport }
         if let designer { document.designer = designer }
         if let pattern { document.pattern = pattern }
@@ -171,8 +206,9 @@ struct EditRecord {
         var tracks: [History.TrackChange] = []
         for (track, touched) in markers.sorted(by: { $0.key < $1.key }) {
             var before: [Marker] = [], after: [Marker] = []
-            for (id, old) in touched.sorted(by: { $0.key < $1.key }) {
-                let new = document.tracks[track].markers.marker(id: id)
+            let now = document.tracks[track].markers.markers(ids: touched.keys)
+            for (id, old) in touched {
+                let new = now[id]
                 if old == new { continue }
                 if let old { before.append(old) }
                 if let new { after.append(new) }
@@ -188,6 +224,10 @@ struct EditRecord {
         step.groups = groups.sorted { $0.key < $1.key }.compactMap { n, g in
             g == document.groups[n] ? nil : .init(index: n, before: g, after: document.groups[n])
         }
+        step.trackSettings = trackSettings.sorted { $0.key < $1.key }.compactMap { t, s in
+            let now = TrackSettings(document.tracks[t])
+            return s == now ? nil : .init(index: t, before: s, after: now)
+        }
         if let transport, transport != document.transport { step.transport = (transport, document.transport) }
         if let designer, designer != document.designer { step.designer = (designer, document.designer) }
         if let pattern, pattern != document.pattern { step.pattern = (pattern, document.pattern) }
@@ -199,3 +239,4 @@ extension Document {
     /// What a session holds while an `Edit` has its document.
     static let parked = Document(tracks: [], slots: [])
 }
+

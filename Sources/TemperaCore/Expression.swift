@@ -33,6 +33,10 @@ public enum Expression {
     struct Parser {
         let s: [Unicode.Scalar]
         var index = 0
+        /// Parentheses and unary signs open so far: bounded so a pathological line fails instead of
+        /// exhausting the stack.
+        var depth = 0
+        static let maxDepth = 100
 
         init(_ s: [Unicode.Scalar]) { self.s = s }
 
@@ -101,6 +105,11 @@ public enum Expression {
 
         mutating func parseUnary() throws -> Double {
             skipSpaces()
+            depth += 1
+            defer { depth -= 1 }
+            if depth > Parser.maxDepth {
+                throw CommandError("the expression is nested too deeply", column: Swift.min(index + 1, s.count))
+            }
             if index < s.count, s[index] == "-" || s[index] == "+" {
                 let negative = s[index] == "-"
                 index += 1

@@ -12,7 +12,7 @@ public struct History {
         public var after: [Marker]
     }
 
-    /// A changed value of an indexed part of the document (a slot or a group, counted from 1).
+    /// A changed value of an indexed part of the document (a slot or a group counted from 1, a track from 0).
     public struct ValueChange<Value: Sendable>: Sendable {
         public var index: Int
         public var before: Value
@@ -28,6 +28,8 @@ public struct History {
         public var tracksBefore: Int
         public var slots: [ValueChange<ClipSlot>] = []
         public var groups: [ValueChange<Group>] = []
+        /// Name, gain, mute and solo of tracks that existed before the step (index from 0).
+        public var trackSettings: [ValueChange<TrackSettings>] = []
         public var transport: (before: Transport, after: Transport)?
         public var designer: (before: Temperament, after: Temperament)?
         public var pattern: (before: String, after: String)?
@@ -40,7 +42,8 @@ public struct History {
         }
 
         var changesDocument: Bool {
-            !markers.isEmpty || !addedTracks.isEmpty || !slots.isEmpty || !groups.isEmpty || transport != nil
+            !markers.isEmpty || !addedTracks.isEmpty || !slots.isEmpty || !groups.isEmpty || !trackSettings.isEmpty
+                || transport != nil
                 || designer != nil || pattern != nil || nextMarkerID.before != nextMarkerID.after
         }
 
@@ -53,11 +56,11 @@ public struct History {
         func redo(_ doc: inout Document) {
             doc.tracks.append(contentsOf: addedTracks)
             for change in markers {
-                for m in change.before { doc.tracks[change.track].markers.remove(id: m.id) }
-                for m in change.after { doc.tracks[change.track].markers.insert(m) }
+                History.move(&doc.tracks[change.track].markers, from: change.before, to: change.after)
             }
             for s in slots { doc.slots[s.index - 1] = s.after }
             for g in groups { doc.groups[g.index] = g.after }
+            for t in trackSettings { t.after.apply(to: &doc.tracks[t.index]) }
             if let transport { doc.transport = transport.after }
             if let designer { doc.designer = designer.after }
             if let pattern { doc.pattern = pattern.after }
@@ -67,17 +70,42 @@ public struct History {
         /// Takes the document from the state after the step back to the state before it.
         func undo(_ doc: inout Document) {
             for change in markers {
-                for m in change.after { doc.tracks[change.track].markers.remove(id: m.id) }
-                for m in change.before { doc.tracks[change.track].markers.insert(m) }
+                History.move(&doc.tracks[change.track].markers, from: change.after, to: change.before)
             }
             if doc.tracks.count > tracksBefore { doc.tracks.removeLast(doc.tracks.count - tracksBefore) }
             for s in slots { doc.slots[s.index - 1] = s.before }
             for g in groups { doc.groups[g.index] = g.before }
+            for t in trackSettings { t.before.apply(to: &doc.tracks[t.index]) }
             if let transport { doc.transport = transport.before }
             if let designer { doc.designer = designer.before }
             if let pattern { doc.pattern = pattern.before }
             doc.nextMarkerID = nextMarkerID.before
         }
+    }
+
+    /// Takes a track from holding the markers `old` to holding `new` (the same ids may appear in both).
+    /// Markers present in both are updated in an order that lets a run moved together be replaced in place:
+    /// those moving later from the latest, those moving earlier from the earliest.
+    static func move(_ list: inout MarkerList, from old: [Marker], to new: [Marker]) {
+        var incoming = [MarkerID: Marker](minimumCapacity: new.count)
+        for m in new { incoming[m.id] = m }
+        var removed: [MarkerID] = []
+        var later: [(Marker, Marker)] = [], earlier: [(Marker, Marker)] = []
+        for m in old {
+            guard let n = incoming.removeValue(forKey: m.id) else {
+                removed.append(m.id)
+                continue
+            }
+            if n.time > m.time {
+                later.append((m, n))
+            } else {
+                earlier.append((m, n))
+            }
+        }
+        later.sort { $1.0.precedes($0.0) }
+        earlier.sort { $0.0.precedes($1.0) }
+        let upserts = later.map(\.1) + earlier.map(\.1) + new.filter { incoming[$0.id] != nil }
+        list.apply(removing: removed, upserting: upserts)
     }
 
     /// Steps that can be undone, oldest first.

@@ -1,16 +1,21 @@
 /// A parsed JSON value that remembers where it was written, so a document file's errors can say
 /// `line 12, column 30: amp must be from 0 to 1, not 3`.
 ///
-/// Numbers keep their text, so integers of any size (a 64-bit seed) come back exactly and doubles are read
-/// once by Swift's correctly rounded conversion. Objects keep their keys in file order.
+/// Numbers are read correctly rounded (an exact fast path for up to 15 digits, Swift's conversion otherwise);
+/// integers too long for a Double keep their text so a 64-bit seed comes back exactly. Objects keep their
+/// keys in file order.
 struct JSONValue {
     enum Kind {
         case null
         case bool(Bool)
-        case number(String)
+        /// `text` is kept only for integers too long for a Double to hold exactly (a 64-bit seed).
+        case number(Double, text: String?)
         case string(String)
         case array([JSONValue])
         case object([(key: String, value: JSONValue)])
+        /// A `"markers"` list, read straight into markers (ids 0, 1, 2... in file order) rather than into a tree:
+        /// nearly all of a large document is markers, and this halves its load time.
+        case markers([Marker])
     }
 
     var kind: Kind
@@ -25,16 +30,36 @@ struct JSONValue {
         case .bool: return "true or false"
         case .number: return "a number"
         case .string: return "a string"
-        case .array: return "a list"
+        case .array, .markers: return "a list"
         case .object: return "an object"
         }
     }
 
-    func error(_ message: String) -> CommandError { CommandError(message, line: line, column: column) }
+    func error(_ message: String) -> CommandError { CommandError(JSONValue.oneLine(message), line: line, column: column) }
+
+    /// A message with any control characters it quotes from the file (a key with an escaped newline) escaped,
+    /// so it stays one line.
+    static func oneLine(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else { return message }
+        var out = ""
+        for c in message.unicodeScalars {
+            if c.value < 0x20 || c.value == 0x7f {
+                out += c == "\n" ? "\\n" : c == "\t" ? "\\t" : "\\u{\(String(c.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
 
     /// Parses UTF-8 JSON text; errors name the line and column.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         var reader = Reader(bytes: bytes)
+        // A UTF-8 byte-order mark, as some editors write, is skipped rather than refused.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            reader.index = 3
+            reader.lineStart = 3
+        }
         reader.skipSpace()
         if reader.index == bytes.count { throw reader.error("the file is empty") }
         let value = try reader.value(depth: 0)
@@ -56,7 +81,9 @@ struct JSONValue {
 
         var column: Int { index - lineStart + 1 }
 
-        func error(_ message: String) -> CommandError { CommandError(message, line: line, column: column) }
+        func error(_ message: String) -> CommandError {
+            CommandError(JSONValue.oneLine(message), line: line, column: column)
+        }
 
         mutating func skipSpace() {
             while index < bytes.count {
@@ -89,6 +116,7 @@ struct JSONValue {
             case UInt8(ascii: "{"):
                 index += 1
                 var members: [(key: String, value: JSONValue)] = []
+                members.reserveCapacity(4)  // a marker's fields in one allocation
                 skipSpace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                     index += 1
@@ -106,7 +134,12 @@ struct JSONValue {
                     }
                     index += 1
                     skipSpace()
-                    members.append((key, try value(depth: depth + 1)))
+                    if key == "markers", index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                        let (ml, mc) = (line, column)
+                        members.append((key, JSONValue(kind: .markers(try markerList()), line: ml, column: mc)))
+                    } else {
+                        members.append((key, try value(depth: depth + 1)))
+                    }
                     skipSpace()
                     guard index < bytes.count else { throw error("the file ends inside an object (missing '}')") }
                     if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -144,10 +177,81 @@ struct JSONValue {
                 try literal("null")
                 return JSONValue(kind: .null, line: l, column: c)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return JSONValue(kind: .number(try number()), line: l, column: c)
+                return JSONValue(kind: try number(), line: l, column: c)
             default:
                 throw error("expected a value, found \(found)")
             }
+        }
+
+        /// A list of markers, `[{"t": 0.25, "amp": 0.8, "clip": 3}, ...]`, checked as `DocumentFile` checks
+        /// them; the cursor is on the `[`.
+        mutating func markerList() throws -> [Marker] {
+            index += 1
+            var out: [Marker] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return out
+            }
+            while true {
+                skipSpace()
+                out.append(try marker(id: MarkerID(truncatingIfNeeded: out.count)))
+                skipSpace()
+                guard index < bytes.count else { throw error("the file ends inside a list (missing ']')") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+                throw error("expected ',' or ']', found \(found)")
+            }
+            return out
+        }
+
+        /// One marker object; the cursor is on its first character.
+        mutating func marker(id: MarkerID) throws -> Marker {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+                let v = try value(depth: 2)
+                throw v.error("a marker must be an object, found \(v.typeName)")
+            }
+            let (ml, mc) = (line, column)
+            index += 1
+            var time: Double?, amp = 0.8, content: Content?
+            var seen: UInt8 = 0
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+            } else {
+                while true {
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                        throw error("expected a field name in quotes, found \(found)")
+                    }
+                    let key = try string()
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                        throw error("expected ':' after \"\(key)\", found \(found)")
+                    }
+                    index += 1
+                    skipSpace()
+                    let v = try value(depth: 2)
+                    let bit: UInt8 = key == "t" ? 1 : key == "amp" ? 2 : key == "clip" ? 4 : 0
+                    if bit == 0 { throw v.error("unknown field '\(key)' in a marker (known: t, amp, clip)") }
+                    if seen & bit != 0 { throw v.error("'\(key)' is given twice in a marker") }
+                    seen |= bit
+                    switch bit {
+                    case 1:
+                        time = try DocumentFile.Decoder.double(v, "time", { (0...CommandParser.maxTime).contains($0) },
+                                                               "must be from 0 to 10000000")
+                    case 2: amp = try DocumentFile.Decoder.amp(v) ?? 0.8
+                    default: content = try DocumentFile.Decoder.content(v)
+                    }
+                    skipSpace()
+                    guard index < bytes.count else { throw error("the file ends inside an object (missing '}')") }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+                    throw error("expected ',' or '}', found \(found)")
+                }
+            }
+            guard let time else { throw CommandError("a marker has no time 't'", line: ml, column: mc) }
+            return Marker(id: id, time: time, amp: amp, content: content)
         }
 
         mutating func literal(_ word: String) throws {
@@ -164,27 +268,74 @@ struct JSONValue {
             return index - start
         }
 
+        static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+
         /// JSON's number grammar, strictly: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-        mutating func number() throws -> String {
+        mutating func number() throws -> Kind {
             let start = index
-            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
             let intStart = index
-            let n = digits()
+            // The significant digits as an integer (while it stays exact) and the power of ten they carry.
+            var mantissa: UInt64 = 0
+            var digitCount = 0
+            var scale = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                if digitCount < 19 { mantissa = mantissa * 10 + UInt64(bytes[index] - UInt8(ascii: "0")) } else { scale += 1 }
+                if mantissa > 0 || digitCount > 0 { digitCount += 1 }
+                index += 1
+            }
+            let n = index - intStart
             if n == 0 { throw error("expected digits after '-'") }
             if n > 1, bytes[intStart] == UInt8(ascii: "0") {
                 index = intStart
                 throw error("a number may not start with 0")
             }
+            var isInteger = true
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                isInteger = false
                 index += 1
-                if digits() == 0 { throw error("expected digits after '.'") }
+                let fractionStart = index
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    if digitCount < 19 {
+                        mantissa = mantissa * 10 + UInt64(bytes[index] - UInt8(ascii: "0"))
+                        scale -= 1
+                        if mantissa > 0 { digitCount += 1 }
+                    } else {
+                        digitCount = 20  // digits dropped: only the slow path is exact
+                    }
+                    index += 1
+                }
+                if index == fractionStart { throw error("expected digits after '.'") }
             }
+            var exponent = 0
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                isInteger = false
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-                if digits() == 0 { throw error("expected digits in the exponent") }
+                var exponentNegative = false
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    exponentNegative = bytes[index] == UInt8(ascii: "-")
+                    index += 1
+                }
+                let exponentStart = index
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) }
+                    index += 1
+                }
+                if index == exponentStart { throw error("expected digits in the exponent") }
+                if exponentNegative { exponent = -exponent }
             }
-            return String(decoding: bytes[start..<index], as: UTF8.self)
+            // Clinger's fast path: a mantissa below 2^53 and a power of ten up to 22 are both exact, so one
+            // multiplication or division rounds correctly.
+            let power = scale + exponent
+            if digitCount <= 19, mantissa <= 1 << 53, abs(power) <= 22 {
+                let m = Double(mantissa)
+                let v = power < 0 ? m / Reader.powersOfTen[-power] : m * Reader.powersOfTen[power]
+                return .number(negative ? -v : v, text: nil)
+            }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            guard let v = Double(text) else { throw error("'\(text)' is not a number") }
+            return .number(v, text: isInteger ? text : nil)
         }
 
         mutating func hex4() throws -> UInt32 {

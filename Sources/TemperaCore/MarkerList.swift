@@ -28,11 +28,12 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
 
     public init() {}
 
-    /// Builds a list from markers in any order. Ids must be unique; a later duplicate replaces an earlier one.
+    /// Builds a list from markers in any order. Ids should be unique; markers that share an id are all kept
+    /// (in the order given among equals) so that a caller can renumber them, as `Document` does with markers
+    /// built before they had ids, but such a list fails `checkInvariants` until then.
     public init<S: Sequence>(_ markers: S) where S.Element == Marker {
-        var byID: [MarkerID: Marker] = [:]
-        for m in markers { byID[m.id] = m }
-        let sorted = byID.values.sorted { $0.precedes($1) }
+        var sorted = Array(markers)
+        sorted.sort { $0.precedes($1) }
         var c = 0
         while c < sorted.count {
             let end = Swift.min(c + Self.chunkTarget, sorted.count)
@@ -108,15 +109,35 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
 
     /// The position of the marker with this id, if the track holds it. O(log n).
     public func index(of id: MarkerID) -> Int? {
-        guard let t = time(of: id) else { return nil }
-        let key = Marker(id: id, time: t)
-        let p = position { $0.precedes(key) }
-        return p
+        locate(id).map { starts[$0.chunk] + $0.offset }
     }
 
     /// The marker with this id, if the track holds it.
     public func marker(id: MarkerID) -> Marker? {
-        index(of: id).map { self[$0] }
+        locate(id).map { chunks[$0.chunk][$0.offset] }
+    }
+
+    /// The markers with these ids that the list holds. Many ids are found in one pass over the list instead
+    /// of one search each.
+    public func markers<C: Collection>(ids: C) -> [MarkerID: Marker] where C.Element == MarkerID {
+        var found = [MarkerID: Marker](minimumCapacity: ids.count)
+        if ids.count > Swift.max(64, total / 8) {
+            let wanted = Set(ids)
+            for m in self where wanted.contains(m.id) { found[m.id] = m }
+        } else {
+            for id in ids { if let m = marker(id: id) { found[id] = m } }
+        }
+        return found
+    }
+
+    /// Where the marker with this id is stored: its time from the id index, then one search by (time, id).
+    @usableFromInline
+    func locate(_ id: MarkerID) -> (chunk: Int, offset: Int)? {
+        guard let t = time(of: id) else { return nil }
+        let key = Marker(id: id, time: t)
+        let c = chunkIndex { $0.precedes(key) }
+        guard c < chunks.count else { return nil }
+        return (c, Self.partition(chunks[c]) { $0.precedes(key) })
     }
 
     /// True when the track holds a marker with this id.
@@ -176,9 +197,8 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
     /// Removes the marker with this id and returns it.
     @discardableResult
     public mutating func remove(id: MarkerID) -> Marker? {
-        guard let p = index(of: id) else { return nil }
-        let c = chunk(containing: p)
-        let removed = chunks[c].remove(at: p - starts[c])
+        guard let (c, i) = locate(id) else { return nil }
+        let removed = chunks[c].remove(at: i)
         total -= 1
         for k in (c + 1)..<starts.count { starts[k] -= 1 }
         idTimes[Int(id >> Self.idBucketShift)][id] = nil
@@ -192,14 +212,46 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
     }
 
     /// Replaces the marker with the same id (its time may change; the order is kept). A marker not in the
-    /// list is inserted.
+    /// list is inserted. A marker that stays between its neighbours is replaced where it is, so moving a run
+    /// of markers together (processed from the end they move towards) never shifts a chunk.
     public mutating func update(_ marker: Marker) {
-        if let t = time(of: marker.id), t == marker.time, let p = index(of: marker.id) {
-            let c = chunk(containing: p)
-            chunks[c][p - starts[c]] = marker
+        guard let (c, i) = locate(marker.id) else {
+            insert(marker)
+            return
+        }
+        let previous = i > 0 ? chunks[c][i - 1] : c > 0 ? chunks[c - 1].last : nil
+        let next = i + 1 < chunks[c].count ? chunks[c][i + 1] : c + 1 < chunks.count ? chunks[c + 1].first : nil
+        if previous.map({ $0.precedes(marker) }) ?? true, next.map({ marker.precedes($0) }) ?? true {
+            chunks[c][i] = marker
+            setTime(marker.time, for: marker.id)
         } else {
             remove(id: marker.id)
             insert(marker)
+        }
+    }
+
+    /// Removes the markers with ids in `removed`, then puts each of `upserts` in (replacing the marker with
+    /// its id, or inserting it). A batch that touches a large part of the list rebuilds it with one sort,
+    /// cheaper than as many single moves; a small one is applied marker by marker, in the order given.
+    public mutating func apply(removing removed: [MarkerID], upserting upserts: [Marker]) {
+        if removed.count + upserts.count > Swift.max(64, total / 8) {
+            var incoming = [MarkerID: Marker](minimumCapacity: upserts.count)
+            for m in upserts { incoming[m.id] = m }
+            let gone = Set(removed)
+            var all: [Marker] = []
+            all.reserveCapacity(total + upserts.count)
+            for m in self {
+                if let n = incoming.removeValue(forKey: m.id) {
+                    all.append(n)
+                } else if !gone.contains(m.id) {
+                    all.append(m)
+                }
+            }
+            for m in upserts where incoming[m.id] != nil { all.append(m) }
+            self = MarkerList(all)
+        } else {
+            for id in removed { remove(id: id) }
+            for m in upserts { update(m) }
         }
     }
 

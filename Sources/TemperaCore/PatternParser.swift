@@ -9,6 +9,8 @@ public enum PatternParser {
     /// The most symbols a code may unroll to, so a typo such as `1x99999999` fails at once instead of
     /// exhausting memory.
     public static let maxSymbols = 1_000_000
+    /// How deep parentheses may nest (the unrolling recurses).
+    public static let maxNesting = 32
 
     /// Parses a code; throws a one-line `CommandError` naming the 1-based column of the bad token and why.
     public static func parse(_ text: String) throws -> PatternCode {
@@ -21,6 +23,9 @@ public enum PatternParser {
             position += 1
             switch token.kind {
             case .open:
+                if stack.count > maxNesting {
+                    throw CommandError("parentheses nested more than \(maxNesting) deep", column: token.column)
+                }
                 stack.append(([], token.column))
             case .close:
                 guard stack.count > 1 else {

@@ -70,56 +70,81 @@ public struct Schedule: Sendable, Equatable {
 
     /// Compiles a document. `sampleRate` only affects the frames reported.
     public init(document doc: Document, sampleRate: Double) {
-        let t = doc.transport
-        start = t.loopOn ? t.loopStart : 0
-        end = t.loopOn ? t.loopEnd : t.length
-        looping = t.loopOn
-        tempo = t.tempo
+        (start, end) = Schedule.region(of: doc.transport)
+        looping = doc.transport.loopOn
+        tempo = doc.transport.tempo
         self.sampleRate = sampleRate
         seed = doc.seed
-        var pool: UInt16 = 0
-        for (i, slot) in doc.slots.enumerated() where !slot.isEmpty { pool |= 1 << UInt16(i) }
-        randomPool = pool
-        let anySolo = doc.tracks.contains { $0.solo }
-        trackGains = doc.tracks.map { tr in (tr.mute || (anySolo && !tr.solo)) ? 0 : tr.gain }
-
+        randomPool = Schedule.randomPool(of: doc.slots)
+        trackGains = Schedule.trackGains(of: doc.tracks)
         var events: [Event] = []
-        let (a, b) = (start, end)
         for (ti, track) in doc.tracks.enumerated() where trackGains[ti] > 0 {
-            let markers = track.markers
-            let lo = markers.lowerBound(time: a), hi = markers.lowerBound(time: b)
-            guard lo < hi else { continue }
-            // Walk backwards so each onset knows the next marker that is not a hold.
-            var nextNonHold = b - a
-            var lineEvents: [Event] = []
-            for i in stride(from: hi - 1, through: lo, by: -1) {
-                let m = markers[i]
-                let rel = m.time - a
-                switch m.content {
-                case .clip(let n)?:
-                    lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: n, amp: m.amp, marker: m.id,
-                                            gateEnd: nextNonHold))
-                case .random?:
-                    let key = m.time.bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(ti) &* 0xC2B2_AE3D_27D4_EB4F
-                    lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: 0, amp: m.amp, marker: m.id,
-                                            gateEnd: nextNonHold, randomKey: key))
-                case .rest?:
-                    lineEvents.append(Event(kind: .cut, time: rel, track: ti, clip: 0, amp: 0, marker: m.id,
-                                            gateEnd: rel))
-                case .hold?, nil:
-                    break
-                }
-                if m.content != .hold { nextNonHold = rel }
-            }
-            events.append(contentsOf: lineEvents.reversed())
+            events.append(contentsOf: Schedule.events(of: track, index: ti, start: start, end: end))
         }
-        // Stable across tracks: by time, then track, cuts before onsets at the same instant.
-        events.sort { x, y in
-            if x.time != y.time { return x.time < y.time }
-            if x.track != y.track { return x.track < y.track }
-            return x.kind == .cut && y.kind == .onset
-        }
+        events.sort(by: Schedule.precedes)
         self.events = events
+    }
+
+    /// The region played, seconds at tempo x1: the loop region when the loop is on, else 0..length.
+    public static func region(of t: Transport) -> (start: Double, end: Double) {
+        t.loopOn ? (t.loopStart, t.loopEnd) : (0, t.length)
+    }
+
+    /// Bit n-1 set when slot n has something to play.
+    public static func randomPool(of slots: [ClipSlot]) -> UInt16 {
+        var pool: UInt16 = 0
+        for (i, slot) in slots.enumerated() where !slot.isEmpty { pool |= 1 << UInt16(i) }
+        return pool
+    }
+
+    /// Each track's linear gain: 0 when muted or silenced by another track's solo.
+    public static func trackGains(of tracks: [Track]) -> [Double] {
+        let anySolo = tracks.contains { $0.solo }
+        return tracks.map { tr in (tr.mute || (anySolo && !tr.solo)) ? 0 : tr.gain }
+    }
+
+    /// The events of one track (index `ti`) over the region [a, b), sorted by `precedes`. The schedule is these
+    /// lists merged, so a player can recompile only the tracks an edit touched.
+    public static func events(of track: Track, index ti: Int, start a: Double, end b: Double) -> [Event] {
+        let markers = track.markers
+        let lo = markers.lowerBound(time: a), hi = markers.lowerBound(time: b)
+        guard lo < hi else { return [] }
+        // Walk backwards so each onset knows the next marker that is not a hold.
+        var nextNonHold = b - a
+        var lineEvents: [Event] = []
+        for i in stride(from: hi - 1, through: lo, by: -1) {
+            let m = markers[i]
+            let rel = m.time - a
+            switch m.content {
+            case .clip(let n)?:
+                lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: n, amp: m.amp, marker: m.id,
+                                        gateEnd: nextNonHold))
+            case .random?:
+                let key = m.time.bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(ti) &* 0xC2B2_AE3D_27D4_EB4F
+                lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: 0, amp: m.amp, marker: m.id,
+                                        gateEnd: nextNonHold, randomKey: key))
+            case .rest?:
+                lineEvents.append(Event(kind: .cut, time: rel, track: ti, clip: 0, amp: 0, marker: m.id,
+                                        gateEnd: rel))
+            case .hold?, nil:
+                break
+            }
+            if m.content != .hold { nextNonHold = rel }
+        }
+        lineEvents.reverse()
+        // Markers at one instant: cuts first, as across tracks.
+        var sorted = true
+        for k in lineEvents.indices.dropFirst() where precedes(lineEvents[k], lineEvents[k - 1]) { sorted = false; break }
+        if !sorted { lineEvents.sort(by: precedes) }
+        return lineEvents
+    }
+
+    /// The order of events: by time, then track, cuts before onsets at the same instant.
+    @inlinable
+    public static func precedes(_ x: Event, _ y: Event) -> Bool {
+        if x.time != y.time { return x.time < y.time }
+        if x.track != y.track { return x.track < y.track }
+        return x.kind == .cut && y.kind == .onset
     }
 
     /// The sample frame of an instant `time` (seconds at tempo x1 after the region's start) in pass `pass`:
@@ -164,7 +189,7 @@ public struct Schedule: Sendable, Equatable {
     /// The onsets of `loops` passes, as `tempera events` lists them.
     public func onsets(loops: Int) -> [Onset] {
         var out: [Onset] = []
-        out.reserveCapacity(events.count * max(loops, 0))
+        out.reserveCapacity(Swift.min(events.count * Swift.max(loops, 0), 1 << 20))
         for k in 0..<max(loops, 0) { out.append(contentsOf: onsets(pass: k)) }
         return out
     }

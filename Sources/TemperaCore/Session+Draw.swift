@@ -32,11 +32,10 @@ extension Session {
         let t = try requireTrack()
         try checkAmp(amp)
         if clipMode && snap {
-            let markers = document.tracks[t].markers
-            guard let p = markers.nearest(to: cursor) else {
+            guard let p = document.tracks[t].markers.nearest(to: cursor) else {
                 throw CommandError("track \(t + 1) has no marker to put the clip on")
             }
-            var m = markers[p]
+            var m = document.tracks[t].markers[p]
             m.content = chosenClip
             if let amp { m.amp = amp }
             try perform("draw") { $0.replace(m, track: t) }
@@ -51,6 +50,17 @@ extension Session {
     /// to the next free marker so the next typed clip continues there.
     func runType(_ code: PatternCode) throws -> String? {
         let t = try requireTrack()
+        let (placed, next, dropped) = try typingPlan(code, track: t)
+        try perform("type") { edit in
+            for m in placed { edit.replace(m, track: t) }
+        }
+        cursor = next
+        return dropped > 0 ? "typed \(placed.count); \(Self.droppedMessage(dropped))" : nil
+    }
+
+    /// The markers typing draw fills, where the cursor goes next, and how many symbols found no marker. Kept
+    /// apart so no copy of the track outlives the planning (the edit then changes the track in place).
+    private func typingPlan(_ code: PatternCode, track t: Int) throws -> ([Marker], Double, Int) {
         let symbols = code.symbols
         guard !symbols.isEmpty else { throw CommandError("the code places nothing") }
         let markers = document.tracks[t].markers
@@ -71,12 +81,8 @@ extension Session {
         guard let last = placed.last else {
             throw CommandError("no marker without a clip at or after the cursor on track \(t + 1)")
         }
-        try perform("type") { edit in
-            for m in placed { edit.replace(m, track: t) }
-        }
         while p < markers.count, markers[p].content != nil { p += 1 }
-        cursor = p < markers.count ? markers[p].time : last.time
-        return dropped > 0 ? "typed \(placed.count); \(Self.droppedMessage(dropped))" : nil
+        return (placed, p < markers.count ? markers[p].time : last.time, dropped)
     }
 
     /// Pattern fill: the code's symbols onto successive markers from the cursor on the current track, or over

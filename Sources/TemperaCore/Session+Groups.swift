@@ -65,6 +65,7 @@ extension Session {
         }
         selection = stamped
         cursor = origin + Double(times) * group.span
-        return nil
+        let count = group.elements.count * times
+        return "stamped group \(n)\(times == 1 ? "" : " x\(times)"): \(count) marker\(count == 1 ? "" : "s")"
     }
 }

@@ -11,14 +11,7 @@ extension Session {
         guard earliest + by >= 0 else {
             throw CommandError("shift would move a marker before 0 (at most \(-earliest) back)")
         }
-        try perform("shift") { edit in
-            for (track, markers) in groups {
-                for var m in markers {
-                    m.time += by
-                    edit.replace(m, track: track)
-                }
-            }
-        }
+        try retime("shift", groups) { $0 + by }
         return nil
     }
 
@@ -197,8 +190,10 @@ extension Session {
     private func retime(_ name: String, _ groups: [(track: Int, markers: [Marker])],
                         _ map: (Double) -> Double) throws {
         var plan: [(Int, Marker)] = []
+        var times: [Double] = []
         for (track, markers) in groups {
             for var m in markers {
+                times.append(m.time)
                 m.time = map(m.time)
                 guard m.time.isFinite, m.time >= 0 else {
                     throw CommandError("\(name) would move a marker before 0")
@@ -206,8 +201,14 @@ extension Session {
                 plan.append((track, m))
             }
         }
+        // Markers moving later go first from the latest, those moving earlier from the earliest: each then
+        // usually stays between its neighbours and is replaced in place.
+        let later = plan.enumerated().filter { $0.element.1.time > times[$0.offset] }.sorted { $0.offset > $1.offset }
+        let earlier = plan.enumerated().filter { $0.element.1.time < times[$0.offset] }
+        let ordered = later.map(\.element) + earlier.map(\.element)
+        let tracks = Set(ordered.map(\.0)).sorted()
         try perform(name) { edit in
-            for (track, m) in plan { edit.replace(m, track: track) }
+            for t in tracks { edit.replace(contentsOf: ordered.filter { $0.0 == t }.map(\.1), track: t) }
         }
     }
 

@@ -42,6 +42,7 @@ extension Session {
                 throw CommandError("temper group: group \(n) is out of range (groups are 1-16)")
             }
             let t = document.designer
+            try t.validate()
             guard !t.pairs.isEmpty else { throw CommandError("temper group: the temperament has no paired beats") }
             let g = t.group(content: chosenClip)
             try perform("temper group \(n)") { $0.setGroup(n, g) }
@@ -51,6 +52,7 @@ extension Session {
             let track = try requireTrack()
             let markers = document.tracks[track].markers
             let selected = selectedIndices(track: track).map { markers[$0] }
+            try document.designer.validate()
             let retimed = try document.designer.retimed(selected)
             try perform("temper apply") { edit in
                 for m in retimed { edit.replace(m, track: track) }
@@ -69,6 +71,7 @@ extension Session {
     private func stampTemperament(sliders: [Double], name: String) throws -> String {
         let track = try requireTrack()
         let t = document.designer
+        try t.validate()
         guard !t.pairs.isEmpty else { throw CommandError("\(name): the temperament has no paired beats") }
         let all = t.stampMarkers(at: cursor, sliders: sliders, content: chosenClip)
         let markers = all.filter { $0.time >= 0 }

@@ -56,12 +56,12 @@ extension Temperament {
     /// extrapolated slider can put them, included). The new markers take, in order and cycling, the contents
     /// of the replaced markers that had one, or `fallback` when none had; their amplitudes come from the
     /// temperament. Markers outside the region and other tracks are untouched. The document is returned
-    /// unchanged for a bad track, an empty result or a span that is not positive.
+    /// unchanged for a bad track, an empty result or a temperament that does not validate.
     ///
     /// The editor hands this document to the audio engine while the designer is open, so each slider step is
     /// heard from the next event on; the session's document itself is not changed.
     public func audition(document: Document, track: Int, fallback: Content = .clip(1)) -> Document {
-        guard document.tracks.indices.contains(track), span > 0, span.isFinite else { return document }
+        guard document.tracks.indices.contains(track), (try? validate()) != nil else { return document }
         let beats = result()
         guard let minT = beats.first?.time, let maxT = beats.last?.time else { return document }
         let a = document.transport.loopStart, b = document.transport.loopEnd

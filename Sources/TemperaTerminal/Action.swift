@@ -110,6 +110,8 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("prompt.complete", "complete the command name"),
             ("none", "unbinds the key"),
         ]
+        // The rest of the designer's actions, described where they are handled.
+        list += DesignerTab.catalog.filter { d in !list.contains { $0.0 == d.name } }
         return list
     }()
 

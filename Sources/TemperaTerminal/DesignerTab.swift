@@ -23,6 +23,7 @@ public enum DesignerTab {
     /// Slider steps of the plain and the fine keys.
     public static let sliderStep = 0.05
     public static let fineStep = 0.01
+    public static let coarseStep = 0.1
     /// The largest subdivision the division keys reach.
     public static let maxDivision = 48
     /// The amplitude step of `designer.amp.up/down`.
@@ -36,13 +37,55 @@ public enum DesignerTab {
         "designer.division.up", "designer.division.down",
         "designer.euclid", "designer.k.up", "designer.k.down", "designer.rotate", "designer.rotate.right",
         "designer.slider.up", "designer.slider.down", "designer.slider.fine.up", "designer.slider.fine.down",
+        "designer.slider.up.coarse", "designer.slider.down.coarse",
         "designer.slider.zero", "designer.slider.half", "designer.slider.one",
         "designer.amp.up", "designer.amp.down",
         "designer.map.next", "designer.map.prev", "designer.map.clear", "designer.map.reset",
         "designer.span.double", "designer.span.half",
         "designer.stamp", "designer.apply", "designer.group", "designer.group.next", "designer.group.prev",
         "designer.morph", "designer.morph.more", "designer.morph.less",
-        "designer.preset.next", "designer.preset.prev", "designer.audition",
+        "designer.preset", "designer.preset.next", "designer.preset.prev", "designer.audition",
+    ]
+
+    /// Each action with a line for the help overlay and the key-map check.
+    public static let catalog: [(name: String, help: String)] = [
+        ("designer.row", "designer: keys to the next row (top, bottom, map, slider)"),
+        ("designer.row.next", "designer: keys to the next row"),
+        ("designer.row.prev", "designer: keys to the previous row"),
+        ("designer.row.top", "designer: keys to the top row"),
+        ("designer.row.bottom", "designer: keys to the bottom row"),
+        ("designer.row.map", "designer: keys to the map"),
+        ("designer.row.slider", "designer: keys to the slider"),
+        ("designer.beat.left", "designer: previous beat (the slider row: slider left)"),
+        ("designer.beat.right", "designer: next beat (the slider row: slider right)"),
+        ("designer.beat.toggle", "designer: choose / drop the beat (map: pair / unpair it)"),
+        ("designer.division.up", "designer: one more pulse in the row (map: next partner)"),
+        ("designer.division.down", "designer: one pulse fewer in the row (map: previous partner)"),
+        ("designer.euclid", "designer: spread the row's beats evenly, E(k, n)"),
+        ("designer.k.up", "designer: one more beat, spread evenly"),
+        ("designer.k.down", "designer: one beat fewer, spread evenly"),
+        ("designer.rotate", "designer: turn the row's beats left by a pulse"),
+        ("designer.rotate.right", "designer: turn the row's beats right by a pulse"),
+        ("designer.slider.fine.up", "designer: slider right by 0.01"),
+        ("designer.slider.fine.down", "designer: slider left by 0.01"),
+        ("designer.slider.zero", "designer: slider to 0 (the top rhythm)"),
+        ("designer.slider.half", "designer: slider to 0.5 (halfway)"),
+        ("designer.slider.one", "designer: slider to 1 (the bottom rhythm)"),
+        ("designer.amp.up", "designer: the beat louder"),
+        ("designer.amp.down", "designer: the beat softer"),
+        ("designer.map.next", "designer: pair the beat with the next bottom beat"),
+        ("designer.map.prev", "designer: pair the beat with the previous bottom beat"),
+        ("designer.map.clear", "designer: unpair the beat"),
+        ("designer.map.reset", "designer: back to the default map (i-th to i-th)"),
+        ("designer.span.double", "designer: double the span"),
+        ("designer.span.half", "designer: halve the span"),
+        ("designer.group.next", "designer: the next group slot for results"),
+        ("designer.group.prev", "designer: the previous group slot for results"),
+        ("designer.morph.more", "designer: morph over one more cycle"),
+        ("designer.morph.less", "designer: morph over one cycle fewer"),
+        ("designer.preset.next", "designer: next preset"),
+        ("designer.preset.prev", "designer: previous preset"),
+        ("designer.audition", "designer: hear the temperament on the current track or not"),
     ]
 
     // MARK: - Drawing
@@ -137,6 +180,12 @@ public enum DesignerTab {
     static func drawContent(session: Session, state: DesignerState, view: ViewState, into c: inout Canvas) {
         let g = Geometry(width: c.width, height: c.height)
         let t = session.document.designer
+        // A file edited by hand may hold a temperament no command would make: say why instead of drawing it.
+        do { try t.validate() } catch {
+            c.put(1, 0, fit((error as? CommandError)?.message ?? "\(error)", c.width - 1, Glyphs.set(ascii: view.ascii)), .error)
+            c.put(1, 1, fit("set it again with :temper span=... or a preset", c.width - 1, Glyphs.set(ascii: view.ascii)), .dim)
+            return
+        }
         let glyphs = Glyphs.set(ascii: view.ascii)
         let pairs = t.pairs
         let dots = t.result()
@@ -171,6 +220,8 @@ public enum DesignerTab {
         // Result dots, and the mapping as slanted links when there is room.
         label(g.result, "result", focused: false)
         let mapTop = state.focus == .map ? chosenTop(t, state.mapCursor) : nil
+        // Dots sharing a column (a many-to-one map at s = 1, or a narrow lane) show how many they are.
+        var perColumn: [Int: Int] = [:]
         for d in dots {
             let f = d.time / t.span
             let role: Role = mapTop != nil && pairs[d.pair].top == mapTop ? .cursor : .accent
@@ -179,7 +230,11 @@ public enum DesignerTab {
             } else if f >= 1 {
                 c[g.laneX + g.laneWidth, g.result] = Cell(view.ascii ? ">" : "›", .warning)
             } else {
-                c[g.column(fraction: f), g.result] = Cell(view.ascii ? "o" : "●", role)
+                let x = g.column(fraction: f)
+                let n = perColumn[x, default: 0] + 1
+                perColumn[x] = n
+                let keep = n > 1 && c[x, g.result].role == .cursor ? Role.cursor : role
+                c[x, g.result] = Cell(n > 1 ? glyphs.count(n) : (view.ascii ? "o" : "●"), keep)
             }
         }
         if let y1 = g.topLinks, let y2 = g.bottomLinks {
@@ -212,7 +267,11 @@ public enum DesignerTab {
         drawMap(t, state: state, y: g.info, x: g.laneX, width: g.width - g.laneX, glyphs: glyphs, into: &c)
 
         if let y = g.hints {
-            c.put(1, y, fit(hints(state: state, view: view), g.width - 1, glyphs), .dim)
+            // Which track the audition replaces, at the right end, so the change in sound is never a surprise.
+            let hear = state.audition ? (view.ascii ? "hear t" : "♪ track ") + String(session.currentTrack + 1) : ""
+            let room = g.width - 1 - (hear.isEmpty ? 0 : hear.count + 2)
+            c.put(1, y, fit(hints(state: state, view: view), room, glyphs), .dim)
+            if !hear.isEmpty, g.width > hear.count { c.put(g.width - hear.count, y, hear, .accent) }
         }
     }
 
@@ -304,6 +363,24 @@ public enum DesignerTab {
         guard state.audition else { return session.document }
         return session.document.designer.audition(document: session.document, track: session.currentTrack,
                                                   fallback: auditionContent(session.chosenClip))
+    }
+
+    /// The document playback should hear with the editor in `view`: the audition while the designer tab is
+    /// shown, else the session's document.
+    public static func playbackDocument(session: Session, view: ViewState) -> Document {
+        view.tab == .designer ? playbackDocument(session: session, state: view.designer) : session.document
+    }
+
+    /// What the audition depends on besides the document: when it changes, playback needs a new document.
+    public struct AuditionKey: Hashable, Sendable {
+        public var track: Int
+        public var clip: Content
+    }
+
+    /// The audition's key with the editor in `view`, nil when nothing is auditioned.
+    public static func auditionKey(session: Session, view: ViewState) -> AuditionKey? {
+        guard view.tab == .designer, view.designer.audition else { return nil }
+        return AuditionKey(track: session.currentTrack, clip: session.chosenClip)
     }
 
     /// Holds and rests would make the audition silent: they fall back to clip 1.
@@ -417,13 +494,15 @@ public enum DesignerTab {
         case "designer.slider.down": return try moveSlider(session, by: -sliderStep)
         case "designer.slider.fine.up": return try moveSlider(session, by: fineStep)
         case "designer.slider.fine.down": return try moveSlider(session, by: -fineStep)
+        case "designer.slider.up.coarse": return try moveSlider(session, by: coarseStep)
+        case "designer.slider.down.coarse": return try moveSlider(session, by: -coarseStep)
         case "designer.slider.zero": return try setSlider(session, 0)
         case "designer.slider.half": return try setSlider(session, 0.5)
         case "designer.slider.one": return try setSlider(session, 1)
 
         case "designer.amp.up", "designer.amp.down":
             guard let which = rowName(state.focus) else { throw CommandError("designer: move to the top or bottom row first") }
-            var row = t.row(which)
+            var row = t.row(which).resized(to: t.row(which).division)
             let beat = which == .top ? state.topCursor : state.bottomCursor
             let d = action.hasSuffix("up") ? ampStep : -ampStep
             row.amps[beat] = min(max(hundredths(row.amp(beat) + d), 0), 1)
@@ -450,14 +529,19 @@ public enum DesignerTab {
         case "designer.morph.more", "designer.morph.less":
             state.morphTimes = min(max(state.morphTimes + (action.hasSuffix("more") ? 1 : -1), 1), 64)
             return "designer: morph over \(state.morphTimes) cycles from s = " + String(format: "%.2f", state.morphFrom)
-        case "designer.preset.next", "designer.preset.prev":
+        case "designer.preset", "designer.preset.next", "designer.preset.prev":
             let names = TemperamentPreset.names
-            let current = TemperamentPreset.allCases.firstIndex { $0.temperament == t }
+            // A preset whose slider or amplitudes were changed still counts as that preset.
+            let current = TemperamentPreset.allCases.firstIndex { p in
+                let q = p.temperament
+                return q.span == t.span && q.map == t.map && q.top.division == t.top.division && q.top.beats == t.top.beats
+                    && q.bottom.division == t.bottom.division && q.bottom.beats == t.bottom.beats
+            }
             let k: Int
             if let current {
-                k = wrap(current + (action.hasSuffix("next") ? 1 : -1), names.count)
+                k = wrap(current + (action.hasSuffix("prev") ? -1 : 1), names.count)
             } else {
-                k = action.hasSuffix("next") ? 0 : names.count - 1
+                k = action.hasSuffix("prev") ? names.count - 1 : 0
             }
             let message = try session.run(.temper(.preset(names[k])))
             state = DesignerState(focus: state.focus, groupSlot: state.groupSlot, morphTimes: state.morphTimes,

@@ -3,6 +3,7 @@ import TemperaCore
 /// The characters the panes draw with: one set for UTF-8 terminals, one plain-ASCII set for terminals
 /// without a UTF-8 locale, so the editor still draws (and stays readable) everywhere.
 public struct Glyphs: Sendable {
+    /// Box drawing: lines, corners, and tees (teeDown: ┬, teeUp: ┴, teeRight: ├, teeLeft: ┤).
     public let horizontal: Character
     public let vertical: Character
     public let topLeft: Character
@@ -15,6 +16,7 @@ public struct Glyphs: Sendable {
     public let teeLeft: Character
     /// Bar heights from empty (index 0) to a full cell (index 8).
     public let eighths: [Character]
+    /// Transport symbols and punctuation.
     public let rewind: String
     public let play: String
     public let pause: String
@@ -22,6 +24,7 @@ public struct Glyphs: Sendable {
     public let dash: String
     public let times: String
     public let ellipsis: Character
+    /// The filled part, the rest and the knob of a slider.
     public let sliderFill: Character
     public let sliderEmpty: Character
     public let sliderKnob: Character
@@ -42,6 +45,10 @@ public struct Glyphs: Sendable {
     /// Counts 2...9 of markers sharing one column, then `manyMarkers` for ten or more.
     public let counts: [Character]
     public let manyMarkers: Character
+    /// What the timeline's label row shows for a column of several markers when counts would read as clip
+    /// labels (ASCII digits); nil: the count.
+    public let crowdLabel: Character?
+    /// Marks: the current track, a modified document, the end of text being typed.
     public let currentTrack: Character
     public let modified: String
     public let textCursor: Character
@@ -55,7 +62,7 @@ public struct Glyphs: Sendable {
         sliderFill: "━", sliderEmpty: "─", sliderKnob: "●",
         rulerLine: "─", rulerLoop: "━", rulerTick: "┼", rulerPlayhead: "▼", rulerCursor: "▽",
         playheadLine: "│", cursorLine: "┃", guideLine: "┊",
-        emptyMarker: "·", counts: ["²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"], manyMarkers: "⁺",
+        emptyMarker: "·", counts: ["²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"], manyMarkers: "⁺", crowdLabel: nil,
         currentTrack: "▸", modified: "●", textCursor: "▏")
 
     /// Seven-bit ASCII only: `+-|` boxes, `.:|#` heights.
@@ -67,9 +74,10 @@ public struct Glyphs: Sendable {
         sliderFill: "=", sliderEmpty: "-", sliderKnob: "O",
         rulerLine: "-", rulerLoop: "=", rulerTick: "+", rulerPlayhead: "V", rulerCursor: "v",
         playheadLine: "!", cursorLine: "I", guideLine: "'",
-        emptyMarker: ".", counts: ["2", "3", "4", "5", "6", "7", "8", "9"], manyMarkers: "*",
+        emptyMarker: ".", counts: ["2", "3", "4", "5", "6", "7", "8", "9"], manyMarkers: "*", crowdLabel: "*",
         currentTrack: ">", modified: "*", textCursor: "_")
 
+    /// The set for the terminal's locale.
     public static func set(ascii: Bool) -> Glyphs { ascii ? .ascii : .utf8 }
 
     /// The timeline label of a marker's content: clips 1...9 as digits, 10...16 as A...G, then `+ - ?`.

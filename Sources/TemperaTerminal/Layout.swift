@@ -22,8 +22,9 @@ public struct Layout: Hashable, Sendable {
     public static let nameWidth = 11
     /// A track's height in rows: one or more rows of bars, then a row of clip labels.
     public static let minRowsPerTrack = 2
-    public static let maxRowsPerTrack = 6
+    public static let maxRowsPerTrack = 8
 
+    /// The screen's size in cells.
     public let width: Int
     public let height: Int
     /// False when the screen is below the minimum size.
@@ -31,6 +32,7 @@ public struct Layout: Hashable, Sendable {
 
     /// The transport controls' row (inside the box).
     public let transport: Rect
+    /// The row of the timeline's title (cursor time, zoom, scrolled tracks).
     public let timelineTitleRow: Int
     /// The ruler above the markers, over the same columns as `timeline`.
     public let ruler: Rect
@@ -38,17 +40,24 @@ public struct Layout: Hashable, Sendable {
     public let names: Rect
     /// The marker area of all visible tracks: column 0 of the viewport is `timeline.x`.
     public let timeline: Rect
+    /// Rows each track gets: `barRows` of bars and one of labels.
     public let rowsPerTrack: Int
     /// The first visible track (0-based) and how many are shown.
     public let firstTrack: Int
     public let visibleTracks: Int
+    /// Tracks in the document.
     public let trackCount: Int
+    /// The row of the tools title and the tab bar.
     public let toolsTitleRow: Int
+    /// The tool panel's contents.
     public let tools: Rect
     /// The x of the line between the tool panel and the tabs.
     public let dividerX: Int
+    /// The shown tab's contents.
     public let tabs: Rect
+    /// The row of the box's bottom edge.
     public let bottomBorderRow: Int
+    /// The status / command line: the screen's last row.
     public let status: Rect
 
     /// - Parameters:

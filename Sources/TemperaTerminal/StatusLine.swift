@@ -43,13 +43,12 @@ enum StatusLine {
         let help = view.key("help") ?? "?"
         let command = view.key("command") ?? ":"
         var parts: [String] = []
-        if let name = undoName(session) { parts.append("undo \(name)" + (view.key("undo").map { " (\($0))" } ?? "")) }
+        if let name = session.undoName { parts.append("undo \(name)" + (view.key("undo").map { " (\($0))" } ?? "")) }
         parts.append("\(help) help")
         parts.append("\(command) command")
         return parts.joined(separator: "  ")
     }
 
-    static func undoName(_ session: Session) -> String? { nil }
 
     /// "track 2/5 kick  3 selected".
     static func summary(session: Session, view: ViewState) -> String {
@@ -57,7 +56,7 @@ enum StatusLine {
         guard count > 0 else { return "no tracks" }
         let t = min(max(session.currentTrack, 0), count - 1)
         var text = "track \(t + 1)/\(count) \(session.document.tracks[t].name)"
-        let selected = session.selection.values.reduce(0) { $0 + $1.count }
+        let selected = session.selectionCount
         if selected > 0 { text += "  \(selected) selected" }
         return text
     }

@@ -161,13 +161,62 @@ enum TimelinePane {
         }
     }
 
-    /// The position of the marker nearest `time`, nil on an empty track.
-    static func nearest(_ markers: MarkerList, to time: Double) -> Int? {
-        guard !markers.isEmpty else { return nil }
-        let j = markers.lowerBound(time: time)
-        if j == markers.endIndex { return j - 1 }
-        if j == 0 { return 0 }
-        return time - markers[j - 1].time <= markers[j].time - time ? j - 1 : j
+    /// Columns holding more markers than this are summarised from this many evenly spaced samples.
+    static let samplesPerColumn = 16
+
+    /// Fills `s` for the markers of one track in view. When the view holds a few markers per column they
+    /// are read one by one; when zoomed out so far that columns hold many, each column's markers are counted
+    /// exactly by binary search and their height and look taken from evenly spaced samples, so a frame costs
+    /// about the same whatever the document's size. Selection is looked up from the smaller side: the
+    /// selected ids (by their time) or the markers in view.
+    static func summarize(_ markers: MarkerList, selection: Set<MarkerID>, viewport vp: Viewport,
+                          into s: inout ColumnSummary) {
+        s.reset()
+        let width = s.count.count
+        // A marker belongs to column c when vp.column(of:) says so; these boundaries agree with it.
+        func boundary(_ c: Int) -> Int { markers.lowerBound(time: vp.time(atColumn: Double(c) - 1e-9)) }
+        let lo = boundary(0), hi = boundary(width)
+        let visible = hi - lo
+        let selectionByID = !selection.isEmpty && selection.count <= visible
+        let checkEach = !selection.isEmpty && !selectionByID
+
+        func read(_ i: Int, _ c: Int) {
+            let m = markers[i]
+            if m.amp > s.amp[c] { s.amp[c] = m.amp }
+            if m.content != nil { s.hasContent[c] = true }
+            if checkEach && !s.selected[c] && selection.contains(m.id) { s.selected[c] = true }
+        }
+
+        if visible <= 4 * width {
+            for i in lo..<hi {
+                let c = min(max(vp.column(of: markers[i].time), 0), width - 1)
+                if s.count[c] == 0 { s.first[c] = i }
+                s.count[c] += 1
+                read(i, c)
+            }
+        } else {
+            var b = lo
+            for c in 0..<width {
+                let e = c == width - 1 ? hi : boundary(c + 1)
+                let n = e - b
+                if n > 0 {
+                    s.count[c] = n
+                    s.first[c] = b
+                    let step = max(1, n / samplesPerColumn)
+                    for i in stride(from: b, to: e, by: step) { read(i, c) }
+                }
+                b = e
+            }
+        }
+
+        if selectionByID {
+            let begin = vp.time(atColumn: -1e-9), end = vp.time(atColumn: Double(width) - 1e-9)
+            for id in selection {
+                guard let t = markers.time(of: id), t >= begin, t < end else { continue }
+                let c = min(max(vp.column(of: t), 0), width - 1)
+                if s.count[c] > 0 { s.selected[c] = true }
+            }
+        }
     }
 
     static func drawMarkers(session: Session, view: ViewState, track: Int, layout l: Layout, _ g: Glyphs,
@@ -189,25 +238,10 @@ enum TimelinePane {
             for y in rows.y..<rows.maxY { canvas[rows.x + cursorColumn, y] = cell }
         }
 
-        s.reset()
-        let lo = markers.lowerBound(time: vp.start)
-        let hi = markers.lowerBound(time: vp.end(columns: width))
-        let selection = session.selection[track] ?? []
-        let checkSelection = !selection.isEmpty
-        var i = lo
-        while i < hi {
-            let m = markers[i]
-            let c = min(max(vp.column(of: m.time), 0), width - 1)
-            if s.count[c] == 0 { s.first[c] = i }
-            s.count[c] += 1
-            if m.amp > s.amp[c] { s.amp[c] = m.amp }
-            if m.content != nil { s.hasContent[c] = true }
-            if checkSelection && !s.selected[c] && selection.contains(m.id) { s.selected[c] = true }
-            i += 1
-        }
+        summarize(markers, selection: session.selection[track] ?? [], viewport: vp, into: &s)
 
         var guideColumn = -1
-        if !isCurrent, let n = nearest(markers, to: session.cursor) {
+        if !isCurrent, let n = markers.nearest(to: session.cursor) {
             guideColumn = vp.column(of: markers[n].time)
         }
 
@@ -230,7 +264,7 @@ enum TimelinePane {
             }
             let label: Character, labelRole: Role
             if s.count[c] > 1 {
-                label = g.count(s.count[c])
+                label = g.crowdLabel ?? g.count(s.count[c])
                 labelRole = role == .marker || role == .markerEmpty ? .dim : role
             } else {
                 let content = markers[s.first[c]].content

@@ -14,6 +14,7 @@ public enum Tool: String, CaseIterable, Hashable, Sendable {
         public var tools: [Tool] { Tool.allCases.filter { $0.section == self } }
     }
 
+    /// The panel section the tool is drawn in.
     public var section: Section {
         switch self {
         case .drawSingle, .drawGroup, .typing: return .draw

@@ -82,7 +82,7 @@ enum ToolPanel {
     /// "n 2" at the right end of the mode row: how many markers `subdivide` puts between two.
     static func subdivisionItem(session: Session, view: ViewState, row y: Int, layout l: Layout,
                                 into canvas: inout Canvas, spots: inout [Spot]) {
-        let n = subdivision(session)
+        let n = session.subdivision
         let key = view.key("subdivision").map { $0 + " " } ?? ""
         let text = "subdivide n=\(n)"
         let x = l.tools.maxX - key.count - text.count
@@ -90,5 +90,4 @@ enum ToolPanel {
         spots.append(Spot(Rect(x: x, y: y, width: end - x, height: 1), .subdivision))
     }
 
-    static func subdivision(_ session: Session) -> Int { 1 }
 }

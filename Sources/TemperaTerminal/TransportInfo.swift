@@ -1,6 +1,7 @@
 /// What the transport bar shows about playback that is not in the document: the engine's state, sampled by
 /// the editor loop each frame so panes never talk to the audio engine.
 public struct TransportInfo: Hashable, Sendable {
+    /// True while the engine plays (the bar shows ▶ playing, else ⏸ paused).
     public var isPlaying: Bool
     /// The playhead in seconds on the document timeline (tempo x1).
     public var position: Double

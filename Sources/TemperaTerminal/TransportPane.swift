@@ -29,7 +29,7 @@ enum TransportPane {
             compact = true
             sliderWidth = (l.transport.width - fixedWidth(true)) / 2
         }
-        sliderWidth = min(max(sliderWidth, 3), 16)
+        sliderWidth = min(max(sliderWidth, 3), 24)
 
         var x = l.transport.x
         func item(_ text: String, _ role: Role, _ hit: Hit?) {
@@ -58,7 +58,9 @@ enum TransportPane {
         })
         x += w + 2
         let px = max(x, l.transport.maxX - position.count)
-        canvas.put(px, y, position, info.isPlaying ? .playing : .normal)
+        if px + position.count <= l.transport.maxX {
+            canvas.put(px, y, position, info.isPlaying ? .playing : .normal)
+        }
         return spots
     }
 
@@ -69,7 +71,10 @@ enum TransportPane {
         x = canvas.put(x, 0, String(g.horizontal), .border)
         let name = view.fileName ?? session.path.map(baseName) ?? "untitled"
         x = canvas.put(x, 0, " " + Format.fit(name, 30, ellipsis: g.ellipsis), .title)
-        if isModified(session) { x = canvas.put(x + 1, 0, g.modified, .warning) }
+        if session.isModified {
+            x = canvas.put(x, 0, " ", .border)
+            x = canvas.put(x, 0, g.modified, .warning)
+        }
         canvas.put(x, 0, " ", .border)
 
         let info = view.transport
@@ -80,9 +85,17 @@ enum TransportPane {
             parts.append(("\(info.underruns) underrun" + (info.underruns == 1 ? "" : "s"), .warning))
         }
         guard !parts.isEmpty else { return }
-        let width = parts.reduce(0) { $0 + $1.0.count + 3 }
-        var rx = l.width - 1 - width
-        guard rx > x + 1 else { return }
+        // What does not fit gives way: first the latency, then the end of the longest text.
+        let room = l.width - 1 - (x + 2)
+        func width() -> Int { parts.reduce(0) { $0 + $1.0.count + 3 } }
+        if width() > room, let i = parts.firstIndex(where: { $0.1 == .dim }) { parts.remove(at: i) }
+        while width() > room, let i = parts.indices.max(by: { parts[$0].0.count < parts[$1].0.count }),
+              parts[i].0.count > 8 {
+            parts[i].0 = Format.fit(parts[i].0, parts[i].0.count - (width() - room), ellipsis: g.ellipsis)
+            if parts[i].0.count < 8 { parts[i].0 = Format.fit(parts[i].0, 8, ellipsis: g.ellipsis) }
+        }
+        guard width() <= room else { return }
+        var rx = l.width - 1 - width()
         for (text, role) in parts {
             rx = canvas.put(rx, 0, " ", .border)
             rx = canvas.put(rx, 0, text, role)
@@ -95,5 +108,4 @@ enum TransportPane {
         String(path.split(separator: "/").last ?? Substring(path))
     }
 
-    static func isModified(_ session: Session) -> Bool { false }
 }

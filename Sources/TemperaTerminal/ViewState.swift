@@ -11,9 +11,13 @@ public struct ViewState: Hashable, Sendable {
         case timeline, tab
     }
 
+    /// The visible stretch of the timeline.
     public var viewport: Viewport
+    /// The chosen tool, highlighted in the tool panel.
     public var tool: Tool
+    /// The tab shown in the lower-right area.
     public var tab: Tab
+    /// Which area has the keys; its title is drawn active.
     public var focus: Focus
     /// The group slot (1...16) that `draw group` stamps and the Groups tab highlights.
     public var chosenGroup: Int
@@ -29,6 +33,7 @@ public struct ViewState: Hashable, Sendable {
     public var commandCursor: Int
     /// Draw with ASCII only (no UTF-8 locale): no box drawing, blocks or arrows.
     public var ascii: Bool
+    /// Playback state sampled from the engine each frame.
     public var transport: TransportInfo
     /// The first track row shown when the tracks do not all fit (0-based). The layout moves it further
     /// when needed to keep the current track in view.

@@ -1,5 +1,141 @@
+import CAllocCounter
+import Foundation
+import TemperaAudio
+import TemperaCore
+
+/// Audio figures: offline render speed, the cost of 64 voices, and allocations in the render path.
 enum AudioBench {
     static func run() {
-        print("== Audio (no figures yet)")
+        print("== Audio")
+        let dir = NSTemporaryDirectory() + "tempera-bench-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        renderSpeed()
+        voiceCost(dir: dir)
+        allocations()
+        publishCost()
+    }
+
+    /// What an edit costs the editor thread: compiling and publishing the schedule of a large document.
+    static func publishCost() {
+        var id: MarkerID = 0
+        let tracks = (0..<10).map { t in
+            Track(name: "t\(t)", markers: MarkerList((0..<10_000).map { i -> Marker in
+                id += 1
+                return Marker(id: id, time: Double(i) * 0.01 + Double(t) * 0.001, amp: 0.5, content: .clip(t + 1))
+            }))
+        }
+        var doc = Document(tracks: tracks, transport: Transport(loopEnd: 100, length: 100))
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: nil)
+        let rounds = 10
+        let t0 = Date()
+        for k in 0..<rounds {
+            doc.transport.volume = 0.5 + Double(k) / 100
+            engine.update(document: doc)
+        }
+        let ms = Date().timeIntervalSince(t0) / Double(rounds) * 1000
+        print(String(format: "  publishing a volume change of a 100,000-marker document: %.1f ms", ms))
+        var edits: [Document] = []
+        for k in 0..<rounds {
+            doc.tracks[3].markers.insert(Marker(id: 1_000_000 + MarkerID(k), time: 0.0005 + Double(k) * 0.01, amp: 0.5,
+                                                content: .clip(2)))
+            edits.append(doc)
+        }
+        let t1 = Date()
+        for edit in edits { engine.update(document: edit) }
+        let msEdit = Date().timeIntervalSince(t1) / Double(rounds) * 1000
+        print(String(format: "  publishing a marker added to one of its 10 tracks: %.1f ms", msEdit))
+    }
+
+    /// 16 tracks of the default kit: straight sixteenths, swung eighths, fives and sevens, over a two-second loop.
+    static func sixteenTrackDocument() -> Document {
+        var tracks: [Track] = []
+        var id: MarkerID = 0
+        for t in 0..<16 {
+            let division = [16, 12, 10, 14, 8, 7, 5, 9][t % 8]
+            var markers: [Marker] = []
+            for i in 0..<division {
+                let time = 2 * Double(i) / Double(division) + (t >= 8 ? 0.013 * Double(i % 3) : 0)
+                markers.append(Marker(id: id, time: time, amp: 0.3 + 0.05 * Double(i % 4), content: .clip(t + 1)))
+                id += 1
+            }
+            tracks.append(Track(name: "t\(t + 1)", markers: MarkerList(markers)))
+        }
+        return Document(tracks: tracks)
+    }
+
+    static func renderSpeed() {
+        let doc = sixteenTrackDocument()
+        let r = OfflineRenderer(document: doc, baseDirectory: nil, loops: 30, maxTail: 0)
+        if !r.warnings.isEmpty { print("  (kit not found: \(r.warnings[0]))") }
+        var frames = 0
+        let t0 = Date()
+        r.render(blockFrames: 512) { block, _ in frames += block.count / 2 }
+        let seconds = Date().timeIntervalSince(t0)
+        let audio = Double(frames) / 48_000
+        print(String(format: "  offline render, 16 tracks, %.0f s of audio: %.3f s = %.0fx real time", audio, seconds,
+                     audio / seconds))
+    }
+
+    static func voiceCost(dir: String) {
+        // A 3 s tone, so 64 voices started together all sound for the whole measurement.
+        let tone = (0..<144_000).map { Float(0.2 * sin(2 * Double.pi * 220 * Double($0) / 48_000)) }
+        let path = dir + "/tone.wav"
+        do { try AudioFile.write(tone, sampleRate: 48_000, to: path, as: .wavFloat) } catch {
+            print("  64 voices: \(error)")
+            return
+        }
+        var slots = Document.defaultKit
+        slots[0] = ClipSlot(name: "tone", file: path)
+        let tracks = (0..<64).map { t in
+            Track(name: "v\(t)", markers: MarkerList([Marker(id: MarkerID(t), time: 0, amp: 0.1, content: .clip(1))]))
+        }
+        let doc = Document(tracks: tracks, slots: slots, transport: Transport(loopEnd: 4, length: 4))
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        let block = 480
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block * 2)
+        defer { buffer.deallocate() }
+        engine.pump(into: buffer, frames: block)
+        let voices = engine.activeVoices
+        let blocks = 200
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<blocks { engine.pump(into: buffer, frames: block) }
+        let ns = Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(blocks)
+        print(String(format: "  %d voices: %.1f µs per 10 ms block = %.2f%% of real time", voices, ns / 1000,
+                     ns / 10_000_000 * 100))
+    }
+
+    static func allocations() {
+        // The counter counts: an array allocates.
+        tempera_alloc_count_start()
+        let probe = [Int](repeating: 1, count: Int(getpid() % 7) + 100)
+        let check = tempera_alloc_count_stop()
+        _ = probe.count
+
+        var doc = sixteenTrackDocument()
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: nil)
+        engine.start()
+        engine.play()
+        let block = 256
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block * 2)
+        defer { buffer.deallocate() }
+        var counted = 0, calls = 0
+        for round in 0..<20 {
+            // Edits and tempo changes published between blocks (outside the count), adopted inside it.
+            doc.transport.tempo = 1 + Double(round % 5) / 10
+            doc.tracks[round % 16].gain = 0.5 + Double(round % 3) / 4
+            engine.update(document: doc)
+            tempera_alloc_count_start()
+            for _ in 0..<94 { engine.pump(into: buffer, frames: block) }   // about half a second
+            counted += tempera_alloc_count_stop()
+            calls += 94
+        }
+        print("  allocations in the render path: \(counted) in \(calls) render calls (10 s of audio, 20 live edits;"
+            + " counter check: \(check) for one array)")
     }
 }

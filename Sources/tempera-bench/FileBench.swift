@@ -1,5 +1,82 @@
+import TemperaCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Load and save times of documents of 1,000 and 100,000 markers: a document's file cost should grow in
+/// proportion to its markers (the ratio near 100), with 100,000 markers well under a visible pause.
 enum FileBench {
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// The fastest of a few runs, in milliseconds (the least disturbed by other work on the machine).
+    static func time(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<runs {
+            let start = now()
+            try body()
+            best = min(best, (now() - start) * 1000)
+        }
+        return best
+    }
+
+    /// Four tracks of uneven times, amplitudes and every kind of content.
+    static func document(markers: Int) -> Document {
+        var generator = UInt64(0x2545_F491_4F6C_DD1D)
+        func next() -> Double {
+            generator = generator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(generator >> 11) / Double(1 << 53)
+        }
+        let contents: [Content?] = [.clip(1), .clip(3), nil, .hold, .rest, .random, .clip(12)]
+        let perTrack = markers / 4
+        let tracks = (0..<4).map { t in
+            Track(name: "track \(t + 1)", markers: MarkerList((0..<perTrack).map { i in
+                Marker(id: MarkerID(i), time: (Double(i) + next()) * 0.05, amp: next(), content: contents[i % contents.count])
+            }))
+        }
+        return Document(tracks: tracks)
+    }
+
     static func run() {
-        print("== Files (no figures yet)")
+        print("== Files (document load and save, best of 5)")
+        let folder = "/tmp/tempera-bench-\(getpid())"
+        mkdir(folder, 0o755)
+        defer { rmdir(folder) }
+        var results: [(markers: Int, save: Double, load: Double, bytes: Int)] = []
+        for count in [1_000, 100_000] {
+            let doc = document(markers: count)
+            let path = "\(folder)/bench-\(count).tempera"
+            do {
+                let save = try time(5) { try DocumentFile.save(doc, to: path) }
+                var loaded: Document?
+                let load = try time(5) { loaded = try DocumentFile.load(path) }
+                guard loaded?.tracks.map(\.markers.count) == doc.tracks.map(\.markers.count) else {
+                    print("  \(count) markers: the loaded document differs")
+                    return
+                }
+                let size = (try? DocumentFile.readFile(path).count) ?? 0
+                var text = ""
+                let encode = time(5) { text = DocumentFile.encode(doc) }
+                let decode = try time(5) { _ = try DocumentFile.decode(text) }
+                results.append((count, save, load, size))
+                print("  \(count) markers (\(size / 1024) KiB): save \(format(save)) ms (encoding \(format(encode)) ms, "
+                    + "the rest write and fsync), load \(format(load)) ms (decoding \(format(decode)) ms)")
+            } catch {
+                print("  \(count) markers: \(error)")
+            }
+            unlink(path)
+        }
+        if results.count == 2 {
+            print("  ratio 100,000 / 1,000: save x\(format(results[1].save / results[0].save)), "
+                + "load x\(format(results[1].load / results[0].load))")
+        }
+    }
+
+    static func format(_ v: Double) -> String {
+        let rounded = (v * 100).rounded() / 100
+        return String(rounded)
     }
 }

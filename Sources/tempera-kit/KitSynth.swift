@@ -180,6 +180,15 @@ struct KitSynth {
             let slap = Biquad.apply(.bandPass, 2000, q: 1, to: noiseBurst(frames(0.01)))
                 .enumerated().map { $1 * decay($0, 0.01) }
             return Self.mix([(sweep(n, from: 380, to: 330, tau: 0.015, t60: 0.35), 1), (slap, 0.3)])
+        case "note":
+            // A mallet tone on middle C (MIDI 60, 261.63 Hz), what a MIDI-note slot without a file plays: pitched
+            // to its note, it sounds that note. Fundamental plus the bar's 4th partial, which dies away quickly.
+            let n = frames(1.2)
+            return (0..<n).map { i in
+                let t = Double(i) / Self.rate
+                let f = 261.6256
+                return sin(2 * Double.pi * f * t) * decay(i, 1.1) + 0.35 * sin(2 * Double.pi * f * 3.93 * t) * decay(i, 0.15)
+            }
         default:
             return []
         }

@@ -3,13 +3,15 @@
 // Usage: tempera-kit DIRECTORY. Deterministic: the same files every run.
 import CSndfile
 import Foundation
+import TemperaAudio
 import TemperaCore
 
 let directory = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Samples"
 try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 
 var failed = false
-for name in Document.kitNames {
+// The 16 kit sounds, and the tone a MIDI-note slot without a file plays.
+for name in Document.kitNames + [SampleBank.noteSampleName] {
     var synth = KitSynth(seed: UInt64(name.utf8.reduce(5381) { ($0 &* 33) &+ UInt64($1) }))
     let samples = KitSynth.finish(synth.sound(named: name))
     let path = "\(directory)/\(name).wav"

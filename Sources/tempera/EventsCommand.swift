@@ -34,6 +34,10 @@ struct EventsCommand: ParsableCommand {
         }
         let document = try CommandLineFailure.loadDocument(file)
         let schedule = Schedule(document: document, sampleRate: Double(sampleRate))
+        // Every frame must fit an Int64; only absurd loop counts on very long regions come near.
+        guard Double(loops) * schedule.span / schedule.tempo * Double(sampleRate) < 0x1p62 else {
+            throw CommandLineFailure.report("tempera: \(loops) loops of this document run past the last sample frame")
+        }
         var out = ""
         out.reserveCapacity(1 << 16)
         for k in 0..<loops {

@@ -27,9 +27,8 @@ struct PlayCommand: ParsableCommand {
     var forever = false
 
     func run() throws {
-        guard loops >= 1 else { fail("--loops must be 1 or more (got \(loops))") }
-        let document: Document
-        do { document = try DocumentFile.load(file) } catch { fail("\(file): \(error)") }
+        guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
+        let document = try CommandLineFailure.loadDocument(file)
         let base = (file as NSString).deletingLastPathComponent
 
         let engine = AudioEngine()
@@ -39,7 +38,7 @@ struct PlayCommand: ParsableCommand {
         while true {
             switch engine.status {
             case .running: break
-            case .unavailable(let why): fail(why)
+            case .unavailable(let why): throw fail(why)
             case .off, .connecting:
                 usleep(10_000)
                 continue
@@ -58,7 +57,7 @@ struct PlayCommand: ParsableCommand {
             }
             if case .unavailable(let why) = engine.status {
                 engine.stop()
-                fail(why)
+                throw fail(why)
             }
             usleep(20_000)
         }

@@ -31,19 +31,18 @@ struct RenderCommand: ParsableCommand {
     var tail: Double = 10
 
     func run() throws {
-        guard loops >= 1 else { fail("--loops must be 1 or more (got \(loops))") }
-        guard (8_000...192_000).contains(sampleRate) else { fail("--sample-rate must be 8000...192000 (got \(sampleRate))") }
-        guard tail >= 0 else { fail("--tail must be 0 or more seconds") }
+        guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
+        guard (8_000...192_000).contains(sampleRate) else { throw fail("--sample-rate must be 8000...192000 (got \(sampleRate))") }
+        guard tail >= 0 else { throw fail("--tail must be 0 or more seconds") }
         let ext = (output as NSString).pathExtension.lowercased()
         let formatName = format?.lowercased() ?? (ext == "flac" ? "flac" : "wav")
         guard let fmt = OfflineRenderer.Format(rawValue: formatName) else {
-            fail("--format must be wav or flac (got \(formatName))")
+            throw fail("--format must be wav or flac (got \(formatName))")
         }
-        guard let depth = OfflineRenderer.Bits(rawValue: bits.lowercased()) else { fail("--bits must be 16, 24 or 32f (got \(bits))") }
-        if fmt == .flac && depth == .float32 { fail("FLAC holds 16 or 24 bits, not 32f") }
+        guard let depth = OfflineRenderer.Bits(rawValue: bits.lowercased()) else { throw fail("--bits must be 16, 24 or 32f (got \(bits))") }
+        if fmt == .flac && depth == .float32 { throw fail("FLAC holds 16 or 24 bits, not 32f") }
 
-        let document: Document
-        do { document = try DocumentFile.load(file) } catch { fail("\(file): \(error)") }
+        let document = try CommandLineFailure.loadDocument(file)
         let base = (file as NSString).deletingLastPathComponent
         let renderer = OfflineRenderer(document: document, baseDirectory: base.isEmpty ? "." : base,
                                        sampleRate: Double(sampleRate), loops: loops, maxTail: tail)
@@ -53,7 +52,7 @@ struct RenderCommand: ParsableCommand {
             try renderer.write(to: output, format: fmt, bits: depth) { bar.update($0) }
         } catch {
             bar.finish()
-            fail("\(error)")
+            throw fail("\(error)")
         }
         bar.finish()
     }
@@ -89,11 +88,10 @@ final class ProgressBar {
 
 /// Prints `tempera: MESSAGE` on stderr.
 func warn(_ message: String) {
-    FileHandle.standardError.write("tempera: \(message)\n".data(using: .utf8)!)
+    CommandLineFailure.write("tempera: \(message)\n", to: 2)
 }
 
-/// Prints one line on stderr and exits with status 1.
-func fail(_ message: String) -> Never {
-    warn(message)
-    Foundation.exit(1)
+/// Prints `tempera: MESSAGE` on stderr; the result, thrown, exits with status 1.
+func fail(_ message: String) -> ExitCode {
+    CommandLineFailure.report("tempera: \(message)")
 }

@@ -13,13 +13,17 @@ struct ScriptCommand: ParsableCommand {
             SCRIPT holds one command a line, in the form the editor's ':' line takes ('#' starts a comment). \
             FILE may not exist yet: the script then starts from a new document (four tracks of 16 even markers). \
             The whole script is read first and then run in order; on the first error tempera prints \
-            SCRIPT:LINE:COL: message and saves nothing. Otherwise the result is saved, atomically, to OUT or FILE.
-            """)
+            SCRIPT:LINE:COL: message and saves nothing. Otherwise the result is saved, atomically, to OUT or FILE \
+            (so a script has no 'save' of its own). TIME, FACTOR and numbers take exact expressions such as 3/8, \
+            sqrt(2)/4 or 2*pi.
+
+            Commands:
+            """ + "\n" + CommandParser.forms.filter { !$0.hasPrefix("save") }.map { "  " + $0 }.joined(separator: "\n"))
 
     @Argument(help: "The document to edit; created if it does not exist.")
     var file: String
 
-    @Argument(help: "The script: one command a line.")
+    @Argument(help: "The script: one command a line ('-' reads standard input).")
     var script: String
 
     @Option(name: .shortAndLong, help: "Where to save the result (default: FILE).")
@@ -30,8 +34,10 @@ struct ScriptCommand: ParsableCommand {
 
     func run() throws {
         let text: String
+        let script = self.script == "-" ? "<stdin>" : self.script
         do {
-            text = String(decoding: try DocumentFile.readFile(script), as: UTF8.self)
+            text = String(decoding: try DocumentFile.readFile(self.script == "-" ? "/dev/stdin" : script),
+                          as: UTF8.self)
         } catch let error as CommandError {
             throw CommandLineFailure.report("tempera: \(error.message)")
         }

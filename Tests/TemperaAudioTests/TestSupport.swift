@@ -43,7 +43,9 @@ enum Fixture {
     static func document(tracks: [[(Double, Content?)]], slots: [ClipSlot], tempo: Double = 1, span: Double = 1,
                          volume: Double = 1, amp: Double = 1) -> Document {
         let ts = tracks.enumerated().map { i, items in
-            Track(name: "t\(i + 1)", markers: MarkerList(items.map { Marker(id: 0, time: $0.0, amp: amp, content: $0.1) }))
+            Track(name: "t\(i + 1)", markers: MarkerList(items.enumerated().map { k, item in
+                Marker(id: MarkerID(k), time: item.0, amp: amp, content: item.1)
+            }))
         }
         var allSlots = slots
         while allSlots.count < 16 { allSlots.append(ClipSlot()) }
@@ -121,5 +123,17 @@ final class PulseTestServer {
     static func finish(_ recorder: Process) {
         recorder.interrupt()
         recorder.waitUntilExit()
+    }
+}
+
+/// Fails with the first differing frame (never prints whole buffers).
+func assertSamplesEqual(_ a: [Float], _ b: [Float], accuracy: Float = 0, file: StaticString = #filePath, line: UInt = #line) {
+    guard a.count == b.count else {
+        XCTFail("lengths differ: \(a.count / 2) and \(b.count / 2) frames", file: file, line: line)
+        return
+    }
+    for i in a.indices where abs(a[i] - b[i]) > accuracy {
+        XCTFail("frame \(i / 2) channel \(i % 2): \(a[i]) != \(b[i])", file: file, line: line)
+        return
     }
 }

@@ -110,8 +110,7 @@ final class CommandLineTests: XCTestCase {
         let before = bytes(doc)
         let result = try tempera(["script", doc, scriptPath, "-o", path("out.tempera")])
         XCTAssertNotEqual(result.status, 0)
-        XCTAssertTrue(result.err.hasPrefix("\(scriptPath):3:"), result.err)
-        XCTAssertEqual(result.err.filter { $0 == "\n" }.count, 1, result.err)
+        XCTAssertEqual(result.err, "\(scriptPath):3:1: nothing is selected\n")
         XCTAssertEqual(bytes(doc), before)
         XCTAssertNil(bytes(path("out.tempera")))
     }
@@ -180,10 +179,38 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(missing.err, "tempera: cannot open '\(path("absent.tempera"))': No such file or directory\n")
     }
 
+    func testEventsPastTheLastFrameAreRefusedNotTrapped() throws {
+        var doc = Document.newDocument()
+        doc.transport = Transport(tempo: 0.05, volume: 0.8, loopStart: 0, loopEnd: 10_000_000, loopOn: true, length: 10_000_000)
+        try DocumentFile.save(doc, to: path("long.tempera"))
+        let result = try tempera(["events", path("long.tempera"), "--loops", "1000000"])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertEqual(result.err, "tempera: 1000000 loops of this document run past the last sample frame\n")
+        XCTAssertEqual(result.out, "")
+    }
+
     func testSaveInsideAScriptIsRefusedBeforeAnythingRuns() throws {
         let doc = try savedDocument()
         let script = path("script.txt")
         try assertScriptFails(document: doc, script: "tempo 2\n  save other.tempera\n",
                               stderr: "\(script):2:3: 'save' is not used in scripts: the result is saved when the script ends (-o chooses where)")
+    }
+
+    func testAScriptCanComeFromStandardInput() throws {
+        let doc = try savedDocument()
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["script", doc, "-"]
+        let input = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardError = err
+        try process.run()
+        input.fileHandleForWriting.write(Data("tempo 3/2\nvolume 0.5\nbogus\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertNotEqual(process.terminationStatus, 0)
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                       "<stdin>:3:1: unknown command 'bogus'\n")
+        XCTAssertEqual(try DocumentFile.load(doc), Document.newDocument())
     }
 }

@@ -30,7 +30,11 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(try parse("track 3"), .trackSelect(3))
         XCTAssertEqual(error("track 0"), CommandError("track must be a whole number from 1, not 0", column: 7))
         XCTAssertEqual(error("track 1.5"), CommandError("track must be a whole number from 1, not 1.5", column: 7))
-        XCTAssertEqual(error("track add a b"), CommandError("unexpected 'b' (track add [NAME])", column: 13))
+        XCTAssertEqual(error("track 9223372036854775808"),
+                       CommandError("track must be a whole number from 1, not 9.223372036854776e+18", column: 7))
+        XCTAssertEqual(error("track add low tom"),
+                       CommandError("unexpected 'tom': quote a name with spaces, as in track add \"low tom\"", column: 15))
+        XCTAssertEqual(try parse("\u{FEFF}track 2"), .trackSelect(2))
     }
 
     func testTransportForms() throws {
@@ -44,7 +48,7 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(error("loop 2 1"), CommandError("the loop must end after it starts (2)", column: 8))
         XCTAssertEqual(error("tempo 0"), CommandError("tempo must be from 0.05 to 20, not 0", column: 7))
         XCTAssertEqual(error("volume 1.5"), CommandError("volume must be from 0 to 1, not 1.5", column: 8))
-        XCTAssertEqual(error("length -1"), CommandError("length must be greater than 0, not -1", column: 8))
+        XCTAssertEqual(error("length -1"), CommandError("length must be greater than 0 and at most 10000000, not -1", column: 8))
         XCTAssertEqual(error("length"), CommandError("missing TIME (length TIME)", column: 8))
     }
 
@@ -79,9 +83,10 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(try parse("pulse count=5 period=sqrt(2)/4 start=1 amp=0.5"),
                        .pulse(period: 2.0.squareRoot() / 4, count: 5, start: 1, amp: 0.5))
         XCTAssertEqual(error("marker add 1 amp=3"), CommandError("amp must be from 0 to 1, not 3", column: 18))
-        XCTAssertEqual(error("marker add -1"), CommandError("time must not be negative, not -1", column: 12))
+        XCTAssertEqual(error("marker add -1"), CommandError("time must be from 0 to 10000000, not -1", column: 12))
+        XCTAssertEqual(error("length 1e8"), CommandError("length must be greater than 0 and at most 10000000, not 100000000", column: 8))
         XCTAssertEqual(error("pulse count=4"), CommandError("missing period= (pulse period=TIME count=N [start=TIME] [amp=A])", column: 15))
-        XCTAssertEqual(error("pulse period=0 count=4"), CommandError("period must be greater than 0, not 0", column: 14))
+        XCTAssertEqual(error("pulse period=0 count=4"), CommandError("period must be greater than 0 and at most 10000000, not 0", column: 14))
     }
 
     func testModesAndClips() throws {
@@ -224,5 +229,38 @@ final class CommandParserTests: XCTestCase {
         XCTAssertThrowsError(try CommandParser.parseScript("track 1\nfill 1 2 99\ntempo 0\n")) { error in
             XCTAssertEqual(error as? CommandError, CommandError("unknown clip '99' (clips are 1-16)", line: 2, column: 10))
         }
+    }
+
+    func testEveryCommandReadsBackFromItsText() throws {
+        let commands: [Command] = [
+            .trackAdd(name: nil), .trackAdd(name: "low \"tom\" #2"), .trackSelect(2), .length(2.0.squareRoot()),
+            .loopRange(0.5, 1.0 / 3 + 1), .loop(on: true), .loop(on: false), .tempo(1.0 / 3), .volume(0.8),
+            .slot(4, .init(file: "my kit/a=b.wav", note: 61, gain: 0.5, mode: .gate, attack: 1.5, decay: 30,
+                           release: 80, name: "")),
+            .slot(1, .init(note: 0)), .cursor(1e-7), .markerAdd(time: 2.0.squareRoot() / 4, amp: nil),
+            .markerAdd(time: 0, amp: 0.3), .pulse(period: 0.1, count: 7, start: nil, amp: nil),
+            .pulse(period: 1.0 / 7, count: 7, start: 0.25, amp: 1), .clipMode(true), .clipMode(false), .snap(true),
+            .snap(false), .chooseClip(.clip(16)), .chooseClip(.hold), .chooseClip(.rest), .chooseClip(.random),
+            .draw(amp: nil), .draw(amp: 0.45), .drawGroup(16), .type(code("1 2 3")), .fill(code("(1 -)x2 ?x3")),
+            .select(.init(.none)), .select(.init(.all, allTracks: true)), .select(.init(.left, add: true)),
+            .select(.init(.right, allTracks: true, add: true)), .select(.init(.at(0.1 + 0.2))),
+            .select(.init(.range(0, 2.0 / 3))), .select(.init(.pattern(code("+ -x2")), add: true)),
+            .shift(-1.0 / 16), .scale(factor: 1.5, handle: .last), .scale(factor: 0.5, handle: .first),
+            .scaleHandle(k: 3, to: 0.7), .subdivide(5), .rotate, .reverse, .delete, .groupStore(1),
+            .groupStamp(2, times: 1), .groupStamp(3, times: 8), .undo(1), .undo(40), .redo(1), .redo(2),
+            .save(nil), .save("songs/a song.tempera"),
+            .temper(.define(span: 2, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all, map: nil,
+                            slider: nil)),
+            .temper(.define(span: 1.5, top: 8, topBeats: .euclid(k: 3, rotation: 2), bottom: 3,
+                            bottomBeats: .euclid(k: 3, rotation: 0), map: [.init(top: 0, bottom: 0), .init(top: 3, bottom: 2)],
+                            slider: -0.25)),
+            .temper(.slider(0.5)), .temper(.stamp(times: 1)), .temper(.stamp(times: 3)), .temper(.group(9)),
+            .temper(.apply), .temper(.morph(times: 4, from: 0, to: 1.25)), .temper(.preset("swing")),
+        ]
+        for command in commands {
+            XCTAssertEqual(try parse(command.text), command, command.text)
+        }
+        XCTAssertEqual(Command.markerAdd(time: 2.0.squareRoot() / 4, amp: 0.5).text, "marker add 0.3535533905932738 amp=0.5")
+        XCTAssertEqual(Command.fill(code("1 - 2")).text, "fill \"1 - 2\"")
     }
 }

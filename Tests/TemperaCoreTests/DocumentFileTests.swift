@@ -73,6 +73,32 @@ final class DocumentFileTests: XCTestCase {
         XCTAssertEqual(back.groups[4].elements[1].offset, 1.0 / 7)
     }
 
+    func testThousandsOfRandomDoublesComeBackBitForBit() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+        var values: [Double] = [0, 1e-300, 5e-324, 9_999_999.999_999_998, 0.1, 1.0 / 3, 1_234_567.123_456_78,
+                                9_007_199_254_740_993, 4.35, 2.675, 1e22, 1e23, 0.000_001_234_5]
+        for _ in 0..<5_000 {
+            values.append(Double(bitPattern: next() >> 2))  // 0 up to huge, every exponent
+            values.append(Double(next() % 100_000_000) / 1_000_000)  // typical times
+            values.append(Double(next() >> 11) / Double(1 << 53))  // 0..1 amplitudes
+        }
+        values = values.filter { $0.isFinite && $0 >= 0 && $0 <= CommandParser.maxTime }
+        XCTAssertGreaterThan(values.count, 8_000)
+        let doc = Document(tracks: [Track(name: "x", markers: MarkerList(values.enumerated().map {
+            Marker(id: MarkerID($0.offset), time: $0.element, amp: 0.5)
+        }))])
+        let back = try DocumentFile.decode(DocumentFile.encode(doc))
+        XCTAssertEqual(back.tracks[0].markers.map(\.time.bitPattern), doc.tracks[0].markers.map(\.time.bitPattern))
+        let amps = Document(tracks: [Track(name: "y", markers: MarkerList(values.filter { $0 <= 1 }.enumerated().map {
+            Marker(id: MarkerID($0.offset), time: Double($0.offset), amp: $0.element)
+        }))])
+        XCTAssertEqual(try DocumentFile.decode(DocumentFile.encode(amps)), amps)
+    }
+
     func testMarkerIdsAreRenumberedInFileOrderOnLoad() throws {
         var doc = Document.newDocument()
         // Edits leave gaps and out-of-order ids.
@@ -119,6 +145,14 @@ final class DocumentFileTests: XCTestCase {
         XCTAssertEqual(doc.transport, Transport())
     }
 
+    func testAByteOrderMarkIsSkipped() throws {
+        let doc = try DocumentFile.decode(bytes: [0xEF, 0xBB, 0xBF] + Array("{\"tempera\": 1, \"pattern\": \"1 2\"}".utf8))
+        XCTAssertEqual(doc.pattern, "1 2")
+        XCTAssertThrowsError(try DocumentFile.decode(bytes: [0xEF, 0xBB, 0xBF] + Array("{\"tempera\": x}".utf8))) { error in
+            XCTAssertEqual(error as? CommandError, CommandError("expected a value, found 'x'", line: 1, column: 13))
+        }
+    }
+
     func testMalformedJSONNamesLineAndColumn() {
         XCTAssertEqual(decodeError("{\"tempera\": 1,\n  \"seed\": 3\n  \"pattern\": \"\"}"),
                        CommandError("expected ',' or '}', found '\"'", line: 3, column: 3))
@@ -156,7 +190,26 @@ final class DocumentFileTests: XCTestCase {
                        CommandError("seed must be a whole number from 0 to 18446744073709551615", line: 1, column: 24))
     }
 
+    func testMarkerListsAreCheckedWhereTheyAreWritten() {
+        func doc(_ markers: String) -> String { "{\"tempera\": 1, \"tracks\": [{\"markers\": [\n" + markers + "\n]}]}" }
+        XCTAssertEqual(decodeError(doc("{\"t\": 0} {\"t\": 1}")), CommandError("expected ',' or ']', found '{'", line: 2, column: 10))
+        XCTAssertEqual(decodeError(doc("{\"t\": 0, \"t\": 1}")), CommandError("'t' is given twice in a marker", line: 2, column: 15))
+        XCTAssertEqual(decodeError(doc("  {\"amp\": 0.5}")), CommandError("a marker has no time 't'", line: 2, column: 3))
+        XCTAssertEqual(decodeError(doc("{\"t\": 0},\n[1]")), CommandError("a marker must be an object, found a list", line: 3, column: 1))
+        XCTAssertEqual(decodeError(doc("{\"t\": 0 \"amp\": 1}")), CommandError("expected ',' or '}', found '\"'", line: 2, column: 9))
+        XCTAssertEqual(decodeError(doc("{\"t\": -0.5}")), CommandError("time must be from 0 to 10000000, not -0.5", line: 2, column: 7))
+        XCTAssertEqual(decodeError(doc("{\"t\": 1, \"clip\": \"x\"}")), CommandError("clip must be 1-16, \"+\", \"-\" or \"?\", not \"x\"", line: 2, column: 18))
+        XCTAssertEqual(try DocumentFile.decode(doc("{\"t\": 1, \"clip\": null}")).tracks[0].markers.map(\.content), [nil])
+    }
+
+    func testErrorsQuotingTheFileStayOnOneLine() {
+        XCTAssertEqual(decodeError("{\"tempera\": 1, \"a\\nb\": 1}"),
+                       CommandError("unknown field 'a\\nb' in the document (known: tempera, version, seed, pattern, transport, designer, slots, groups, tracks)", line: 1, column: 24))
+    }
+
     func testVersionIsRequiredAndANewerOneRefused() {
+        XCTAssertEqual(decodeError("{\"tempera\": 9223372036854775808}"),
+                       CommandError("the format version must be a whole number from 0, not 9.223372036854776e+18", line: 1, column: 13))
         XCTAssertEqual(decodeError("{\"tempera\": 2, \"tracks\": [], \"future\": true}"),
                        CommandError("this file was written by a newer tempera (format 2; this one reads up to 1)", line: 1, column: 13))
         XCTAssertEqual(decodeError("{\"tracks\": []}"),

@@ -18,6 +18,17 @@ final class MarkerListTests: XCTestCase {
         XCTAssertEqual(list.lowerBound(time: 9), 4)
     }
 
+    func testMarkersBuiltWithoutIdsAreKeptForTheDocumentToNumber() throws {
+        let list = MarkerList([Marker(id: 0, time: 0.5), Marker(id: 0, time: 0), Marker(id: 0, time: 0.25)])
+        XCTAssertEqual(list.map(\.time), [0, 0.25, 0.5])
+        XCTAssertThrowsError(try list.checkInvariants(), "repeated ids are not a valid list yet")
+        for doc in [Document.newDocument(), Document.demo()] {
+            for track in doc.tracks { try track.markers.checkInvariants() }
+        }
+        XCTAssertEqual(Document.newDocument().tracks[0].markers.count, 16)
+        XCTAssertEqual(Document.demo().tracks[2].markers.count, 16)
+    }
+
     func testUpdateMovesAMarkerAndKeepsItsId() throws {
         var list = MarkerList((0..<10).map { Marker(id: MarkerID($0), time: Double($0)) })
         list.update(Marker(id: 3, time: 8.5, amp: 0.2))
@@ -94,6 +105,32 @@ final class MarkerListTests: XCTestCase {
         for m in model { list.remove(id: m.id) }
         try list.checkInvariants()
         XCTAssertTrue(list.isEmpty)
+    }
+
+    func testApplyGivesTheSameListWhetherItRebuildsOrMovesMarkerByMarker() throws {
+        let base = MarkerList((0..<4000).map { Marker(id: MarkerID($0), time: Double($0 % 977) / 7) })
+        for batch in [10, 3000] {
+            var rng = SeededRandom(seed: UInt64(batch))
+            var model = Dictionary(uniqueKeysWithValues: base.map { ($0.id, $0) })
+            var removed: [MarkerID] = [], upserts: [Marker] = []
+            for _ in 0..<batch {
+                let id = MarkerID(rng.next() % 4000)
+                if rng.coin() {
+                    removed.append(id)
+                    model[id] = nil
+                } else {
+                    let m = Marker(id: id, time: Double(rng.next() % 1000) / 3, amp: 0.5)
+                    upserts.append(m)
+                }
+            }
+            let fresh = Marker(id: 9999, time: 1.5)
+            upserts.append(fresh)
+            for m in upserts { model[m.id] = m }
+            var list = base
+            list.apply(removing: removed, upserting: upserts)
+            try list.checkInvariants()
+            XCTAssertEqual(list, MarkerList(model.values), "batch of \(batch)")
+        }
     }
 
     func testACopySharesUntouchedChunks() {

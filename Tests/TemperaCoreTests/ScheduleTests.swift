@@ -5,7 +5,9 @@ import XCTest
 /// a marker at t sounds at `time = (k*(B-A) + (t-A)) / tempo` and `frame = round(time * rate)`.
 final class ScheduleTests: XCTestCase {
     func track(_ items: [(Double, Content?)], amp: Double = 0.8, name: String = "t") -> Track {
-        Track(name: name, markers: MarkerList(items.map { Marker(id: 0, time: $0.0, amp: amp, content: $0.1) }))
+        Track(name: name, markers: MarkerList(items.enumerated().map {
+            Marker(id: MarkerID($0.offset), time: $0.element.0, amp: amp, content: $0.element.1)
+        }))
     }
 
     func document(_ tracks: [Track], loop: (Double, Double)? = (0, 2), tempo: Double = 1, length: Double = 2,

@@ -29,7 +29,7 @@ final class SessionGroupTests: XCTestCase {
         try s.run(.groupStore(3))
         s.currentTrack = 1
         s.cursor = 1
-        try s.run(.groupStamp(3, times: 2))
+        XCTAssertEqual(try s.run(.groupStamp(3, times: 2)), "stamped group 3 x2: 4 markers")
         assertTimes(s.times(1), [1, 1.25, 1.5, 1.75])
         XCTAssertEqual(s.contents(1), [.clip(1), .clip(2), .clip(1), .clip(2)])
         XCTAssertEqual(s.selectionCount, 4)

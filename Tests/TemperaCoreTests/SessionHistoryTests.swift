@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import TemperaCore
 
@@ -100,13 +101,17 @@ final class SessionHistoryTests: XCTestCase {
         XCTAssertTrue(s.canRedo, "an aborted drag leaves redo alone")
     }
 
-    func testUndoIsRefusedDuringADrag() throws {
+    func testUndoDuringADragCommitsTheDragThenUndoesIt() throws {
         let s = Fixture.session([[0]])
         try s.run(.markerAdd(time: 1, amp: nil))
-        s.beginTransaction("drag")
-        XCTAssertThrowsError(try s.run(.undo(1)))
-        s.commitTransaction()
-        XCTAssertEqual(s.history.undoSteps.count, 1)
+        s.beginTransaction("nudge")
+        try s.run(.tempo(1.1))
+        try s.run(.tempo(1.2))
+        try s.run(.undo(1))
+        XCTAssertFalse(s.inTransaction)
+        XCTAssertEqual(s.document.transport.tempo, 1)
+        XCTAssertEqual(s.redoName, "nudge")
+        assertTimes(s.times(), [0, 1])
     }
 
     func testPerformBuildsOneStepFromPrimitiveEdits() throws {
@@ -124,7 +129,10 @@ final class SessionHistoryTests: XCTestCase {
             designer.slider = 0.25
             edit.setDesigner(designer)
             edit.setGroup(16, Group(elements: [GroupElement(offset: 0, amp: 1, content: nil)], span: 1))
+            edit.setTrack(0, name: "bells", mute: true)
         }
+        XCTAssertEqual(s.document.tracks[0].name, "bells")
+        XCTAssertTrue(s.document.tracks[0].mute)
         XCTAssertEqual(s.history.undoSteps.count, 1)
         assertTimes(s.times(), [0, 0.5, 1.5])
         XCTAssertNotEqual(s.document.tracks[0].markers[1].id, 999, "inserted markers get fresh ids")
@@ -168,5 +176,43 @@ final class SessionHistoryTests: XCTestCase {
         try s.run(.undo(1))
         XCTAssertFalse(s.isModified)
         XCTAssertThrowsError(try s.run(.save(nil))) { XCTAssertEqual(($0 as? CommandError)?.message, "no file name: save PATH") }
+    }
+}
+
+/// The textual path and saving, through the real parser and file writer.
+final class SessionLineAndSaveTests: XCTestCase {
+    func testRunLineParsesRunsAndNamesTheLineOfAnError() throws {
+        let s = Fixture.session([[0, 0.5, 1]])
+        XCTAssertNil(try s.run(line: "# a comment"))
+        try s.run(line: "select all")
+        try s.run(line: "shift 1/8")
+        assertTimes(s.times(), [0.125, 0.625, 1.125])
+        try s.run(line: "select none")
+        XCTAssertThrowsError(try s.run(line: "shift 1/8", lineNumber: 7)) { error in
+            XCTAssertEqual((error as? CommandError)?.line, 7)
+            XCTAssertEqual((error as? CommandError)?.description, "line 7: nothing is selected")
+        }
+    }
+
+    func testSaveClearsTheModifiedFlagUntilTheNextEdit() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("session-save-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("song.tempera").path
+        let s = Fixture.session([[0, 1]])
+        try s.run(.tempo(1.5))
+        XCTAssertTrue(s.isModified)
+        XCTAssertEqual(try s.run(.save(file)), "saved \(file)")
+        XCTAssertFalse(s.isModified)
+        XCTAssertEqual(s.path, file)
+        XCTAssertEqual(try DocumentFile.load(file).transport.tempo, 1.5)
+        try s.run(.volume(0.2))
+        XCTAssertTrue(s.isModified)
+        try s.run(.undo(1))
+        XCTAssertFalse(s.isModified, "back at the saved state")
+        try s.run(.undo(1))
+        XCTAssertTrue(s.isModified)
+        XCTAssertThrowsError(try s.run(.save(dir.appendingPathComponent("missing/x.tempera").path)))
+        XCTAssertEqual(s.path, file, "a failed save keeps the old path")
     }
 }

@@ -195,3 +195,37 @@ final class SessionModifyTests: XCTestCase {
         XCTAssertEqual(s.revision, 0)
     }
 }
+
+/// The tools whose clip-mode meaning is the marker-mode one, pinned down so a change is deliberate.
+final class SessionClipModeTests: XCTestCase {
+    func testScaleInClipModeMovesMarkersWithTheirClips() throws {
+        let s = Fixture.session([[0, 0.5, 1]], contents: [[.clip(1), .clip(2), .clip(3)]], selectTracks: [0])
+        s.clipMode = true
+        try s.run(.scale(factor: 0.5, handle: .last))
+        assertTimes(s.times(), [0, 0.25, 0.5])
+        XCTAssertEqual(s.contents(), [.clip(1), .clip(2), .clip(3)])
+    }
+
+    func testSubdivideInClipModeAddsFreeMarkersBetweenTheClips() throws {
+        let s = Fixture.session([[0, 1]], contents: [[.clip(1), .clip(2)]], selectTracks: [0])
+        s.clipMode = true
+        try s.run(.subdivide(1))
+        assertTimes(s.times(), [0, 0.5, 1])
+        XCTAssertEqual(s.contents(), [.clip(1), nil, .clip(2)])
+    }
+
+    func testGroupStoreInClipModeTakesOnlyMarkersHoldingClips() throws {
+        let s = Fixture.session([[0, 0.25, 0.5, 0.75]], contents: [[.clip(1), nil, .rest, nil]], selectTracks: [0])
+        s.clipMode = true
+        try s.run(.groupStore(1))
+        XCTAssertEqual(s.document.groups[1].elements.map(\.offset), [0, 0.5])
+        XCTAssertEqual(s.document.groups[1].span, 0.75)
+    }
+
+    func testFillInClipModeOverwritesClipsOnTheSelection() throws {
+        let s = Fixture.session([[0, 0.25, 0.5]], contents: [[.clip(1), .clip(2), .clip(3)]], selectTracks: [0])
+        s.clipMode = true
+        try s.run(.fill(Fixture.code([.rest, .hold, .clip(16)])))
+        XCTAssertEqual(s.contents(), [.rest, .hold, .clip(16)])
+    }
+}

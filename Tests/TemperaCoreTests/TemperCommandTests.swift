@@ -214,4 +214,14 @@ final class TemperCommandTests: XCTestCase {
         XCTAssertThrowsError(try s.run(line: "temper span=1 top=4:0,1 bottom=2:0 map=1-1"))
         XCTAssertEqual(s.document, before)
     }
+
+    func testTheDesignerSurvivesSaveAndLoad() throws {
+        let s = Fixture.session([[]])
+        try s.run(line: "temper span=3/4 top=4:all bottom=3:0,2 map=0-0,1-0,2-2,3-2 s=-0.35")
+        var t = s.document.designer
+        t.top.amps = [1, 0.25, 0.5, 0.125]
+        try s.setDesigner(t, name: "designer: amplitude")
+        let loaded = try DocumentFile.decode(DocumentFile.encode(s.document))
+        XCTAssertEqual(loaded.designer, s.document.designer)
+    }
 }

@@ -96,7 +96,7 @@ final class DesignerTabTests: XCTestCase {
             ▸s 0.50 ─────────────0━━━━━━━━━━━●────────────1────────────
              ioi ms 183 183 183 225 225
                 map 0-0 2-1 4-2 6-3 9-4
-             → s+  ← s-  s stamp
+             → s+  ← s-  s stamp                               ♪ track 1
             """)
     }
 
@@ -106,6 +106,13 @@ final class DesignerTabTests: XCTestCase {
         let c = render(s)
         XCTAssertEqual(c.line(0).trimmingCharacters(in: .whitespaces), "top 7 ●   ●   ●    ●   ●    ○   ○")
         XCTAssertEqual(c.line(5).trimmingCharacters(in: .whitespaces), "map 0-0 1-1 2-2 3-3 4-4 +2 unpaired")
+    }
+
+    func testDotsSharingAColumnShowTheirCount() throws {
+        let s = try session()
+        try s.run(line: "temper span=1 top=4:all bottom=2:all map=0-0,1-0,2-1,3-1 s=1")
+        XCTAssertEqual(render(s).line(1).trimmingCharacters(in: .whitespaces), "result ²              ²")
+        XCTAssertEqual(render(s, ascii: true).line(1).trimmingCharacters(in: .whitespaces), "result 2              2")
     }
 
     func testDotsPushedPastTheSpanAreMarkedAtTheEdges() throws {
@@ -118,6 +125,13 @@ final class DesignerTabTests: XCTestCase {
         try s.run(.temper(.define(span: 1, top: 1, topBeats: .all, bottom: 2, bottomBeats: .list([1]),
                                   map: [.init(top: 0, bottom: 1)], slider: 2.5)))
         XCTAssertEqual(render(s).line(1), " result                                ›")
+    }
+
+    func testAnInvalidTemperamentFromAFileSaysWhyInsteadOfDrawing() throws {
+        var doc = Document(tracks: [Track(name: "a")])
+        doc.designer.top.division = 0
+        let c = render(Session(document: doc), width: 60)
+        XCTAssertEqual(c.line(0).trimmingCharacters(in: .whitespaces), "temper: the top subdivision must be at least 1 (got 0)")
     }
 
     // MARK: Keys
@@ -201,6 +215,10 @@ final class DesignerTabTests: XCTestCase {
         XCTAssertEqual(try act(s, &st, "designer.preset.next"), "preset tigrigna: temper span=1 top=12:0,2,4,6,9 bottom=5:all s=0.5")
         XCTAssertEqual(try act(s, &st, "designer.preset.next"), "preset five-seven: temper span=2 top=7:0,1,3,4,6 bottom=5:all s=0.5")
         XCTAssertEqual(try act(s, &st, "designer.preset.prev"), "preset tigrigna: temper span=1 top=12:0,2,4,6,9 bottom=5:all s=0.5")
+        try act(s, &st, "designer.slider.up.coarse")
+        XCTAssertEqual(s.document.designer.slider, 0.6)
+        XCTAssertEqual(try act(s, &st, "designer.preset"), "preset five-seven: temper span=2 top=7:0,1,3,4,6 bottom=5:all s=0.5",
+                       "a preset with its slider moved is still that preset")
     }
 
     func testStampMorphAndGroupKeysRunTheirCommands() throws {

@@ -17,12 +17,13 @@ final class HitTestTests: XCTestCase {
     }
 
     func testAmplitudeFollowsTheRowInATallTrack() {
-        let session = Session(document: document([[]]))
+        let session = Session(document: document([[], []]))
         let view = tenMillisecondView()
-        // Six rows: five bar rows from y 4 (amp 1) down to y 8 (amp 0.2), labels on y 9.
+        // Five rows: four bar rows from y 4 (amp 1) down to y 7 (amp 0.25), labels on y 8.
         XCTAssertEqual(hit(22, 4, session, view), .timeline(track: 0, time: 0.1, amp: 1))
-        XCTAssertEqual(hit(22, 6, session, view), .timeline(track: 0, time: 0.1, amp: 0.6))
-        XCTAssertEqual(hit(22, 9, session, view), .timeline(track: 0, time: 0.1, amp: 0.2))
+        XCTAssertEqual(hit(22, 6, session, view), .timeline(track: 0, time: 0.1, amp: 0.5))
+        XCTAssertEqual(hit(22, 8, session, view), .timeline(track: 0, time: 0.1, amp: 0.25))
+        XCTAssertEqual(hit(22, 9, session, view), .timeline(track: 1, time: 0.1, amp: 1))
     }
 
     func testClickOnAScrolledTrackNamesTheRightTrack() {

@@ -59,9 +59,9 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(canvas.line(39).contains("track 1/5 kick"))
     }
 
-    func testFewTracksGetAtMostSixRows() {
+    func testFewTracksGetAtMostEightRows() {
         let l = Layout(width: 80, height: 40, trackCount: 1)
-        XCTAssertEqual(l.rowsPerTrack, 6)
+        XCTAssertEqual(l.rowsPerTrack, 8)
         XCTAssertEqual(l.visibleTracks, 1)
     }
 

@@ -13,7 +13,9 @@ func render(_ session: Session, _ view: ViewState = ViewState(), width: Int = 80
 func document(_ tracks: [[(Double, Double, Content?)]], names: [String]? = nil) -> Document {
     let list = tracks.enumerated().map { i, items in
         Track(name: names?[i] ?? "t\(i + 1)",
-              markers: MarkerList(items.map { Marker(id: 0, time: $0.0, amp: $0.1, content: $0.2) }))
+              markers: MarkerList(items.enumerated().map { j, m in
+                  Marker(id: MarkerID(j), time: m.0, amp: m.1, content: m.2)
+              }))
     }
     var doc = Document(tracks: list)
     doc.pattern = ""

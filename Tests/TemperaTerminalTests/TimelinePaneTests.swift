@@ -15,11 +15,11 @@ final class TimelinePaneTests: XCTestCase {
     }
 
     func testTallerTracksStackEighthBlocksUpToTheAmplitude() {
-        // One track at 80x24: six rows, five of bars: amp 0.5 is 20 of 40 eighths: two full cells and a half.
-        let session = Session(document: document([[(0.1, 0.5, .clip(1))]]))
+        // Two tracks at 80x24: five rows each, four of bars: amp 0.4375 is 14 of 32 eighths.
+        let session = Session(document: document([[(0.1, 0.4375, .clip(1))], []]))
         let canvas = render(session, tenMillisecondView())
-        let column = (4...9).map { canvas[22, $0].char }
-        XCTAssertEqual(column, [" ", " ", "▄", "█", "█", "1"])
+        let column = (4...8).map { canvas[22, $0].char }
+        XCTAssertEqual(column, [" ", " ", "▆", "█", "1"])
     }
 
     func testLabelsNameClipsOneToNineThenAToGThenHoldRestRandomAndEmpty() {
@@ -177,5 +177,97 @@ final class TimelinePaneTests: XCTestCase {
         let canvas = render(Session(document: doc), tenMillisecondView())
         XCTAssertEqual(canvas.line(7).prefix(12), "│ M        │")
         XCTAssertEqual(canvas.line(9).prefix(12), "│ S        │")
+    }
+}
+
+final class DemoTimelineTests: XCTestCase {
+    func testDemoDrawsEveryMarkerOfItsKickLine() {
+        let view = ViewState(viewport: Viewport(start: 0, secondsPerColumn: 2.0 / 64))
+        let canvas = render(Session(document: .demo()), view)
+        // Kick at 0, 0.5 (no clip), 0.75, 1, 1.5 (no clip), 1.625.
+        XCTAssertEqual(String(canvas.line(5).dropFirst(12).prefix(53)).filter { $0 != " " }, "1·11·1")
+    }
+}
+
+final class ColumnSummaryTests: XCTestCase {
+    /// 10,000 markers 0.1 ms apart: a hundred in each 10 ms column.
+    func denseTrack() -> MarkerList {
+        var markers: [Marker] = []
+        for i in 0..<10_000 {
+            let time: Double = Double(i) * 0.0001 + 0.00005
+            let content: Content? = i % 2 == 0 ? .clip(1) : nil
+            markers.append(Marker(id: MarkerID(i), time: time, amp: 0.5, content: content))
+        }
+        return MarkerList(markers)
+    }
+
+    func testZoomedOutColumnsCountEveryMarkerExactly() {
+        var s = TimelinePane.ColumnSummary(width: 100)
+        TimelinePane.summarize(denseTrack(), selection: [], viewport: Viewport(start: 0, secondsPerColumn: 0.01),
+                               into: &s)
+        XCTAssertEqual(s.count, Array(repeating: 100, count: 100))
+        XCTAssertEqual(s.first[55], 5_500)
+        XCTAssertEqual(s.hasContent, Array(repeating: true, count: 100))
+        XCTAssertEqual(s.amp[54], 0.5)
+    }
+
+    func testOneSelectedMarkerInACrowdedColumnIsFoundByItsId() {
+        var s = TimelinePane.ColumnSummary(width: 100)
+        TimelinePane.summarize(denseTrack(), selection: [5_555], viewport: Viewport(start: 0, secondsPerColumn: 0.01),
+                               into: &s)
+        XCTAssertEqual(s.selected.indices.filter { s.selected[$0] }, [55])
+    }
+
+    func testSelectingEverythingHighlightsEveryCrowdedColumn() {
+        var s = TimelinePane.ColumnSummary(width: 100)
+        TimelinePane.summarize(denseTrack(), selection: Set((0..<10_000).map { MarkerID($0) }),
+                               viewport: Viewport(start: 0, secondsPerColumn: 0.01), into: &s)
+        XCTAssertEqual(s.selected, Array(repeating: true, count: 100))
+    }
+
+    func testCountsAreExactWhetherColumnsAreSparseOrCrowded() {
+        let markers = denseTrack()
+        var sparse = TimelinePane.ColumnSummary(width: 100)
+        var crowded = TimelinePane.ColumnSummary(width: 100)
+        // The finest zoom, 0.2 ms a column: two markers a column, read one by one.
+        TimelinePane.summarize(markers, selection: [], viewport: Viewport(start: 0.5, secondsPerColumn: 0.0002),
+                               into: &sparse)
+        XCTAssertEqual(sparse.count, Array(repeating: 2, count: 100))
+        // Zoomed out to hold the same time in one column among many.
+        TimelinePane.summarize(markers, selection: [], viewport: Viewport(start: 0.5, secondsPerColumn: 0.02),
+                               into: &crowded)
+        XCTAssertEqual(crowded.count[0], 200)
+        XCTAssertEqual(crowded.count.reduce(0, +), 5_000)
+    }
+
+    func testCrowdedColumnDrawsItsLoudestSampleAndAManyGlyph() {
+        var doc = document([[], [], [], [], []])
+        doc.tracks[0].markers = denseTrack()
+        let canvas = render(Session(document: doc), ViewState(viewport: Viewport(start: 0, secondsPerColumn: 0.01)))
+        XCTAssertEqual(canvas[12 + 54, 4], Cell("▄", .marker))
+        XCTAssertEqual(canvas[12 + 54, 5], Cell("⁺", .dim))
+    }
+}
+
+final class AsciiTimelineTests: XCTestCase {
+    func testAsciiHeightsAndCrowdsDoNotLookLikeClipLabels() {
+        let session = Session(document: fiveTracks([(0.1, 1, .clip(1)), (0.2, 0.5, .clip(2)), (0.2005, 0.25, nil),
+                                                    (0.3, 0.25, .rest)]))
+        session.cursor = 1
+        var view = tenMillisecondView()
+        view.ascii = true
+        let canvas = render(session, view)
+        XCTAssertEqual(canvas[22, 4].char, "#")
+        XCTAssertEqual(canvas[32, 4].char, ":")
+        XCTAssertEqual(canvas[42, 4].char, ".")
+        XCTAssertEqual(canvas[22, 5].char, "1")
+        XCTAssertEqual(canvas[32, 5], Cell("*", .dim))
+        XCTAssertEqual(canvas[42, 5].char, "-")
+    }
+
+    func testDocumentWithoutTracksStillDraws() {
+        let canvas = render(Session(document: Document(tracks: [])))
+        XCTAssertTrue(canvas.line(23).hasSuffix("no tracks "))
+        XCTAssertTrue(canvas.line(14).hasPrefix("├─ tools ─"))
     }
 }

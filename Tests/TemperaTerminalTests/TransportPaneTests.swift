@@ -100,4 +100,21 @@ final class TransportPaneTests: XCTestCase {
         XCTAssertTrue(line.hasPrefix("| |< > playing  @ 0.000-2.000  tempo x1.00 "))
         XCTAssertTrue(line.allSatisfy(\.isASCII))
     }
+
+    func testLongAudioMessageIsCutBeforeItIsDroppedAndLatencyGoesFirst() {
+        var doc = Document.demo()
+        doc.transport.loopStart = 1234.5
+        doc.transport.loopEnd = 2345.25
+        var view = ViewState()
+        view.transport.position = 12345.678
+        view.transport.audio = "no audio server: connection refused"
+        view.transport.latencyMs = 25
+        view.transport.underruns = 12
+        let session = Session(document: doc, path: "songs/a-really-long-name-for-a-document.tempera")
+        let canvas = render(session, view)
+        XCTAssertEqual(canvas.line(0),
+                       "┌─ transport ─ a-really-long-name-for-a-docu… ─ no audio serv… ─ 12 underruns ─┐")
+        XCTAssertEqual(canvas.line(1),
+                       "│ ⏮ ⏸ paused  ⟲ 1234.500–2345.250  tempo ×1.00 ━━●─  vol 80% ━━●─  12345.678 s │")
+    }
 }

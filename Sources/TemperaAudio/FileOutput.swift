@@ -1,0 +1,84 @@
+import CSndfile
+
+/// The disk writer: an output backend that pulls blocks on the caller's thread, as fast as they render, and
+/// writes them with libsndfile (WAV 16/24-bit or 32-bit float, FLAC 16/24-bit).
+final class FileOutput: AudioOutput {
+    private var file: OpaquePointer?
+    private var render: UnsafeMutablePointer<RenderState>?
+    private let buffer: UnsafeMutablePointer<Float>
+    private let capacity: Int
+    let path: String
+
+    /// Creates the file; throws a one-line error naming it.
+    init(path: String, format: OfflineRenderer.Format, bits: OfflineRenderer.Bits, sampleRate: Double,
+         blockFrames: Int) throws {
+        self.path = path
+        capacity = blockFrames
+        buffer = .allocate(capacity: blockFrames * 2)
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = 2
+        let major = format == .wav ? Int32(SF_FORMAT_WAV) : Int32(SF_FORMAT_FLAC)
+        switch bits {
+        case .int16: info.format = major | Int32(SF_FORMAT_PCM_16)
+        case .int24: info.format = major | Int32(SF_FORMAT_PCM_24)
+        case .float32:
+            guard format == .wav else {
+                throw OfflineRenderer.RenderError(description: "FLAC holds 16 or 24 bits, not 32-bit float")
+            }
+            info.format = major | Int32(SF_FORMAT_FLOAT)
+        }
+        guard sf_format_check(&info) != 0 else {
+            throw OfflineRenderer.RenderError(
+                description: "\(path): libsndfile cannot write \(format.rawValue) at \(Int(sampleRate)) Hz")
+        }
+        guard let f = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw OfflineRenderer.RenderError(description: "\(path): \(String(cString: sf_strerror(nil)))")
+        }
+        // Integer formats clip at full scale instead of wrapping around.
+        sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        file = f
+    }
+
+    deinit {
+        close()
+        buffer.deallocate()
+    }
+
+    func open(render: UnsafeMutablePointer<RenderState>, shared: UnsafeMutablePointer<EngineShared>, sampleRate: Double) {
+        self.render = render
+    }
+
+    var state: OutputState { file == nil ? .failed("\(path): closed") : .running(latencyMs: 0) }
+
+    /// Renders `frames` frames (at most the block size given at creation) and writes them; the last
+    /// `fadeOutLast` frames fade to silence (the end of a render with no tail).
+    func pull(frames: Int, fadeOutLast: Int = 0) throws {
+        guard let render, let file else { return }
+        precondition(frames <= capacity)
+        RenderState.render(render, into: buffer, frames: frames)
+        let n = min(fadeOutLast, frames)
+        for k in 0..<n {
+            let g = Float(n - 1 - k) / Float(n)
+            buffer[2 * (frames - n + k)] *= g
+            buffer[2 * (frames - n + k) + 1] *= g
+        }
+        guard sf_writef_float(file, buffer, sf_count_t(frames)) == frames else {
+            throw OfflineRenderer.RenderError(description: "\(path): write failed (\(String(cString: sf_strerror(file))))")
+        }
+    }
+
+    /// Closes the file, reporting a failure to finish it.
+    func finish() throws {
+        guard let f = file else { return }
+        file = nil
+        render = nil
+        guard sf_close(f) == 0 else { throw OfflineRenderer.RenderError(description: "\(path): could not be closed") }
+    }
+
+    func close() {
+        if let f = file { sf_close(f) }
+        file = nil
+        render = nil
+    }
+}

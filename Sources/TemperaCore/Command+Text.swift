@@ -1,0 +1,109 @@
+extension Command {
+    /// The command's textual form, as the `:` line and scripts take it: `CommandParser.parse(c.text) == c` for
+    /// every command (numbers are written shortest-round-trip, so times come back exactly). Key bindings use it
+    /// to show what a key does, and the editor to record what was run.
+    public var text: String {
+        func n(_ v: Double) -> String { DocumentFile.number(v) }
+        func q(_ s: String) -> String { Command.quote(s) }
+        switch self {
+        case .trackAdd(let name): return name.map { "track add \(q($0))" } ?? "track add"
+        case .trackSelect(let n): return "track \(n)"
+        case .length(let t): return "length \(n(t))"
+        case .loopRange(let a, let b): return "loop \(n(a)) \(n(b))"
+        case .loop(let on): return on ? "loop on" : "loop off"
+        case .tempo(let x): return "tempo \(n(x))"
+        case .volume(let v): return "volume \(n(v))"
+        case .slot(let number, let s):
+            var out = "slot \(number)"
+            if let file = s.file { out += " file=\(q(file))" }
+            if let note = s.note { out += " note=\(note)" }
+            if let gain = s.gain { out += " gain=\(n(gain))" }
+            if let mode = s.mode { out += " mode=\(mode.rawValue)" }
+            if let attack = s.attack { out += " attack=\(n(attack))" }
+            if let decay = s.decay { out += " decay=\(n(decay))" }
+            if let release = s.release { out += " release=\(n(release))" }
+            if let name = s.name { out += " name=\(q(name))" }
+            return out
+        case .cursor(let t): return "cursor \(n(t))"
+        case .markerAdd(let t, let amp): return "marker add \(n(t))" + (amp.map { " amp=\(n($0))" } ?? "")
+        case .pulse(let period, let count, let start, let amp):
+            return "pulse period=\(n(period)) count=\(count)" + (start.map { " start=\(n($0))" } ?? "")
+                + (amp.map { " amp=\(n($0))" } ?? "")
+        case .clipMode(let on): return on ? "mode clip on" : "mode clip off"
+        case .snap(let on): return on ? "snap on" : "snap off"
+        case .chooseClip(let c): return "clip \(c.code)"
+        case .draw(let amp): return "draw" + (amp.map { " amp=\(n($0))" } ?? "")
+        case .drawGroup(let g): return "draw group \(g)"
+        case .type(let code): return "type \(q(code.source))"
+        case .fill(let code): return "fill \(q(code.source))"
+        case .select(let s):
+            var out = "select "
+            switch s.kind {
+            case .none: out += "none"
+            case .all: out += "all"
+            case .left: out += "left"
+            case .right: out += "right"
+            case .at(let t): out += "at \(n(t))"
+            case .range(let a, let b): out += "range \(n(a)) \(n(b))"
+            case .pattern(let code): out += "pattern \(q(code.source))"
+            }
+            if s.allTracks { out += " tracks=all" }
+            if s.add { out += " add" }
+            return out
+        case .shift(let by): return "shift \(n(by))"
+        case .scale(let factor, let handle): return "scale \(n(factor))" + (handle == .first ? " handle=first" : "")
+        case .scaleHandle(let k, let to): return "scale handle=\(k) to=\(n(to))"
+        case .subdivide(let k): return "subdivide \(k)"
+        case .rotate: return "rotate"
+        case .reverse: return "reverse"
+        case .delete: return "delete"
+        case .groupStore(let g): return "group store \(g)"
+        case .groupStamp(let g, let times): return "group stamp \(g)" + (times == 1 ? "" : " times=\(times)")
+        case .undo(let k): return k == 1 ? "undo" : "undo \(k)"
+        case .redo(let k): return k == 1 ? "redo" : "redo \(k)"
+        case .save(let path): return path.map { "save \(q($0))" } ?? "save"
+        case .temper(let t): return "temper " + t.text
+        }
+    }
+
+    /// A word as the lexer reads it back: bare when it can be, else in quotes with `\"` and `\\` escaped.
+    static func quote(_ s: String) -> String {
+        let plain = !s.isEmpty && s.unicodeScalars.allSatisfy { c in
+            c.value > 0x20 && c != "\"" && c != "\\" && c != "#" && c != "=" && c != "(" && c != ")"
+        }
+        if plain { return s }
+        var out = "\""
+        for c in s.unicodeScalars {
+            if c == "\"" || c == "\\" { out += "\\" }
+            out.unicodeScalars.append(c)
+        }
+        return out + "\""
+    }
+}
+
+extension TemperCommand {
+    /// The designer command's textual form, without the leading `temper`.
+    public var text: String {
+        func n(_ v: Double) -> String { DocumentFile.number(v) }
+        func beats(_ b: BeatChoice) -> String {
+            switch b {
+            case .all: return "all"
+            case .list(let list): return list.map(String.init).joined(separator: ",")
+            case .euclid(let k, let r): return r == 0 ? "euclid(\(k))" : "euclid(\(k),\(r))"
+            }
+        }
+        switch self {
+        case .define(let span, let top, let topBeats, let bottom, let bottomBeats, let map, let slider):
+            var out = "span=\(n(span)) top=\(top):\(beats(topBeats)) bottom=\(bottom):\(beats(bottomBeats))"
+            if let map { out += " map=" + map.map { "\($0.top)-\($0.bottom)" }.joined(separator: ",") }
+            if let slider { out += " s=\(n(slider))" }
+            return out
+        case .slider(let s): return "slider \(n(s))"
+        case .stamp(let times): return times == 1 ? "stamp" : "stamp times=\(times)"
+        case .group(let g): return "group \(g)"
+        case .apply: return "apply"
+        case .morph(let times, let from, let to): return "morph times=\(times) from=\(n(from)) to=\(n(to))"
+        case .preset(let name): return "preset \(name)"
+        }
+    }
+}

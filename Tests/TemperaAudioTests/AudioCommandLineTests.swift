@@ -1,0 +1,122 @@
+import Foundation
+import TemperaAudio
+import TemperaCore
+import XCTest
+
+/// `tempera render` and `tempera play`, run as the user runs them.
+final class AudioCommandLineTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = Fixture.temporaryDirectory("cli") }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    struct Run {
+        var status: Int32
+        var stderr: String
+        var seconds: Double
+    }
+
+    func tempera(_ args: [String], env: [String: String] = [:]) throws -> Run {
+        let exe = Fixture.repositoryRoot + "/.build/debug/tempera"
+        guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera first (swift build)") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = args
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in env { environment[k] = v }
+        p.environment = environment
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        let t0 = Date()
+        try p.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus, stderr: String(decoding: data, as: UTF8.self),
+                   seconds: Date().timeIntervalSince(t0))
+    }
+
+    func clickDocumentFile() throws -> (Document, String) {
+        let click = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "click.wav")
+        _ = click
+        let doc = Fixture.document(tracks: [[(0, .clip(1)), (0.3, .clip(1)), (0.7071, .clip(1))]],
+                                   slots: [ClipSlot(file: "click.wav")], tempo: 1.2, span: 1)
+        let path = dir + "/clicks.tempera"
+        try DocumentFile.save(doc, to: path)
+        return (try DocumentFile.load(path), path)
+    }
+
+    func testRenderWritesTheOfflineRenderToAFile() throws {
+        let (doc, path) = try clickDocumentFile()
+        let run = try tempera(["render", path, "-o", dir + "/out.wav", "--loops", "3", "--bits", "32f"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "", "no progress bar when stderr is not a terminal")
+        let file = try AudioFile.read(dir + "/out.wav")
+        XCTAssertEqual(file.channels, 2)
+        XCTAssertEqual(file.sampleRate, 48_000)
+        let expected = OfflineRenderer(document: doc, baseDirectory: dir, loops: 3).renderAll()
+        assertSamplesEqual(file.samples, expected)
+    }
+
+    func testARenderWithNoTailEndsOnTheLastPassWithAFade() throws {
+        let (doc, path) = try clickDocumentFile()
+        let run = try tempera(["render", path, "-o", dir + "/out.wav", "--loops", "2", "--bits", "32f", "--tail", "0"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let file = try AudioFile.read(dir + "/out.wav")
+        let expected = OfflineRenderer(document: doc, baseDirectory: dir, loops: 2, maxTail: 0).renderAll()
+        XCTAssertEqual(file.samples.count / 2, Int(Schedule(document: doc, sampleRate: 48_000).frame(pass: 2, time: 0)))
+        assertSamplesEqual(file.samples, expected)
+    }
+
+    func testRenderAtAnotherRateAndAsFlac() throws {
+        let (doc, path) = try clickDocumentFile()
+        let run = try tempera(["render", path, "-o", dir + "/out.flac", "--sample-rate", "44100", "--tail", "0"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let file = try AudioFile.read(dir + "/out.flac")
+        XCTAssertEqual(file.sampleRate, 44_100)
+        XCTAssertEqual(file.samples.count / 2, Int(Schedule(document: doc, sampleRate: 44_100).frame(pass: 1, time: 0)))
+    }
+
+    func testBadRenderOptionsGiveOneLine() throws {
+        let (_, path) = try clickDocumentFile()
+        let run = try tempera(["render", path, "-o", dir + "/out.flac", "--bits", "32f"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr, "tempera: FLAC holds 16 or 24 bits, not 32f\n")
+    }
+
+    func testAMissingSampleIsNamedAndTheRenderStillHappens() throws {
+        var (doc, path) = try clickDocumentFile()
+        doc.slots[1] = ClipSlot(file: "gone.wav")
+        try DocumentFile.save(doc, to: path)
+        let run = try tempera(["render", path, "-o", dir + "/out.wav"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stderr, "tempera: slot 2: gone.wav: file not found (\(dir)/gone.wav)\n")
+    }
+
+    func testPlayWithNoServerSaysSoInOneLineWithinTwoSeconds() throws {
+        let (_, path) = try clickDocumentFile()
+        let run = try tempera(["play", path], env: ["PULSE_SERVER": "unix:\(dir)/no-such-socket"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr, "tempera: no PulseAudio server (Connection refused)\n")
+        XCTAssertLessThan(run.seconds, 2)
+    }
+
+    func testPlayPlaysThroughTheServerAndExits() throws {
+        let (doc, path) = try clickDocumentFile()
+        let server = try PulseTestServer()
+        defer { server.stop() }
+        let recording = dir + "/rec.wav"
+        let recorder = try server.record(to: recording)
+        usleep(800_000)
+        let run = try tempera(["play", path, "--loops", "2"], env: ["PULSE_SERVER": server.address])
+        usleep(200_000)
+        PulseTestServer.finish(recorder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        // Every onset was played (exact frames are checked in-process, where the test can wait for the server's
+        // first-write stall to pass before playing; the command line plays at once).
+        let rec = try AudioFile.read(recording).samples
+        let expected = Schedule(document: doc, sampleRate: 48_000).onsets(loops: 2).map { Int($0.frame) }
+        XCTAssertEqual(expected.count, 6)
+        XCTAssertEqual(Fixture.soundStarts(rec).count, expected.count)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+@testable import TemperaAudio
+import TemperaCore
+import XCTest
+
+/// The mixing code, driven offline: every onset on its frame, gates, rests, no clicks.
+final class RendererTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = Fixture.temporaryDirectory("render") }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    /// Two tracks of irregular times (sqrt(2), thirds, a `?`) at tempo 1.37 over three passes.
+    func irregularDocument() throws -> Document {
+        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
+        let b = try Fixture.wav(Fixture.block(frames: 200, level: -0.25), in: dir, name: "b.wav")
+        let t1: [(Double, Content?)] = [(0, .clip(1)), (1.0 / 3, .clip(2)), (2.0.squareRoot() / 4, .clip(1)),
+                                        (0.61, .random), (0.9, .clip(2))]
+        let t2: [(Double, Content?)] = [(0.125, .clip(2)), (0.5, .clip(1)), (0.777, .random), (0.8, nil)]
+        return Fixture.document(tracks: [t1, t2], slots: [ClipSlot(file: a), ClipSlot(file: b)], tempo: 1.37, span: 1,
+                                amp: 0.8)
+    }
+
+    func testEveryOnsetLandsOnItsScheduleFrame() throws {
+        let doc = try irregularDocument()
+        let r = OfflineRenderer(document: doc, baseDirectory: dir, loops: 3)
+        let out = r.renderAll()
+        let expected = Schedule(document: doc, sampleRate: 48_000).onsets(loops: 3).map { Int($0.frame) }.sorted()
+        XCTAssertEqual(expected.count, 24)
+        XCTAssertEqual(Fixture.soundStarts(out), expected)
+        // The first frame of a voice: sample x amp x the first step of a 1 ms (48-frame) attack.
+        XCTAssertEqual(out[0], 0.5 * 0.8 / 48, accuracy: 1e-7)
+        XCTAssertEqual(r.passFrames, Int((3 / 1.37 * 48_000).rounded()))
+    }
+
+    func testTheBlockSizeNeverChangesTheSamples() throws {
+        let doc = try irregularDocument()
+        let r = OfflineRenderer(document: doc, baseDirectory: dir, loops: 2)
+        let reference = r.renderAll(blockFrames: 512)
+        XCTAssertEqual(r.renderAll(blockFrames: 37), reference)
+        XCTAssertEqual(r.renderAll(blockFrames: 4096), reference)
+    }
+
+    func testAGateClosesAtTheNextMarkerThatIsNotAHold() throws {
+        let long = try Fixture.wav(Fixture.block(frames: 48_000, level: 0.5), in: dir, name: "long.wav")
+        let doc = Fixture.document(tracks: [[(0, .clip(1)), (0.25, .hold), (0.5, nil), (0.75, nil)]],
+                                   slots: [ClipSlot(file: long, mode: .gate, release: 10)])
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        XCTAssertEqual(out[2 * 23_999], 0.5, "full level through the hold up to the gate's end")
+        XCTAssertLessThan(out[2 * 24_200], 0.5, "releasing")
+        XCTAssertEqual(out[2 * (24_000 + 480)], 0, "silent once the 10 ms release is over")
+    }
+
+    func testARestCutsAOneShotWithItsRelease() throws {
+        let long = try Fixture.wav(Fixture.block(frames: 48_000, level: 0.5), in: dir, name: "long.wav")
+        let doc = Fixture.document(tracks: [[(0, .clip(1)), (0.3, .hold), (0.4, .rest)], [(0.1, .clip(1))]],
+                                   slots: [ClipSlot(file: long, gain: 0.8, release: 5)])
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        // Until the rest both tracks sound; 5 ms after it only the second track's voice is left.
+        XCTAssertEqual(out[2 * 19_199], 0.8, accuracy: 1e-6)
+        XCTAssertEqual(out[2 * (19_200 + 240)], 0.4, accuracy: 1e-6)
+    }
+
+    func testADecayEnvelopeFadesTheVoiceOut() throws {
+        let long = try Fixture.wav(Fixture.block(frames: 48_000, level: 0.5), in: dir, name: "long.wav")
+        let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: long, attack: 1, decay: 100)])
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        XCTAssertEqual(out[2 * 47], 0.5, accuracy: 1e-6, "attack over")
+        XCTAssertEqual(out[2 * (48 + 2_400)], 0.25, accuracy: 1e-3, "half-way down the 100 ms decay")
+        XCTAssertEqual(out[2 * (48 + 4_801)], 0)
+    }
+
+    func testTracksMutesAndMasterVolumeScaleTheMix() throws {
+        let dc = try Fixture.wav(Fixture.block(frames: 4_800, level: 0.5), in: dir, name: "dc.wav")
+        var doc = Fixture.document(tracks: [[(0, .clip(1))], [(0, .clip(1))], [(0, .clip(1))]],
+                                   slots: [ClipSlot(file: dc, gain: 0.5)], volume: 0.5)
+        doc.tracks[0].gain = 0.5
+        doc.tracks[2].mute = true
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        // (0.5 x 0.5 x 0.5 + 0.5 x 0.5 x 1) x master 0.5
+        XCTAssertEqual(out[2 * 1_000], 0.1875, accuracy: 1e-6)
+    }
+
+    func testTheMasterRoundsOffPeaksInsteadOfClipping() throws {
+        let dc = try Fixture.wav(Fixture.block(frames: 4_800, level: 0.5), in: dir, name: "dc.wav")
+        let doc = Fixture.document(tracks: [[(0, .clip(1))], [(0, .clip(1))], [(0, .clip(1))], [(0.05, .clip(1))]],
+                                   slots: [ClipSlot(file: dc)])
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        // Below the knee the mix is untouched: three voices 2 frames into their attack.
+        XCTAssertEqual(out[2 * 1], 1.5 * 2 / 48, accuracy: 1e-6)
+        // 1.5 and 2.0 come out below full scale, louder still sounding louder.
+        let three = out[2 * 1_000], four = out[2 * 3_000]
+        XCTAssertEqual(three, 0.8 + 0.2 * tanhf(0.7 / 0.2), accuracy: 1e-6)
+        XCTAssertLessThan(three, 1)
+        XCTAssertLessThan(four, 1)
+        XCTAssertGreaterThan(four, three)
+    }
+
+    func testAMidiNoteSlotPlaysItsPitchedSample() throws {
+        let tone = try Fixture.wav(Fixture.sine(hz: 200, seconds: 0.5), in: dir, name: "tone.wav")
+        let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: tone, note: 72)])
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 1).renderAll()
+        XCTAssertEqual(out.count / 2, 48_000, "one pass; the half-length sample ends inside it")
+        let last = (0..<48_000).last { out[2 * $0] != 0 }!
+        XCTAssertEqual(last, 11_998, accuracy: 2)
+    }
+
+    func testANoteSlotWithoutAFilePlaysTheKitToneAtItsPitch() throws {
+        let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(note: 72)], span: 2)
+        let r = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0,
+                                kitDirectory: Fixture.kitDirectory)
+        XCTAssertEqual(r.warnings, [])
+        let out = r.renderAll()
+        // An octave up, the kit's middle-C tone lasts half as long.
+        let recorded = try SampleLoader.load(path: Fixture.kitDirectory + "/note.wav", sampleRate: 48_000)
+        let last = (0..<(out.count / 2)).last { out[2 * $0] != 0 }!
+        XCTAssertEqual(last, recorded.frames / 2, accuracy: 2)
+    }
+
+    /// A continuous 220 Hz tone cut by rests, restarted by new onsets, stolen at a polyphony of 2 and carried
+    /// across loop wraps: no sample-to-sample step exceeds the tone's own largest step.
+    func testNothingClicks() throws {
+        let sine = Fixture.sine(hz: 220, seconds: 1.2)
+        let toneStep = zip(sine, sine.dropFirst()).map { abs($1 - $0) }.max()!
+        let tone = try Fixture.wav(sine, in: dir, name: "tone.wav")
+        let gate = try Fixture.wav(sine, in: dir, name: "gate.wav")
+        let oneShots: [(Double, Content?)] = [(0, .clip(1)), (0.0731, .clip(1)), (0.1313, .rest), (0.2, .clip(1)),
+                                              (0.2417, .clip(1)), (0.2903, .clip(1)), (0.3377, .clip(1)),
+                                              (0.41, .rest), (0.4551, .clip(1))]
+        let gates: [(Double, Content?)] = [(0.0113, .clip(2)), (0.1, .hold), (0.1771, .clip(2)), (0.2555, nil),
+                                           (0.3, .clip(2)), (0.371, .rest), (0.43, .clip(2))]
+        let doc = Fixture.document(tracks: [oneShots, gates],
+                                   slots: [ClipSlot(file: tone, attack: 0, release: 0),
+                                           ClipSlot(file: gate, mode: .gate, attack: 0, release: 0)],
+                                   span: 0.5, amp: 0.25)
+        let r = OfflineRenderer(document: doc, baseDirectory: dir, loops: 4, maxTail: 0, polyphony: 2)
+        let out = r.renderAll()
+        var largest: Float = 0
+        for i in 1..<(out.count / 2) { largest = max(largest, abs(out[2 * i] - out[2 * (i - 1)])) }
+        XCTAssertLessThanOrEqual(largest, toneStep)
+        // The same document without fades would jump by about a quarter of the tone's amplitude.
+        XCTAssertGreaterThan(largest, toneStep / 10, "the tone is really there")
+    }
+}
