@@ -23,6 +23,8 @@ struct RenderState {
     var next = 0
     /// The time (in pass) of the last event fired this pass, so a re-anchoring never fires an event twice.
     var lastFired = -Double.infinity
+    /// While stopped: frames from `base` to the position where the music stopped (`frame - base` then).
+    var stoppedOffset: Int64 = 0
     /// Passes to play before stopping; 0: endless when the loop is on, one pass when it is off.
     var passLimit = 0
     var voices: UnsafeMutablePointer<Voice>
@@ -73,7 +75,8 @@ struct RenderState {
         }
         s.pointee.applyMaster(out, count: count)
         s.pointee.frame += Int64(count)
-        if !s.pointee.playing { s.pointee.base += Int64(count) }
+        // Stopped: the musical position stands still while the clock runs on.
+        if !s.pointee.playing { s.pointee.base = s.pointee.frame - s.pointee.stoppedOffset }
         s.pointee.publish()
     }
 
@@ -117,6 +120,7 @@ struct RenderState {
                     playing = false
                     pass = 0
                     base = now
+                    stoppedOffset = 0
                     shared.pointee.finished.store(true, ordering: .releasing)
                     return count
                 }
@@ -186,6 +190,7 @@ struct RenderState {
         guard let old = snapshot else {
             snapshot = new
             base = frame
+            stoppedOffset = 0
             return
         }
         let o = old.pointee, n = new.pointee
@@ -207,6 +212,7 @@ struct RenderState {
             }
         }
         base = frame - Int64(((Double(pass) * n.span + inPass) / n.tempo * rate).rounded())
+        stoppedOffset = frame - base
         next = nextIndex(in: new)
         // Open gates close where the music now puts their end (never before the present).
         let shift = o.start - n.start
@@ -242,6 +248,7 @@ struct RenderState {
             shared.pointee.finished.store(false, ordering: .releasing)
             playing = true
         case .pause:
+            if playing { stoppedOffset = frame - base }
             playing = false
             releaseAll()
         case .rewind:
@@ -249,7 +256,9 @@ struct RenderState {
             next = 0
             lastFired = -.infinity
             base = frame
+            stoppedOffset = 0
         case .silence:
+            if playing { stoppedOffset = frame - base }
             playing = false
             releaseAll()
         }
@@ -304,8 +313,9 @@ struct RenderState {
         return x < 0 ? -y : y
     }
 
-    /// Publishes the playhead, the voices sounding, and the oldest snapshot still read.
-    private func publish() {
+    /// Publishes the playhead, the voices sounding, and the oldest snapshot still read (after every block, or
+    /// from the editor thread after it changed the state while no output renders).
+    func publish() {
         var oldest = snapshot?.pointee.seq ?? 0
         var sounding = 0
         for v in 0..<Self.voiceCapacity where voices[v].active {
