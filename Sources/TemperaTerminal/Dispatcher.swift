@@ -45,6 +45,8 @@ public final class Dispatcher {
     /// An unsaved-changes answer sends us here next.
     private var afterDiscard: (() -> Void)?
     private var drag: Drag?
+    /// Quitting waits for the file name the save asked for.
+    private var quitAfterSave = false
     private var history: [String] = []
 
     /// Questions answered with one key.
@@ -174,6 +176,8 @@ public final class Dispatcher {
             switch c {
             case "y":
                 question = nil
+                // Without a file name the save asks for one first; the quit follows the save.
+                quitAfterSave = session.path == nil
                 if save(nil) { quitRequested = true }
             case "n":
                 question = nil
@@ -814,6 +818,7 @@ public final class Dispatcher {
             return
         case "prompt.cancel":
             prompt = nil
+            quitAfterSave = false
             syncPrompt()
             return
         case "prompt.left": p.left()
@@ -902,6 +907,10 @@ public final class Dispatcher {
             unsavedRecovery = false
             view.fileName = Dispatcher.fileName(session.path)
             say(message ?? "saved \(session.path ?? "")")
+            if quitAfterSave {
+                quitAfterSave = false
+                quitRequested = true
+            }
             return true
         } catch {
             fail(error)

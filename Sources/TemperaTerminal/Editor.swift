@@ -163,7 +163,19 @@ public final class Editor {
             dispatcher.fitView()
             fitted = true
         }
-        dispatcher.view.transport = transportInfo()
+        let info = transportInfo()
+        if info.isPlaying {
+            // Page along with the playhead when it runs off the view it was in; a view the user scrolled
+            // elsewhere stays where it is.
+            let columns = dispatcher.columns
+            let vp = dispatcher.view.viewport
+            let was = vp.position(of: dispatcher.view.transport.position)
+            let now = vp.position(of: info.position)
+            if was >= 0, was < Double(columns), now < 0 || now >= Double(columns) {
+                dispatcher.view.viewport.follow(info.position, columns: columns)
+            }
+        }
+        dispatcher.view.transport = info
         var canvas = Canvas(width: screen.width, height: screen.height)
         EditorView.draw(session: dispatcher.session, view: dispatcher.view, into: &canvas)
         var cursor: (x: Int, y: Int)?

@@ -377,6 +377,18 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(try DocumentFile.load(path).tracks[0].markers.count, 17)
     }
 
+    func testQuitAnsweredYesWithoutAFileNameAsksForOneThenQuits() throws {
+        let d = make()
+        keys(d, "a q y")
+        XCTAssertFalse(d.quitRequested)
+        XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
+        keys(d, "C-u")
+        type(d, "save " + dir + "/named.tempera")
+        keys(d, "enter")
+        XCTAssertTrue(d.quitRequested)
+        XCTAssertEqual(try DocumentFile.load(dir + "/named.tempera").tracks[0].markers.count, 17)
+    }
+
     func testOpenLoadsAFileAfterAskingAboutUnsavedChanges() throws {
         let path = dir + "/other.tempera"
         try DocumentFile.save(Document.demo(), to: path)
