@@ -283,6 +283,38 @@ final class TmuxTests: XCTestCase {
         waitFor("tempera-exited-0")
     }
 
+    func testTerminationSignalKeepsTheWorkAndTheNextStartOffersItBack() throws {
+        let path = home + "/kept.tempera"
+        try DocumentFile.save(.newDocument(), to: path)
+        // Make the file older than anything written from now on.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
+        launch([path])
+        waitFor("timeline")
+        keys(":")
+        type("marker add 0.3 amp=0.5")
+        keys("Enter")
+        waitFor("the modified mark", { $0.contains("kept.tempera ●") })
+        let panePID = tmux("display-message", "-p", "-t", "t", "#{pane_pid}").trimmingCharacters(in: .whitespacesAndNewlines)
+        let child = TmuxTests.run("/usr/bin/pgrep", ["-P", panePID, "-f", "tempera"]).stdout
+            .split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertFalse(child.isEmpty, "no tempera process under the pane")
+        TmuxTests.run("/bin/kill", ["-TERM", child])
+        let after = waitFor("tempera-exited-143")
+        // The terminal is given back: the shell's line shows, not the editor's frame.
+        XCTAssertFalse(after.contains("timeline"), after)
+        tmux("kill-server")
+
+        launch([path])
+        waitFor("an autosave newer than the file exists")
+        keys("y")
+        waitFor("recovered")
+        keys("C-s")
+        waitFor("saved")
+        XCTAssertEqual(try DocumentFile.load(path).tracks[0].markers.map(\.time).filter { $0 == 0.3 }.count, 1)
+        keys("q")
+        waitFor("tempera-exited-0")
+    }
+
     func testMalformedFileIsOneLineOnStderrBeforeTheScreenStarts() throws {
         let path = home + "/bad.tempera"
         try "{ \"format\": ".write(toFile: path, atomically: true, encoding: .utf8)
