@@ -477,7 +477,7 @@ public final class Dispatcher {
         let marker = Marker(id: 0, time: s.cursor, amp: drawAmp, content: s.chosenClip)
         let track = s.currentTrack
         try s.perform("draw") { edit in edit.insert(marker, track: track) }
-        say("added clip \(s.chosenClip.code) at \(Dispatcher.format(s.cursor)) s")
+        say("added clip \(s.chosenClip.code)\(clipName(s.chosenClip)) at " + String(format: "%.3f s", s.cursor))
     }
 
     private func moveSlot(_ delta: Int) {

@@ -29,6 +29,8 @@ public final class Editor {
 
     /// Frame period while playing, milliseconds.
     public static let playingFrameMs = 33
+    /// Events handled at most between two frames.
+    public static let maxEventsPerFrame = 64
     /// How long input may be waited for when nothing moves, milliseconds (autosave and audio status still
     /// get looked at this often).
     public static let idleWaitMs = 250
@@ -54,15 +56,21 @@ public final class Editor {
         while true {
             if dirty || dispatcher.engine?.isPlaying == true { frame() }
             let playing = dispatcher.engine?.isPlaying == true
-            let event = screen.readInput(timeout: playing ? Editor.playingFrameMs : Editor.idleWaitMs)
-            if let event {
-                if event == .closed {
+            var event = screen.readInput(timeout: playing ? Editor.playingFrameMs : Editor.idleWaitMs)
+            // Everything already waiting is handled before the next frame, so a burst of mouse motion or
+            // key repeat costs one frame, not one each.
+            var handled = 0
+            while let e = event {
+                if e == .closed {
                     // The terminal went away or a signal came: keep everything recoverable.
                     if dispatcher.session.isModified || dispatcher.unsavedRecovery { autosave.write(dispatcher.session) }
                     finish()
                     return false
                 }
-                process(event)
+                process(e)
+                handled += 1
+                if handled >= Editor.maxEventsPerFrame || dispatcher.quitRequested { break }
+                event = screen.readInput(timeout: 0)
             }
             afterInput()
             if dispatcher.quitRequested {

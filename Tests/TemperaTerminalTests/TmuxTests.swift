@@ -304,6 +304,8 @@ final class TmuxTests: XCTestCase {
         XCTAssertFalse(after.contains("timeline"), after)
         tmux("kill-server")
 
+        // A fresh server name: reusing one that is shutting down races with its exit.
+        socket += "-again"
         launch([path])
         waitFor("an autosave newer than the file exists")
         keys("y")
