@@ -169,6 +169,37 @@ final class EditorTests: XCTestCase {
         XCTAssertFalse(d.session.canUndo)
     }
 
+    func testDraggingTheTempoSliderIsOneUndoStep() throws {
+        let (editor, _) = make()
+        let d = editor.dispatcher
+        var cells: [(x: Int, value: Double)] = []
+        for x in 0..<120 {
+            if case .tempo(let v) = EditorView.hitTest(x: x, y: 1, session: d.session, view: d.view, size: (120, 40)) {
+                cells.append((x, v))
+            }
+        }
+        let first = try XCTUnwrap(cells.first), last = try XCTUnwrap(cells.last)
+        let middle = cells[cells.count / 2]
+        editor.process([.mouse(MouseEvent(.press, x: first.x, y: 1)), .mouse(MouseEvent(.drag, x: middle.x, y: 1)),
+                        .mouse(MouseEvent(.drag, x: last.x, y: 1)), .mouse(MouseEvent(.release, x: last.x, y: 1))])
+        XCTAssertEqual(d.session.document.transport.tempo, min(max(last.value, 0.05), 20))
+        XCTAssertEqual(d.session.undoName, "tempo")
+        press(editor, "u")
+        XCTAssertEqual(d.session.document.transport.tempo, 1)
+        XCTAssertFalse(d.session.canUndo)
+    }
+
+    func testClickingASlotChoosesItsClipAndATabShowsIt() throws {
+        let (editor, screen) = make()
+        let slot = try XCTUnwrap(find("5 clap", in: screen))
+        click(editor, x: slot.x + 2, y: slot.y)
+        XCTAssertEqual(editor.session.chosenClip, .clip(5))
+        let groups = try XCTUnwrap(find("groups", in: screen))
+        click(editor, x: groups.x + 1, y: groups.y)
+        XCTAssertEqual(editor.dispatcher.view.tab, .groups)
+        XCTAssertEqual(editor.dispatcher.view.focus, .tab)
+    }
+
     func testWheelZoomsAboutThePointer() {
         let (editor, _) = make()
         let d = editor.dispatcher
