@@ -211,7 +211,9 @@ public final class Dispatcher {
             case "n", "esc":
                 question = nil
                 say("kept the file as saved")
-            default: return
+            default:
+                // The demo must still start with one key: playing does not wait for the answer.
+                if keyMap.action(for: key, in: [.timeline, .global]) == Action("play") { perform(Action("play")) }
             }
         }
     }

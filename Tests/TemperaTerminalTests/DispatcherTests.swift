@@ -423,6 +423,18 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.question, .quit)
     }
 
+    func testOtherKeysWaitForTheRecoveryAnswer() {
+        let d = make()
+        d.offerRecovery(.demo())
+        keys(d, "a x")
+        XCTAssertEqual(d.session.document, .newDocument())
+        XCTAssertEqual(d.view.tool, .drawSingle)
+        XCTAssertEqual(d.question, .recover(.demo()))
+        keys(d, "n")
+        XCTAssertNil(d.question)
+        XCTAssertEqual(d.session.document, .newDocument())
+    }
+
     func testHelpOpensScrollsAndClosesOnAnyOtherKey() {
         let d = make()
         keys(d, "? down down")

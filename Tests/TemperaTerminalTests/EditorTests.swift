@@ -239,6 +239,14 @@ final class EditorTests: XCTestCase {
         XCTAssertFalse(engine.isPlaying)
     }
 
+    func testSpacePlaysEvenWhileTheRecoveryQuestionWaits() {
+        let (editor, _, engine) = makePlaying()
+        editor.dispatcher.offerRecovery(.newDocument())
+        press(editor, "space")
+        XCTAssertTrue(engine.isPlaying)
+        XCTAssertNotNil(editor.dispatcher.question)
+    }
+
     func testAnEditWhilePlayingIsHeardAtTheNextEvent() {
         // Silence until the clip drawn at 0.5 s plays.
         let doc = Document(tracks: [Track(name: "t", markers: MarkerList([Marker(id: 0, time: 0.1)]))],
