@@ -623,7 +623,11 @@ public final class Dispatcher {
     // MARK: Mouse
 
     public func handle(_ m: MouseEvent) {
-        let hit = EditorView.hitTest(x: m.x, y: m.y, session: session, view: view, size: (width, height))
+        // Hit-testing lays the screen out again: done only when the answer matters (a timeline drag needs only
+        // the column's time, and motion without a drag nothing).
+        var hit: Hit {
+            EditorView.hitTest(x: m.x, y: m.y, session: session, view: view, size: (width, height))
+        }
         if helpOffset != nil {
             if m.kind == .press { helpOffset = nil }
             else if m.kind == .wheelUp { helpOffset = max(0, helpOffset! - 3) }
@@ -637,7 +641,9 @@ public final class Dispatcher {
         do {
             switch m.kind {
             case .press: try press(hit, m)
-            case .drag: try move(hit, m)
+            case .drag:
+                guard let d = drag, d.mouse else { return }
+                try move(d.kind == .tempo || d.kind == .volume ? hit : .none, m)
             case .release: finishDrag()
             case .wheelUp, .wheelDown: wheel(hit, m)
             }
