@@ -317,6 +317,23 @@ final class TmuxTests: XCTestCase {
         waitFor("tempera-exited-0")
     }
 
+    func testThemeOptionAndThemeCommandRestyleTheScreen() {
+        launch(["--theme", "high-contrast"])
+        waitFor("timeline")
+        let before = tmux("capture-pane", "-p", "-e", "-t", "t")
+        keys(":")
+        type("theme light")
+        keys("Enter")
+        waitFor("theme light")
+        let after = tmux("capture-pane", "-p", "-e", "-t", "t")
+        // The same first row of text in other colours.
+        let firstRow = { (s: String) in s.split(separator: "\n").first.map(String.init) ?? "" }
+        XCTAssertNotEqual(firstRow(before), firstRow(after))
+        XCTAssertEqual(screen().split(separator: "\n").first?.contains("transport"), true)
+        keys("q")
+        waitFor("tempera-exited-0")
+    }
+
     func testMalformedFileIsOneLineOnStderrBeforeTheScreenStarts() throws {
         let path = home + "/bad.tempera"
         try "{ \"format\": ".write(toFile: path, atomically: true, encoding: .utf8)
