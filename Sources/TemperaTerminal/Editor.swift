@@ -190,8 +190,10 @@ public final class Editor {
         if let offset = dispatcher.helpOffset {
             Help.draw(dispatcher.keyMap, offset: offset, ascii: dispatcher.view.ascii, into: &canvas)
         } else if dispatcher.prompt != nil {
-            // The `:` line is the screen's last row, after the colon.
-            cursor = (min(1 + dispatcher.view.commandCursor, screen.width - 1), screen.height - 1)
+            // The `:` line is the screen's last row, after the colon, scrolled as the status line scrolls it
+            // so the insertion point stays in view.
+            let at = dispatcher.view.commandCursor, room = max(1, screen.width - 2)
+            cursor = (1 + at - max(0, at - room + 1), screen.height - 1)
         }
         screen.present(canvas, cursor: cursor)
         dirty = false

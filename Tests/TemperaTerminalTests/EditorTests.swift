@@ -102,6 +102,17 @@ final class EditorTests: XCTestCase {
         XCTAssertEqual(editor.session.document.transport.tempo, 2)
     }
 
+    func testALongColonLineScrollsAndTheCursorStaysOnIt() {
+        let (editor, screen) = make(width: 80, height: 24)
+        let text = "fill \"" + String(repeating: "1 ", count: 50) + "\""
+        editor.process([.key(Key(":"))] + text.map { .key(Key($0)) })
+        // 78 columns of text after the colon: the end of the line and the cursor cell after it.
+        XCTAssertEqual(screen.cursor?.x, 78)
+        XCTAssertEqual(screen.cursor?.y, 23)
+        XCTAssertEqual(screen.canvas[78, 23].role, .cursor)
+        XCTAssertTrue(screen.canvas.line(23).dropLast(2).hasSuffix("1 \""), screen.canvas.line(23))
+    }
+
     func testAsciiScreenGetsOnlyAsciiCharacters() {
         let (_, screen) = make(unicode: false)
         let nonAscii = screen.canvas.cells.filter { !$0.char.isASCII }
