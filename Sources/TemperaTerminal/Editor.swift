@@ -147,7 +147,11 @@ public final class Editor {
             dirty = true
         } else if now != published {
             published = now
-            dispatcher.engine?.update(document: document)
+            // A slot that changed is loaded here; a file that cannot play is said at once.
+            if let warnings = dispatcher.engine?.update(document: document), let first = warnings.first {
+                dispatcher.say(warnings.count > 1 ? "\(first) (and \(warnings.count - 1) more)" : first, error: true)
+                dirty = true
+            }
         }
     }
 
@@ -192,8 +196,9 @@ public final class Editor {
         } else if dispatcher.prompt != nil {
             // The `:` line is the screen's last row, after the colon, scrolled as the status line scrolls it
             // so the insertion point stays in view.
-            let at = dispatcher.view.commandCursor, room = max(1, screen.width - 2)
-            cursor = (1 + at - max(0, at - room + 1), screen.height - 1)
+            let label = dispatcher.view.commandLabel.count
+            let at = dispatcher.view.commandCursor, room = max(1, screen.width - label - 1)
+            cursor = (label + at - max(0, at - room + 1), screen.height - 1)
         }
         screen.present(canvas, cursor: cursor)
         dirty = false

@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+@testable import TemperaCore
+@testable import TemperaTerminal
+
+/// The fill and pattern-select tools open their code at once: typed, then applied by Enter, through the
+/// shipped key map.
+final class PatternEditorTests: XCTestCase {
+    func make(_ document: Document = .newDocument()) -> Dispatcher {
+        let d = Dispatcher(session: Session(document: document), width: 120, height: 40, clock: { 0 })
+        d.fitView()
+        return d
+    }
+
+    func keys(_ d: Dispatcher, _ names: String) {
+        for k in Key.sequence(names) { d.handle(k) }
+    }
+
+    func contents(_ d: Dispatcher, _ n: Int = 6) -> [Content?] {
+        d.session.document.tracks[0].markers.prefix(n).map(\.content)
+    }
+
+    func testFillToolTypesItsCodeAndEnterFillsFromTheCursorAsOneUndoStep() {
+        let d = make()
+        let before = d.session.document
+        keys(d, "f 1 space - space 3 x 2 enter")
+        XCTAssertNil(d.prompt)
+        XCTAssertEqual(d.view.tool, .fill)
+        XCTAssertEqual(d.session.document.pattern, "1 - 3x2")
+        XCTAssertEqual(contents(d), [.clip(1), .rest, .clip(3), .clip(3), nil, nil])
+        keys(d, "u")
+        XCTAssertEqual(d.session.document, before)
+        XCTAssertFalse(d.session.canUndo)
+    }
+
+    func testPatternEditorOpensWithTheDocumentsCodeSelectedSoTypingReplacesIt() throws {
+        let d = make()
+        try d.runLine("pattern \"2 2\"")
+        keys(d, "f")
+        XCTAssertEqual(d.view.commandLine, "2 2")
+        XCTAssertEqual(d.view.commandLabel, "fill pattern: ")
+        XCTAssertTrue(d.view.commandSelected)
+        XCTAssertEqual(d.view.patternInput, "2 2")
+        keys(d, "4")
+        XCTAssertEqual(d.view.commandLine, "4")
+        XCTAssertFalse(d.view.commandSelected)
+    }
+
+    func testArrowsEditThePreFilledCode() throws {
+        let d = make()
+        try d.runLine("pattern \"2 2\"")
+        keys(d, "f end space 5 home 1 space enter")
+        XCTAssertEqual(d.session.document.pattern, "1 2 2 5")
+        XCTAssertEqual(contents(d, 5), [.clip(1), .clip(2), .clip(2), .clip(5), nil])
+    }
+
+    func testEscClosesTheEditorApplyingNothingAndKeepsTheTool() {
+        let d = make()
+        let before = d.session.document
+        keys(d, "f 3 esc")
+        XCTAssertNil(d.prompt)
+        XCTAssertEqual(d.view.tool, .fill)
+        XCTAssertEqual(d.session.document, before)
+        XCTAssertEqual(d.view.commandLabel, ":")
+        XCTAssertNil(d.view.patternInput)
+    }
+
+    func testEnterOnTheTimelineAppliesTheStoredCodeAgain() {
+        let d = make()
+        keys(d, "f 7 enter C-right C-right enter")
+        XCTAssertEqual(contents(d, 4), [.clip(7), nil, .clip(7), nil])
+    }
+
+    func testFillOverTheSelectionUsesTheTypedCode() throws {
+        let d = make()
+        try d.runLine("select range 0.5 0.75")
+        keys(d, "f 4 space 5 enter")
+        let markers = d.session.document.tracks[0].markers
+        XCTAssertEqual(Array(markers.map(\.content)[3...7]), [nil, .clip(4), .clip(5), nil, nil])
+    }
+
+    func testBadCodeKeepsTheEditorOpenWithTheColumnOfTheError() {
+        let d = make()
+        let before = d.session.document
+        keys(d, "f 1 space 3 z enter")
+        XCTAssertNotNil(d.prompt)
+        XCTAssertEqual(d.view.commandLine, "1 3z")
+        XCTAssertTrue(d.view.messageIsError)
+        XCTAssertEqual(d.view.message, "column 3: unknown clip '3z' (a clip is 1-16, - rest, + hold or ? random)")
+        XCTAssertEqual(d.session.document, before)
+        var canvas = Canvas(width: 120, height: 40)
+        EditorView.draw(session: d.session, view: d.view, into: &canvas)
+        XCTAssertTrue(canvas.line(39).hasPrefix("fill pattern: 1 3z "), canvas.line(39))
+        XCTAssertTrue(canvas.line(39).hasSuffix("column 3: unknown clip '3z' (a clip is 1-16, - rest, + hold or ? random) "))
+        XCTAssertEqual(canvas.role(of: "column 3", inRow: 39), .error)
+        // Fixing it clears the error and applies.
+        keys(d, "backspace enter")
+        XCTAssertNil(d.prompt)
+        XCTAssertFalse(d.view.messageIsError)
+        XCTAssertEqual(contents(d, 3), [.clip(1), .clip(3), nil])
+    }
+
+    func testPatternSelectToolTypesItsCodeAndSelectsFromTheCursor() {
+        let d = make()
+        keys(d, "p + space - x 2 enter")
+        XCTAssertEqual(d.view.tool, .patternSelect)
+        XCTAssertEqual(d.session.document.pattern, "+ -x2")
+        XCTAssertEqual(d.session.selectedIndices(track: 0), [0, 3, 6, 9, 12, 15])
+        XCTAssertEqual(d.session.undoName, "pattern")
+    }
+}
