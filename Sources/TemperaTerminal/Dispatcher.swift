@@ -309,6 +309,9 @@ public final class Dispatcher {
             engine?.rewind()
         case "loop":
             try command(.loop(on: !s.document.transport.loopOn))
+        case "loop.edit":
+            let t = s.document.transport
+            openPrompt("loop \(Dispatcher.format(t.loopStart)) \(Dispatcher.format(t.loopEnd))")
         case "tempo.up", "tempo.down":
             let t = s.document.transport.tempo
             let next = name == "tempo.up" ? t + 0.05 : t - 0.05

@@ -52,6 +52,8 @@ public final class Editor {
     /// user quit (as opposed to the terminal going away).
     @discardableResult
     public func run() -> Bool {
+        // The first frame goes up before the samples load, so the screen never sits blank.
+        frame()
         syncEngine()
         while true {
             if dirty || dispatcher.engine?.isPlaying == true { frame() }

@@ -222,6 +222,17 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.session.document.transport.tempo, 1)
     }
 
+    func testLoopRegionIsTypedOnTheColonLine() {
+        let d = make()
+        keys(d, "L")
+        XCTAssertEqual(d.view.commandLine, "loop 0 2")
+        keys(d, "C-u")
+        type(d, "loop 1/2 3/2")
+        keys(d, "enter")
+        XCTAssertEqual(d.session.document.transport.loopStart, 0.5)
+        XCTAssertEqual(d.session.document.transport.loopEnd, 1.5)
+    }
+
     func testLoopAndVolumeKeysChangeTheTransport() {
         let d = make()
         keys(d, "l ( (")

@@ -270,6 +270,30 @@ final class TmuxTests: XCTestCase {
         waitFor("tempera-exited-0")
     }
 
+    func testMouseDragShiftsTheSelectionAndTheWheelZooms() throws {
+        let path = home + "/drag.tempera"
+        launch([path])
+        waitFor("new file")
+        let layout = Layout(width: 120, height: 40, trackCount: 4)
+        let spc = 2.0 / Double(layout.timeline.width)
+        let y = try XCTUnwrap(layout.rows(ofTrack: 0)).y + 2
+        keys("*", "m")
+        waitFor("shift:")
+        let x0 = layout.timeline.x
+        type("\u{1b}[<0;\(x0 + 1);\(y + 1)M")
+        for dx in [2, 4, 5] { type("\u{1b}[<32;\(x0 + dx + 1);\(y + 1)M") }
+        type("\u{1b}[<0;\(x0 + 6);\(y + 1)m")
+        waitFor("shift kept")
+        let header = screen().split(separator: "\n")[2]
+        type("\u{1b}[<64;\(x0 + 30);\(y + 1)M")
+        waitFor("the zoom", { $0.split(separator: "\n")[2] != header })
+        keys("C-s")
+        waitFor("saved")
+        let times = try DocumentFile.load(path).tracks[0].markers.map(\.time)
+        XCTAssertEqual(times[0], 5 * spc, accuracy: 1e-9)
+        XCTAssertEqual(times[15], 1.875 + 5 * spc, accuracy: 1e-9)
+    }
+
     func testResizeToSixtyByFifteenAndBackKeepsRunning() {
         launch()
         waitFor("timeline")
