@@ -576,7 +576,8 @@ public final class Dispatcher {
             var cleared = slot
             cleared.note = nil
             try s.perform("slot \(n)") { $0.setSlot(n, cleared) }
-            return say("slot \(n): no note" + (cleared.isEmpty ? " (the slot is empty now)" : ", the sample as recorded"))
+            let label = cleared.name.isEmpty ? "" : " " + cleared.name
+            return say("slot \(n)\(label): no note" + (cleared.isEmpty ? " (the slot is empty now)" : ", the sample as recorded"))
         case "slot.attack.up", "slot.attack.down":
             let ms = Dispatcher.stepEnvelope(slot.attack, up: name.hasSuffix("up"))
             settings.attack = ms
@@ -592,7 +593,8 @@ public final class Dispatcher {
             return say("'\(name)' does nothing here")
         }
         try command(.slot(n, settings))
-        say("slot \(n)\(clipName(.clip(n))): " + message)
+        let label = s.document.slot(n).name
+        say("slot \(n)\(label.isEmpty ? "" : " " + label): " + message)
     }
 
     /// A linear gain as decibels to a tenth: `-1.0 dB`, `-inf dB` for silence.

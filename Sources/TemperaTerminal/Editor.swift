@@ -24,6 +24,9 @@ public final class Editor {
         var clip: Content
     }
     private var engineGeneration = -1
+    /// The samples the engine last said it could not load, so each problem is reported once.
+    private var loadProblems: Set<String> = []
+    private var publishedSlots: [ClipSlot] = []
     private var lastTransport = TransportInfo()
     private var fitted = false
 
@@ -142,6 +145,8 @@ public final class Editor {
             if let engine = dispatcher.engine {
                 let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
                 let warnings = engine.load(document: document, baseDirectory: base)
+                loadProblems = Set(warnings)
+                publishedSlots = document.slots
                 if let first = warnings.first {
                     dispatcher.say(warnings.count > 1 ? "\(first) (and \(warnings.count - 1) more)" : first, error: true)
                 }
@@ -149,10 +154,17 @@ public final class Editor {
             dirty = true
         } else if now != published {
             published = now
-            // A slot that changed is loaded here; a file that cannot play is said at once.
-            if let warnings = dispatcher.engine?.update(document: document), let first = warnings.first {
-                dispatcher.say(warnings.count > 1 ? "\(first) (and \(warnings.count - 1) more)" : first, error: true)
-                dirty = true
+            // A slot that changed is loaded here; a file that cannot play is said once, when it first fails.
+            // (The engine loads, and answers, only when the slots changed.)
+            let slotsChanged = document.slots != publishedSlots
+            publishedSlots = document.slots
+            if let warnings = dispatcher.engine?.update(document: document), slotsChanged {
+                let new = warnings.filter { !loadProblems.contains($0) }
+                loadProblems = Set(warnings)
+                if let first = new.first {
+                    dispatcher.say(new.count > 1 ? "\(first) (and \(new.count - 1) more)" : first, error: true)
+                    dirty = true
+                }
             }
         }
     }
