@@ -780,7 +780,9 @@ public final class Dispatcher {
         case .clipMode: try run(Action("mode.clip"))
         case .snap: try run(Action("mode.snap"))
         case .subdivision: try run(Action(m.button == 3 ? "subdivision.down" : "subdivision.up"))
-        case .patternArea: try run(Action("pattern.edit"))
+        case .patternArea:
+            // With a pattern tool chosen, its own editor (Enter applies); else the `:` line's `pattern`.
+            if view.tool.usesPattern { openPatternEditor(for: view.tool) } else { try run(Action("pattern.edit")) }
         case .tab(let tab):
             view.tab = tab
             view.focus = .tab
@@ -985,8 +987,10 @@ public final class Dispatcher {
         if name == "prompt.cancel", case .pattern(let tool) = promptPurpose {
             prompt = nil
             syncPrompt()
-            say("\(tool == .fill ? "fill" : "pattern select"): Enter applies \"\(session.document.pattern)\", "
-                + "\(view.key(tool.action) ?? tool.action) edits it")
+            let key = view.key(tool.action) ?? tool.action
+            let code = session.document.pattern
+            say("\(tool == .fill ? "fill" : "pattern select"): "
+                + (code.isEmpty ? "\(key) types a code" : "Enter applies \"\(code)\", \(key) edits it"))
             return
         }
         switch name {
@@ -1021,6 +1025,8 @@ public final class Dispatcher {
         case "prompt.history.prev": p.historyPrevious()
         case "prompt.history.next": p.historyNext()
         case "prompt.complete":
+            // A pattern code has no command names to complete.
+            if case .pattern = promptPurpose { break }
             let candidates = p.complete(from: CommandParser.names + Dispatcher.editorCommands.filter { $0.count > 2 })
             if candidates.count > 1 { say(candidates.joined(separator: " ")) }
         default: break

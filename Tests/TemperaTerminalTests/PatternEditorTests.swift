@@ -63,6 +63,16 @@ final class PatternEditorTests: XCTestCase {
         XCTAssertEqual(d.session.document, before)
         XCTAssertEqual(d.view.commandLabel, ":")
         XCTAssertNil(d.view.patternInput)
+        XCTAssertEqual(d.view.message, "fill: f types a code")
+    }
+
+    func testEscAfterAStoredCodeSaysEnterAppliesIt() throws {
+        let d = make()
+        try d.runLine("pattern \"1 2\"")
+        keys(d, "p esc")
+        XCTAssertEqual(d.view.tool, .patternSelect)
+        XCTAssertEqual(d.view.message, "pattern select: Enter applies \"1 2\", p edits it")
+        XCTAssertTrue(d.session.selection.values.allSatisfy(\.isEmpty))
     }
 
     func testEnterOnTheTimelineAppliesTheStoredCodeAgain() {
