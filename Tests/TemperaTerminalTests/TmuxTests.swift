@@ -127,8 +127,10 @@ final class TmuxTests: XCTestCase {
 
     // MARK: Hearing
 
-    /// Records the null sink's monitor for `seconds` and returns the RMS of what was played.
-    func recordRMS(seconds: Double) -> Double {
+    /// Records the null sink's monitor and returns the RMS of what was played: for `seconds` once the
+    /// recording stream flows (an idle null sink can take a moment to start), or until the RMS passes
+    /// `threshold` when one is given.
+    func recordRMS(seconds: Double, until threshold: Double? = nil) -> Double {
         let file = home + "/rec-\(UUID().uuidString.prefix(6)).wav"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/parecord")
@@ -136,14 +138,28 @@ final class TmuxTests: XCTestCase {
                        "--file-format=wav", file]
         p.environment = ["PULSE_SERVER": TmuxTests.pulseServer, "HOME": home]
         guard (try? p.run()) != nil else { return -1 }
-        usleep(UInt32(seconds * 1_000_000))
-        p.terminate()
-        p.waitUntilExit()
-        return TmuxTests.rms(wav: file)
+        defer {
+            p.terminate()
+            p.waitUntilExit()
+        }
+        func bytes() -> Int { (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
+        // Flowing: a tenth of a second of stereo float samples past the header, within three seconds.
+        let flowing = Date().addingTimeInterval(3)
+        while bytes() < 44 + 48_000 * 8 / 10, Date() < flowing { usleep(20_000) }
+        let from = bytes()
+        let end = Date().addingTimeInterval(seconds)
+        var rms = -1.0
+        repeat {
+            usleep(100_000)
+            rms = TmuxTests.rms(wav: file, skipping: from)
+            if let threshold, rms > threshold { break }
+        } while Date() < end
+        return rms
     }
 
-    /// RMS of a float WAV's samples (read to the end of the file: a stopped recorder may leave the size unset).
-    static func rms(wav path: String) -> Double {
+    /// RMS of a float WAV's samples from byte `skip` of the file (read to the end of the file: a recorder
+    /// still running leaves the size unset).
+    static func rms(wav path: String, skipping skip: Int = 0) -> Double {
         guard let data = FileManager.default.contents(atPath: path), data.count > 44 else { return -1 }
         let bytes = [UInt8](data)
         var i = 12
@@ -152,7 +168,8 @@ final class TmuxTests: XCTestCase {
             let size = Int(bytes[i + 4]) | Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]) << 16 | Int(bytes[i + 7]) << 24
             if id == "data" {
                 var sum = 0.0, n = 0
-                var k = i + 8
+                let start = i + 8
+                var k = start + (max(skip, start) - start) / 4 * 4
                 while k + 4 <= bytes.count {
                     let bits = UInt32(bytes[k]) | UInt32(bytes[k + 1]) << 8 | UInt32(bytes[k + 2]) << 16 | UInt32(bytes[k + 3]) << 24
                     let x = Double(Float(bitPattern: bits))
@@ -185,7 +202,7 @@ final class TmuxTests: XCTestCase {
         keys("Space")
         let playing = waitFor("playing")
         let p0 = position(playing) ?? -1
-        let rms = recordRMS(seconds: 1.5)
+        let rms = recordRMS(seconds: 3, until: 0.01)
         XCTAssertGreaterThan(rms, 0.01, "the demo should be heard")
         let later = screen()
         let p1 = position(later) ?? -1
@@ -209,10 +226,12 @@ final class TmuxTests: XCTestCase {
         waitFor("timeline")
         keys("Space")                                   // 1: play
         waitFor("playing")
-        XCTAssertLessThan(recordRMS(seconds: 1.2), 1e-4, "nothing should sound before a clip is drawn")
+        let silence = recordRMS(seconds: 1.2)
+        XCTAssertGreaterThanOrEqual(silence, 0, "the recording should hold samples")
+        XCTAssertLessThan(silence, 1e-4, "nothing should sound before a clip is drawn")
         keys("3")                                       // 2: choose the hat
         keys("a")                                       // 3: draw it at the cursor
-        XCTAssertGreaterThan(recordRMS(seconds: 1.5), 0.003, "the drawn clip should be heard")
+        XCTAssertGreaterThan(recordRMS(seconds: 3, until: 0.003), 0.003, "the drawn clip should be heard")
     }
 
     func testEditingWithKeysMouseAndColonLineThenSavingWritesTheFile() throws {
@@ -249,7 +268,7 @@ final class TmuxTests: XCTestCase {
         waitFor("redid scale")
 
         keys("C-s")
-        waitFor("saved")
+        waitFor("saved " + path)
         let saved = try DocumentFile.load(path)
         XCTAssertEqual(saved.tracks[0].markers.prefix(5).map(\.content), [.clip(1), .rest, .clip(2), .clip(2), nil])
         XCTAssertEqual(saved.tracks[1].markers.count, 17)
@@ -288,7 +307,7 @@ final class TmuxTests: XCTestCase {
         type("\u{1b}[<64;\(x0 + 30);\(y + 1)M")
         waitFor("the zoom", { $0.split(separator: "\n")[2] != header })
         keys("C-s")
-        waitFor("saved")
+        waitFor("saved " + path)
         let times = try DocumentFile.load(path).tracks[0].markers.map(\.time)
         XCTAssertEqual(times[0], 5 * spc, accuracy: 1e-9)
         XCTAssertEqual(times[15], 1.875 + 5 * spc, accuracy: 1e-9)
@@ -334,7 +353,7 @@ final class TmuxTests: XCTestCase {
         keys("y")
         waitFor("recovered")
         keys("C-s")
-        waitFor("saved")
+        waitFor("saved " + path)
         XCTAssertEqual(try DocumentFile.load(path).tracks[0].markers.map(\.time).filter { $0 == 0.3 }.count, 1)
         keys("q")
         waitFor("tempera-exited-0")
