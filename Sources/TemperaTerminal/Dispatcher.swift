@@ -597,6 +597,14 @@ public final class Dispatcher {
         say("slot \(n)\(label.isEmpty ? "" : " " + label): " + message)
     }
 
+    /// A gain for a narrow column: `-3dB`, `+1.5dB`, `-infdB`.
+    static func compactDecibels(_ gain: Double) -> String {
+        guard gain > 0 else { return "-infdB" }
+        let tenths = (200 * log10(gain)).rounded()
+        let whole = tenths.truncatingRemainder(dividingBy: 10) == 0
+        return (tenths > 0 ? "+" : "") + (whole ? String(Int(tenths / 10)) : String(format: "%.1f", tenths / 10)) + "dB"
+    }
+
     /// A linear gain as decibels to a tenth: `-1.0 dB`, `-inf dB` for silence.
     static func decibels(_ gain: Double) -> String {
         guard gain > 0 else { return "-inf dB" }

@@ -64,7 +64,14 @@ final class TrackAndSlotKeysTests: XCTestCase {
         var canvas = Canvas(width: 120, height: 40)
         EditorView.draw(session: d.session, view: d.view, into: &canvas)
         let rows = (0..<40).map { canvas.line($0) }
-        XCTAssertTrue(rows.contains { $0.hasPrefix("│ M -6.0dB") }, canvas.text)
+        XCTAssertTrue(rows.contains { $0.hasPrefix("│ M -6dB") }, canvas.text)
+    }
+
+    func testCompactDecibelsKeepTenthsOnlyWhenThereAreSome() {
+        XCTAssertEqual(Dispatcher.compactDecibels(pow(10, -3.0 / 20)), "-3dB")
+        XCTAssertEqual(Dispatcher.compactDecibels(pow(10, 1.5 / 20)), "+1.5dB")
+        XCTAssertEqual(Dispatcher.compactDecibels(0.5), "-6dB")
+        XCTAssertEqual(Dispatcher.compactDecibels(0), "-infdB")
     }
 
     func testRenameOpensTheLinePreFilledWithTheName() {
