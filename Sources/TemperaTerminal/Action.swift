@@ -103,7 +103,7 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("slot.mode", "chosen slot: one-shot / gate"),
             ("slot.gain.up", "chosen slot 1 dB louder"),
             ("slot.gain.down", "chosen slot 1 dB softer"),
-            ("slot.note.up", "chosen slot's MIDI note a semitone up (60 plays a sample as recorded)"),
+            ("slot.note.up", "chosen slot's MIDI note a semitone up (60: a sample as recorded)"),
             ("slot.note.down", "chosen slot's MIDI note a semitone down"),
             ("slot.octave.up", "chosen slot's MIDI note an octave up"),
             ("slot.octave.down", "chosen slot's MIDI note an octave down"),
