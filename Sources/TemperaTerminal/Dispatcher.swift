@@ -556,13 +556,14 @@ public final class Dispatcher {
         }
         let slot = s.document.slot(n)
         var settings = Command.SlotSettings()
-        var message: String
+        let message: String
         switch name {
         case "slot.mode":
             let mode: ClipSlot.Mode = slot.mode == .gate ? .oneShot : .gate
             settings.mode = mode
             message = mode == .gate ? "gate: sounds until the next marker" : "one-shot: plays to its end"
         case "slot.gain.up", "slot.gain.down":
+            // 0...16 is the range the `slot` command takes.
             let gain = Dispatcher.stepDecibels(slot.gain, by: name.hasSuffix("up") ? 1 : -1, within: 0...16)
             settings.gain = gain
             message = "gain \(Format.fixed(gain, 3)) (\(Dispatcher.decibels(gain)))"
