@@ -70,15 +70,15 @@ struct PlayedMarkers {
         return false
     }
 
-    /// Records the marker; false when it was already recorded or the table is full for this pass.
-    @discardableResult
-    mutating func insert(_ key: UInt64) -> Bool {
+    /// Records the marker as sounded; false when it already was in this generation. Past `limit` nothing more is
+    /// recorded, and a marker not recorded yet still gets true.
+    mutating func record(_ key: UInt64) -> Bool {
         var i = Self.slot(of: key)
         while stamps[i] == generation {
             if keys[i] == key { return false }
             i = (i + 1) & (Self.capacity - 1)
         }
-        guard count < Self.limit else { return false }
+        guard count < Self.limit else { return true }
         keys[i] = key
         stamps[i] = generation
         count += 1

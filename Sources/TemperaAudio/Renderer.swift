@@ -109,11 +109,7 @@ struct RenderState {
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
                     // waits for the next pass. (A pass with more markers than the table holds records only the
                     // first ones; the others play as before, unguarded.)
-                    let key = PlayedMarkers.key(track: ev.track, marker: ev.marker)
-                    if !played.contains(key) {
-                        played.insert(key)
-                        fire(ev, snap: snap)
-                    }
+                    if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker)) { fire(ev, snap: snap) }
                     lastFired = ev.time
                     next += 1
                     continue

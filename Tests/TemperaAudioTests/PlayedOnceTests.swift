@@ -156,18 +156,21 @@ final class PlayedOnceTests: XCTestCase {
         var played = PlayedMarkers.make()
         defer { played.deallocate() }
         let a = PlayedMarkers.key(track: 0, marker: 7), b = PlayedMarkers.key(track: 1, marker: 7)
-        XCTAssertTrue(played.insert(a))
-        XCTAssertFalse(played.insert(a), "already recorded")
+        XCTAssertTrue(played.record(a), "first time: it sounds")
+        XCTAssertFalse(played.record(a), "again in the same pass: it does not")
         XCTAssertTrue(played.contains(a))
         XCTAssertFalse(played.contains(b), "the same id on another track is another marker")
         played.clear()
         XCTAssertFalse(played.contains(a))
-        for m in 0..<UInt32(PlayedMarkers.limit) { XCTAssertTrue(played.insert(PlayedMarkers.key(track: 2, marker: m))) }
-        XCTAssertFalse(played.insert(b), "full: nothing more is recorded")
-        XCTAssertFalse(played.contains(b), "so it plays as it did without the record")
-        XCTAssertTrue(played.contains(PlayedMarkers.key(track: 2, marker: 12_000)))
+        XCTAssertTrue(played.record(a), "a new pass")
+        played.clear()
+        for m in 0..<UInt32(PlayedMarkers.limit) { XCTAssertTrue(played.record(PlayedMarkers.key(track: 2, marker: m))) }
+        XCTAssertEqual(played.count, PlayedMarkers.limit)
+        XCTAssertTrue(played.record(b), "full: a marker not recorded still sounds")
+        XCTAssertTrue(played.record(b), "and is not recorded, as before the record existed")
+        XCTAssertFalse(played.record(PlayedMarkers.key(track: 2, marker: 12_000)), "those recorded still count")
         played.clear()
         XCTAssertEqual(played.count, 0)
-        XCTAssertTrue(played.insert(b))
+        XCTAssertTrue(played.record(PlayedMarkers.key(track: 2, marker: 12_000)))
     }
 }
