@@ -142,7 +142,8 @@ public final class AudioEngine {
         return warnings
     }
 
-    /// Publishes an edited document: heard from the next event, with no gap. When the slots changed, their
+    /// Publishes an edited document: heard from the next event, with no gap. A marker that already sounded in this
+    /// pass does not sound again before the next one, wherever the edit moved it. When the slots changed, their
     /// samples are loaded here first (files already loaded are reused) and the problems are returned, one line
     /// per slot that cannot play; otherwise nothing is loaded and the result is empty.
     @discardableResult

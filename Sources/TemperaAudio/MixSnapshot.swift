@@ -11,6 +11,8 @@ struct MixEvent: Equatable {
     /// What a `?` draw is keyed on (`Schedule.Event.randomKey`).
     var randomKey: UInt64
     var isCut: Bool
+    /// The marker the event comes from (`Schedule.Event.marker`): with the track, its identity across edits.
+    var marker: MarkerID
 }
 
 /// One clip slot as the audio thread reads it.

@@ -23,6 +23,9 @@ struct RenderState {
     var next = 0
     /// The time (in pass) of the last event fired this pass, so a re-anchoring never fires an event twice.
     var lastFired = -Double.infinity
+    /// The markers fired this pass, so an edit that moves one from behind the playhead to ahead of it does not
+    /// fire it again before the next pass.
+    var played: PlayedMarkers
     /// While stopped: frames from `base` to the position where the music stopped (`frame - base` then).
     var stoppedOffset: Int64 = 0
     /// Passes to play before stopping; 0: endless when the loop is on, one pass when it is off.
@@ -43,7 +46,7 @@ struct RenderState {
         let voices = UnsafeMutablePointer<Voice>.allocate(capacity: voiceCapacity)
         voices.initialize(repeating: Voice(), count: voiceCapacity)
         let p = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
-        p.initialize(to: RenderState(shared: shared, rate: rate, voices: voices,
+        p.initialize(to: RenderState(shared: shared, rate: rate, played: .make(), voices: voices,
                                      trackSmoothing: Float(1 - exp(-1 / (0.003 * rate))),
                                      masterSmoothing: Float(1 - exp(-1 / (0.005 * rate))),
                                      stealFrames: max(1, Int(Fades.steal * rate))))
@@ -52,6 +55,7 @@ struct RenderState {
 
     static func destroy(_ p: UnsafeMutablePointer<RenderState>) {
         p.pointee.voices.deallocate()
+        p.pointee.played.deallocate()
         p.deinitialize(count: 1)
         p.deallocate()
     }
@@ -102,7 +106,10 @@ struct RenderState {
                 let ev = sn.events[next]
                 let at = base + sn.frame(pass: pass, time: ev.time, rate: rate)
                 if at <= now {
-                    fire(ev, snap: snap)
+                    // A marker fires once per pass: one that already sounded and was moved ahead by an edit
+                    // waits for the next pass. (A pass with more markers than the table holds records only the
+                    // first ones; the others play as before, unguarded.)
+                    if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker)) { fire(ev, snap: snap) }
                     lastFired = ev.time
                     next += 1
                     continue
@@ -114,6 +121,7 @@ struct RenderState {
                 pass += 1
                 next = 0
                 lastFired = -.infinity
+                played.clear()
                 let limit = passLimit > 0 ? passLimit : (sn.looping ? Int.max : 1)
                 if pass >= limit {
                     // The end: stop and return to the start; sounding voices ring out.
@@ -210,6 +218,8 @@ struct RenderState {
                 inPass = 0
                 lastFired = -.infinity
             }
+            // A new region is a new pass as far as markers go: everything in it may sound once from here.
+            played.clear()
         }
         base = frame - Int64(((Double(pass) * n.span + inPass) / n.tempo * rate).rounded())
         stoppedOffset = frame - base
@@ -255,6 +265,7 @@ struct RenderState {
             pass = 0
             next = 0
             lastFired = -.infinity
+            played.clear()
             base = frame
             stoppedOffset = 0
         case .silence:
