@@ -210,9 +210,8 @@ public final class Editor {
         } else if dispatcher.prompt != nil {
             // The `:` line is the screen's last row, after the colon, scrolled as the status line scrolls it
             // so the insertion point stays in view.
-            let label = dispatcher.view.commandLabel.count
-            let at = dispatcher.view.commandCursor, room = max(1, screen.width - label - 1)
-            cursor = (label + at - max(0, at - room + 1), screen.height - 1)
+            let g = Glyphs.set(ascii: dispatcher.view.ascii)
+            cursor = (StatusLine.commandCursorColumn(view: dispatcher.view, width: screen.width, g), screen.height - 1)
         }
         screen.present(canvas, cursor: cursor)
         dirty = false

@@ -7,16 +7,8 @@ enum StatusLine {
                      into canvas: inout Canvas) -> [Spot] {
         let r = l.status
         if let line = view.commandLine {
-            // An error about the line (a pattern code that does not read) stays beside it while it is fixed.
-            var lineRect = r
-            if view.messageIsError, let message = view.message {
-                let room = max(r.width / 2, r.width - view.commandLabel.count - line.count - 4)
-                let shown = Format.fit(message, max(0, min(message.count, room)), ellipsis: g.ellipsis)
-                if !shown.isEmpty {
-                    canvas.put(r.maxX - shown.count - 1, r.y, shown, .error)
-                    lineRect.width -= shown.count + 2
-                }
-            }
+            let (lineRect, error) = commandLineParts(view: view, line: line, rect: r, g)
+            if let error { canvas.put(r.maxX - error.count - 1, r.y, error, .error) }
             drawCommandLine(line, cursor: view.commandCursor, label: view.commandLabel, selected: view.commandSelected,
                             rect: lineRect, g, into: &canvas)
             return [Spot(r, .statusLine)]
@@ -32,6 +24,28 @@ enum StatusLine {
             canvas.put(r.x + 1, r.y, Format.fit(hint(session: session, view: view), room, ellipsis: g.ellipsis), .dim)
         }
         return [Spot(r, .statusLine)]
+    }
+
+    /// Where the open line goes and the error shown at its right: an error about the line (a pattern code that
+    /// does not read) stays beside it while it is fixed.
+    static func commandLineParts(view: ViewState, line: String, rect r: Rect, _ g: Glyphs) -> (Rect, String?) {
+        guard view.messageIsError, let message = view.message else { return (r, nil) }
+        let room = max(r.width / 2, r.width - view.commandLabel.count - line.count - 4)
+        let shown = Format.fit(message, max(0, min(message.count, room)), ellipsis: g.ellipsis)
+        guard !shown.isEmpty else { return (r, nil) }
+        var lineRect = r
+        lineRect.width -= shown.count + 2
+        return (lineRect, shown)
+    }
+
+    /// The screen column of the open line's insertion point, as `drawCommandLine` scrolls it, on a screen
+    /// `width` wide.
+    static func commandCursorColumn(view: ViewState, width: Int, _ g: Glyphs) -> Int {
+        let (r, _) = commandLineParts(view: view, line: view.commandLine ?? "", rect: Rect(x: 0, y: 0, width: width, height: 1), g)
+        let x0 = r.x + view.commandLabel.count
+        let at = max(view.commandCursor, 0)
+        let room = max(1, r.maxX - x0 - 1)
+        return x0 + at - max(0, at - room + 1)
     }
 
     /// "label text" (":text" for commands) with the cursor cell; scrolled so the cursor stays in view. A

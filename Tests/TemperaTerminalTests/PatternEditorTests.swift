@@ -118,4 +118,29 @@ final class PatternEditorTests: XCTestCase {
         XCTAssertEqual(d.session.selectedIndices(track: 0), [0, 3, 6, 9, 12, 15])
         XCTAssertEqual(d.session.undoName, "pattern")
     }
+
+    func testTheTerminalCursorFollowsTheLabelAndStaysOnTheLineBesideAnError() {
+        let screen = MemoryScreen(width: 100, height: 30)
+        let dir = NSTemporaryDirectory() + "tempera-pattern-\(getpid())"
+        let paths = ConfigPaths(config: dir + "/config", state: dir + "/state")
+        let d = Dispatcher(session: Session(document: .newDocument()), width: 100, height: 30, paths: paths, clock: { 0 })
+        let editor = Editor(screen: screen, dispatcher: d, autosave: Autosave(paths: paths), clock: { 0 })
+        func press(_ names: String) {
+            editor.process(Key.sequence(names).map { .key($0) })
+            editor.frame()
+        }
+        press("f 1 space 2")
+        XCTAssertTrue(screen.canvas.line(29).hasPrefix("fill pattern: 1 2 "))
+        XCTAssertEqual(screen.cursor?.x, "fill pattern: 1 2".count)
+        XCTAssertEqual(screen.cursor?.y, 29)
+        // A long bad code scrolls within the room the error leaves.
+        editor.process(String(repeating: "1 ", count: 40).map { .key(Key($0)) } + [.key(Key(name: "z")!)])
+        press("enter")
+        XCTAssertTrue(d.view.messageIsError)
+        let row = screen.canvas.line(29)
+        let x = screen.cursor!.x
+        XCTAssertEqual(Array(row)[x - 1], "z", row)
+        XCTAssertEqual(screen.canvas.role(of: "column", inRow: 29), .error)
+        XCTAssertLessThan(x, Array(row).firstIndex(of: "c") ?? 0)
+    }
 }
