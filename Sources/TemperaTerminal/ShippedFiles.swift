@@ -139,7 +139,8 @@ tab       up         slot.up
 tab       down       slot.down
 tab       enter      slot.choose
 
-# The Clips tab: the chosen slot's settings (F loads a file; S-Up / S-Down gain, S-Left / S-Right note)
+# The Clips tab: the chosen slot's settings (F loads a file; S-Up / S-Down gain, S-Left / S-Right note).
+# Here g means gate and x no note; the draw-group and scale tools are theirs again on the timeline.
 clips     g          slot.mode
 clips     S-up       slot.gain.up
 clips     S-down     slot.gain.down
