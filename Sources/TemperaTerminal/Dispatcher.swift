@@ -448,6 +448,12 @@ public final class Dispatcher {
 
     private func use(_ tool: Tool) throws {
         let s = session
+        // A pattern tool with no code yet asks for one rather than failing.
+        if tool.usesPattern, s.document.pattern.trimmingCharacters(in: " ").isEmpty {
+            view.tool = tool
+            openPatternEditor(for: tool)
+            return
+        }
         switch tool {
         case .drawSingle: try command(.draw(amp: drawAmp))
         case .drawGroup: try command(.drawGroup(view.chosenGroup))

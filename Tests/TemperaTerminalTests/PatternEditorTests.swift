@@ -75,6 +75,14 @@ final class PatternEditorTests: XCTestCase {
         XCTAssertTrue(d.session.selection.values.allSatisfy(\.isEmpty))
     }
 
+    func testEnterWithNoStoredCodeOpensTheEditor() {
+        let d = make()
+        keys(d, "f esc enter")
+        XCTAssertEqual(d.view.commandLabel, "fill pattern: ")
+        keys(d, "2 enter")
+        XCTAssertEqual(contents(d, 2), [.clip(2), nil])
+    }
+
     func testEnterOnTheTimelineAppliesTheStoredCodeAgain() {
         let d = make()
         keys(d, "f 7 enter C-right C-right enter")
