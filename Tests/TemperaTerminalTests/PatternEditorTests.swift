@@ -20,6 +20,29 @@ final class PatternEditorTests: XCTestCase {
         d.session.document.tracks[0].markers.prefix(n).map(\.content)
     }
 
+    func testASelectedPromptIsReplacedByTypingAndDeletingAndKeptByMoving() {
+        var p = Prompt("1 - 3")
+        p.selectAll()
+        p.insert("2")
+        XCTAssertEqual(p.line, "2")
+        p = Prompt("1 - 3")
+        p.selectAll()
+        p.backspace()
+        XCTAssertEqual(p.line, "")
+        p = Prompt("1 - 3")
+        p.selectAll()
+        p.left()
+        XCTAssertFalse(p.selected)
+        XCTAssertEqual(p.cursor, 0)
+        p.insert("4 ")
+        XCTAssertEqual(p.line, "4 1 - 3")
+        p = Prompt("1 - 3")
+        p.selectAll()
+        p.right()
+        XCTAssertEqual(p.cursor, 5)
+        XCTAssertEqual(p.line, "1 - 3")
+    }
+
     func testFillToolTypesItsCodeAndEnterFillsFromTheCursorAsOneUndoStep() {
         let d = make()
         let before = d.session.document
