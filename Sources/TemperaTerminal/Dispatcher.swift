@@ -1209,8 +1209,11 @@ public final class Dispatcher {
         view.viewport.reveal(session.cursor, columns: columns)
     }
 
+    /// Runs a command from a key. A command that changes the document without a word of its own (rotate,
+    /// reverse) clears the last message, so the status line names the new undo step instead of a stale one.
     private func command(_ c: Command) throws {
-        if let message = try session.run(c) { say(message) }
+        let revision = session.revision
+        if let message = try session.run(c) { say(message) } else if session.revision != revision { say("") }
     }
 
     /// Sets the status line.

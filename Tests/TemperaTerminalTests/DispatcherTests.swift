@@ -47,6 +47,17 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.session.cursor, 0)
     }
 
+    func testRotateAfterUndoReplacesTheStaleMessageWithItsUndoStep() {
+        let d = make(.demo())
+        keys(d, "* . /")
+        keys(d, "u")
+        XCTAssertEqual(d.view.message, "undid subdivide")
+        keys(d, "r")
+        XCTAssertNil(d.view.message)
+        XCTAssertEqual(d.session.undoName, "rotate")
+        XCTAssertTrue(StatusLine.hint(session: d.session, view: d.view).hasPrefix("undo rotate (u)"))
+    }
+
     func testControlArrowsJumpFromMarkerToMarker() {
         let d = make()
         keys(d, "C-right C-right")
