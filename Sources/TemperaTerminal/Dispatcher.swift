@@ -1091,6 +1091,8 @@ public final class Dispatcher {
             try session.perform("pattern") { $0.setPattern(arg) }
             say("pattern \"\(arg)\"")
         default:
+            let cursor = session.cursor
+            defer { revealIfMoved(from: cursor) }
             if let message = try session.run(line: trimmed) { say(message) } else { say("") }
         }
     }
@@ -1212,8 +1214,15 @@ public final class Dispatcher {
     /// Runs a command from a key. A command that changes the document without a word of its own (rotate,
     /// reverse) clears the last message, so the status line names the new undo step instead of a stale one.
     private func command(_ c: Command) throws {
-        let revision = session.revision
+        let revision = session.revision, cursor = session.cursor
+        defer { revealIfMoved(from: cursor) }
         if let message = try session.run(c) { say(message) } else if session.revision != revision { say("") }
+    }
+
+    /// A command that moves the cursor (a stamp leaves it after what it stamped, `:cursor` puts it anywhere)
+    /// scrolls the timeline to it, so what was just done is in sight.
+    private func revealIfMoved(from cursor: Double) {
+        if session.cursor != cursor { view.viewport.reveal(session.cursor, columns: columns) }
     }
 
     /// Sets the status line.

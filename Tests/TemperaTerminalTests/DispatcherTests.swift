@@ -58,6 +58,25 @@ final class DispatcherTests: XCTestCase {
         XCTAssertTrue(StatusLine.hint(session: d.session, view: d.view).hasPrefix("undo rotate (u)"))
     }
 
+    func testCursorCommandScrollsTheTimelineToTheCursor() throws {
+        let d = make()
+        try d.runLine("cursor 7")
+        let p = d.view.viewport.position(of: 7)
+        XCTAssertTrue(p >= 4 && p < Double(d.columns - 4), "cursor at column \(p)")
+    }
+
+    func testStampingAGroupKeepsTheCursorAfterItInView() throws {
+        let d = make()
+        try d.runLine("select all")
+        keys(d, "G end")
+        let before = d.view.viewport.start
+        keys(d, "g enter")
+        XCTAssertEqual(d.session.cursor, 4)
+        XCTAssertNotEqual(d.view.viewport.start, before)
+        let p = d.view.viewport.position(of: 4)
+        XCTAssertTrue(p >= 4 && p < Double(d.columns - 4), "cursor at column \(p)")
+    }
+
     func testControlArrowsJumpFromMarkerToMarker() {
         let d = make()
         keys(d, "C-right C-right")
