@@ -10,10 +10,18 @@ public enum Help {
         .prompt: "on the : line",
     ]
 
-    /// The overlay's lines: a heading per context, then `key(s)  action  description`.
-    public static func lines(_ map: KeyMap, ascii: Bool = false) -> [(text: String, role: Role)] {
+    /// The column where a binding's description starts.
+    static let descriptionColumn = 44
+
+    /// The overlay's lines: a heading per context, then `key(s)  action  description`. Lines longer than
+    /// `width` wrap at spaces, a description's continuation under its first line, so a narrow screen
+    /// still shows every word.
+    public static func lines(_ map: KeyMap, ascii: Bool = false, width: Int = .max) -> [(text: String, role: Role)] {
         var out: [(String, Role)] = []
-        out.append(("tempera keys. \(ascii ? "Up Down" : "↑↓") PgUp PgDn scroll, any other key closes. Your own: ~/.config/tempera/keys", .accent))
+        func add(_ text: String, _ role: Role, indent: Int = 0) {
+            for part in wrap(text, width: width, indent: indent) { out.append((part, role)) }
+        }
+        add("tempera keys. \(ascii ? "Up Down" : "↑↓") PgUp PgDn scroll, any other key closes. Your own: ~/.config/tempera/keys", .accent, indent: 2)
         for context in [KeyMap.Context.global, .timeline, .tab, .clips, .designer, .prompt] {
             // Keys bound to the same action are listed together.
             var byAction: [(Action, [Key])] = []
@@ -28,21 +36,44 @@ public enum Help {
                 let label = keys.map(KeyMap.label).joined(separator: " ")
                 let what = action.name == "run" || action.name == "command"
                     ? "\(action.name) \(action.argument)" : (Action.describe(action.name) ?? "")
-                out.append((pad(label, 16) + " " + pad(action.description, 26) + " " + what, .normal))
+                add(pad(label, 16) + " " + pad(action.description, 26) + " " + what, .normal,
+                    indent: descriptionColumn)
             }
         }
         out.append(("", .normal))
-        out.append(("The : line takes every command of the language (fill \"1 - 3x2\", scale 2, temper preset swing...)", .dim))
-        out.append(("and  q  q!  w [FILE]  wq  open FILE  new  theme NAME  pattern CODE  help.", .dim))
+        add("The : line takes every command of the language (fill \"1 - 3x2\", scale 2, temper preset swing...)", .dim)
+        add("and  q  q!  w [FILE]  wq  open FILE  new  theme NAME  pattern CODE  help.", .dim)
         return out
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters; continuation lines start with
+    /// `indent` spaces. A word longer than the room is cut where the room ends.
+    static func wrap(_ text: String, width: Int, indent: Int) -> [String] {
+        guard text.count > width, width > indent + 1 else { return [text] }
+        var parts: [String] = []
+        var rest = Array(text)
+        var prefix: [Character] = []
+        while prefix.count + rest.count > width {
+            let room = width - prefix.count
+            // Break at the last space that leaves something on this line past the indent.
+            let floor = max(indent - prefix.count, 0)
+            var cut = room
+            if let space = rest[floor...min(room, rest.count - 1)].lastIndex(of: " "), space > floor { cut = space }
+            parts.append(String(prefix + rest[..<cut]).replacingTrailingSpaces())
+            rest = Array(rest[cut...].drop { $0 == " " })
+            prefix = Array(repeating: " ", count: indent)
+            if rest.isEmpty { break }
+        }
+        if !rest.isEmpty { parts.append(String(prefix + rest)) }
+        return parts
     }
 
     /// Draws the overlay over the middle of the canvas from line `offset`; returns the offset actually used
     /// (clamped so the last page stays full).
     @discardableResult
     public static func draw(_ map: KeyMap, offset: Int, ascii: Bool, into canvas: inout Canvas) -> Int {
-        let all = lines(map, ascii: ascii)
         let w = min(canvas.width - 2, 110), h = canvas.height - 2
+        let all = lines(map, ascii: ascii, width: w - 4)
         guard w > 10, h > 3 else { return 0 }
         let x0 = (canvas.width - w) / 2, y0 = 1
         let inner = h - 2
@@ -75,5 +106,13 @@ public enum Help {
 
     private static func pad(_ s: String, _ n: Int) -> String {
         s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
+    }
+}
+
+private extension String {
+    func replacingTrailingSpaces() -> String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
     }
 }

@@ -89,6 +89,15 @@ final class KeyMapTests: XCTestCase {
         XCTAssertEqual(map.action(for: .space, in: [.global]), Action("play"))
     }
 
+    func testHelpAt80ColumnsWrapsADescriptionRatherThanCuttingIt() {
+        var canvas = Canvas(width: 80, height: 24)
+        Help.draw(KeyMap.standard, offset: 0, ascii: false, into: &canvas)
+        let rows = (0..<24).map { String(canvas.line($0)) }
+        let y = rows.firstIndex { $0.contains("loop.edit") }!
+        XCTAssertEqual(rows[y], " │ L                loop.edit                  type the loop region's exact   │ ")
+        XCTAssertEqual(rows[y + 1], " │                                             start and end                  │ ")
+    }
+
     func testHelpListsEveryBindingInForce() throws {
         let map = try KeyMap.standard.merging("global F9 loop\n", file: "keys")
         let text = Help.lines(map).map(\.text).joined(separator: "\n")
