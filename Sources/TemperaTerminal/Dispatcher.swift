@@ -1080,8 +1080,11 @@ public final class Dispatcher {
             open(Dispatcher.expand(arg))
         case "new": whenDiscarded { self.replaceSession(Session(document: .newDocument())); self.say("a new document") }
         case "theme":
+            // Short enough to be read whole on the status line of an 80-column screen.
+            let choices = "(\(Theme.shippedNames.joined(separator: ", ")), or your own)"
+            guard !arg.isEmpty else { return say("theme needs a name \(choices)", error: true) }
             guard let theme = try Theme.named(arg, paths: paths) else {
-                return say("no theme '\(arg)' (\(Theme.shippedNames.joined(separator: ", ")), or ~/.config/tempera/themes/NAME.theme)", error: true)
+                return say("no theme '\(arg)' \(choices)", error: true)
             }
             requestedTheme = theme
             say("theme \(arg)")

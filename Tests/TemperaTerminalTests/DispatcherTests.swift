@@ -309,6 +309,18 @@ final class DispatcherTests: XCTestCase {
         XCTAssertNil(d.view.commandLine)
     }
 
+    func testUnknownOrMissingThemeNameIsOneLineThatFitsAt80Columns() throws {
+        let d = Dispatcher(session: Session(document: .demo()), width: 80, height: 24,
+                           paths: ConfigPaths(config: dir + "/config", state: dir + "/state"), clock: { 0 })
+        try d.runLine("theme nope")
+        XCTAssertEqual(d.view.message, "no theme 'nope' (dark, light, high-contrast, or your own)")
+        XCTAssertTrue(d.view.messageIsError)
+        XCTAssertTrue(render(d.session, d.view).line(23).contains(d.view.message!))
+        try d.runLine("theme")
+        XCTAssertEqual(d.view.message, "theme needs a name (dark, light, high-contrast, or your own)")
+        XCTAssertTrue(render(d.session, d.view).line(23).contains(d.view.message!))
+    }
+
     func testTabCompletesACommandName() {
         let d = make()
         keys(d, ":")
