@@ -385,7 +385,8 @@ public final class Dispatcher {
             openPrompt("pattern \"" + s.document.pattern + "\"", cursorBack: 1)
         case "subdivision.up", "subdivision.down":
             s.subdivision = min(max(s.subdivision + (name == "subdivision.up" ? 1 : -1), 1), 64)
-            say("subdivide into \(s.subdivision)")
+            // Subdivide n adds n markers between neighbours (n = 1 halves): "into n" would promise n parts.
+            say("subdivide n=\(s.subdivision): \(s.subdivision) new marker\(s.subdivision == 1 ? "" : "s") between each pair")
         case "group.store": try command(.groupStore(view.chosenGroup))
         case "group.stamp": try command(.drawGroup(view.chosenGroup))
         case "undo": try command(.undo(1))

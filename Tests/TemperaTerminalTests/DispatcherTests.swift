@@ -77,6 +77,16 @@ final class DispatcherTests: XCTestCase {
         XCTAssertTrue(p >= 4 && p < Double(d.columns - 4), "cursor at column \(p)")
     }
 
+    func testSubdivisionKeySaysHowManyMarkersGoBetweenEachPair() {
+        let d = make()
+        keys(d, ".")
+        XCTAssertEqual(d.view.message, "subdivide n=2: 2 new markers between each pair")
+        keys(d, "* /")
+        XCTAssertEqual(times(d).count, 16 + 15 * 2)
+        keys(d, ", ,")
+        XCTAssertEqual(d.view.message, "subdivide n=1: 1 new marker between each pair")
+    }
+
     func testControlArrowsJumpFromMarkerToMarker() {
         let d = make()
         keys(d, "C-right C-right")
