@@ -1020,6 +1020,8 @@ public final class Dispatcher {
             return
         case "prompt.cancel":
             prompt = nil
+            // The quit question is still on the status line; it must not look as if it waited for y/n/c.
+            if quitAfterSave { say("quit cancelled: nothing saved") }
             quitAfterSave = false
             syncPrompt()
             return

@@ -331,6 +331,17 @@ final class DispatcherTests: XCTestCase {
         XCTAssertTrue(render(d.session, d.view).line(23).contains(d.view.message!))
     }
 
+    func testEscapeFromTheSaveLineOfAQuitSaysTheQuitIsCancelled() {
+        let d = make(.demo())
+        keys(d, "a q y")
+        XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
+        keys(d, "esc")
+        XCTAssertNil(d.view.commandLine)
+        XCTAssertNil(d.question)
+        XCTAssertFalse(d.quitRequested)
+        XCTAssertEqual(d.view.message, "quit cancelled: nothing saved")
+    }
+
     func testTabCompletesACommandName() {
         let d = make()
         keys(d, ":")
