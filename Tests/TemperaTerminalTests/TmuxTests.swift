@@ -366,7 +366,8 @@ final class TmuxTests: XCTestCase {
         keys(":")
         type("theme light")
         keys("Enter")
-        waitFor("theme light")
+        // The message, not the typed line (":theme light"), which shows before Enter takes effect.
+        waitFor("the theme's message", { $0.split(separator: "\n").last?.hasPrefix(" theme light") == true })
         let after = tmux("capture-pane", "-p", "-e", "-t", "t")
         // The same first row of text in other colours.
         let firstRow = { (s: String) in s.split(separator: "\n").first.map(String.init) ?? "" }
