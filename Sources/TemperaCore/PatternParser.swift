@@ -163,7 +163,8 @@ public enum PatternParser {
     static func repetition(_ word: String, column: Int) throws -> Int {
         let digits = String(word.unicodeScalars.dropFirst())
         if digits.isEmpty {
-            throw CommandError("'\(word)' needs a number of repetitions after 'x', as in x3", column: column)
+            // Short: it is shown beside the code being typed, on one line of an 80-column screen.
+            throw CommandError("'\(word)' needs a count, as in x3", column: column)
         }
         guard digits.unicodeScalars.allSatisfy({ $0 >= "0" && $0 <= "9" }) else {
             throw CommandError("'\(word)' is not a repetition (write x and a whole number, as in x3)", column: column)

@@ -51,7 +51,7 @@ final class PatternParserTests: XCTestCase {
 
     func testRepetitionErrors() {
         XCTAssertEqual(error("1 2x0"), CommandError("'x0': a repetition must be at least 1", column: 4))
-        XCTAssertEqual(error("1x"), CommandError("'x' needs a number of repetitions after 'x', as in x3", column: 2))
+        XCTAssertEqual(error("1x"), CommandError("'x' needs a count, as in x3", column: 2))
         XCTAssertEqual(error("1x2x3"), CommandError("'x2x3' is not a repetition (write x and a whole number, as in x3)", column: 2))
         XCTAssertEqual(error("1 x3"), CommandError("'x3' must follow a clip or ')' directly, as in 1x3 or (1 2)x3", column: 3))
         XCTAssertEqual(error("(1 2)x0"), CommandError("'x0': a repetition must be at least 1", column: 6))

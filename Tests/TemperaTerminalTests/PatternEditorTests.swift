@@ -20,6 +20,16 @@ final class PatternEditorTests: XCTestCase {
         d.session.document.tracks[0].markers.prefix(n).map(\.content)
     }
 
+    func testAMissingRepetitionCountIsReadWholeBesideTheCodeAt80Columns() {
+        let d = Dispatcher(session: Session(document: .newDocument()), width: 80, height: 24, clock: { 0 })
+        keys(d, "f C-u")
+        for c in "1 2 3 (4 5 6 x" { d.handle(Key(c)) }
+        keys(d, "enter")
+        XCTAssertEqual(d.view.message, "column 14: 'x' needs a count, as in x3")
+        let status = render(d.session, d.view).line(23)
+        XCTAssertTrue(status.hasSuffix("column 14: 'x' needs a count, as in x3 "), status)
+    }
+
     func testASelectedPromptIsReplacedByTypingAndDeletingAndKeptByMoving() {
         var p = Prompt("1 - 3")
         p.selectAll()
