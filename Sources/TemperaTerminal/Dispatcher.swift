@@ -122,7 +122,9 @@ public final class Dispatcher {
     /// Asks the recovery question (at start, when an autosave is newer than the file).
     public func offerRecovery(_ document: Document) {
         question = .recover(document)
-        view.message = Question.recover(document).text
+        // Without a file (the demo, an unnamed document) there is no file for the autosave to be newer than.
+        view.message = session.path == nil ? "an autosave of unsaved work exists: recover it? (y/n)"
+                                           : Question.recover(document).text
         view.messageIsError = false
     }
 
@@ -225,7 +227,7 @@ public final class Dispatcher {
                 say("recovered the autosave (not saved yet: C-s saves)")
             case "n", "esc":
                 question = nil
-                say("kept the file as saved")
+                say(session.path == nil ? "not recovered: a clean quit deletes the autosave" : "kept the file as saved")
             default:
                 // The demo must still start with one key: playing does not wait for the answer.
                 if keyMap.action(for: key, in: [.timeline, .global]) == Action("play") { perform(Action("play")) }

@@ -342,6 +342,18 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.view.message, "quit cancelled: nothing saved")
     }
 
+    func testRecoveryQuestionWithoutAFileDoesNotSpeakOfOne() {
+        let d = make(.demo())
+        var unsaved = Document.demo()
+        unsaved.transport.tempo = 1.5
+        d.offerRecovery(unsaved)
+        XCTAssertEqual(d.view.message, "an autosave of unsaved work exists: recover it? (y/n)")
+        keys(d, "n")
+        XCTAssertNil(d.question)
+        XCTAssertEqual(d.view.message, "not recovered: a clean quit deletes the autosave")
+        XCTAssertEqual(d.session.document.transport.tempo, 1)
+    }
+
     func testTabCompletesACommandName() {
         let d = make()
         keys(d, ":")
