@@ -21,10 +21,6 @@ final class DesignerTabKeysTests: XCTestCase {
         return d
     }
 
-    private func keys(_ d: Dispatcher, _ names: String) {
-        for k in Key.sequence(names) { d.handle(k) }
-    }
-
     func testEveryDesignerActionIsInTheCatalogAndTheShippedMapLoads() throws {
         for a in DesignerTab.actions { XCTAssertTrue(Action(a).isKnown, a) }
         XCTAssertEqual(KeyMap.standard.hints["designer.beat.toggle"], "Enter")

@@ -22,14 +22,6 @@ final class DispatcherTests: XCTestCase {
         return d
     }
 
-    func keys(_ d: Dispatcher, _ names: String) {
-        for k in Key.sequence(names) { d.handle(k) }
-    }
-
-    func type(_ d: Dispatcher, _ text: String) {
-        for c in text { d.handle(Key(c)) }
-    }
-
     func times(_ d: Dispatcher, track: Int = 0) -> [Double] {
         d.session.document.tracks[track].markers.map(\.time)
     }
