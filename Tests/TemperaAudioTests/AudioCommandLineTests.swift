@@ -18,7 +18,7 @@ final class AudioCommandLineTests: XCTestCase {
     }
 
     func tempera(_ args: [String], env: [String: String] = [:]) throws -> Run {
-        let exe = TestPaths.packageRoot + "/.build/debug/tempera"
+        let exe = TestPaths.binary
         guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera first (swift build)") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)

@@ -121,7 +121,7 @@ final class SampleLoaderTests: XCTestCase {
         XCTAssertEqual(SamplePaths.resolve("sub/x.wav", baseDirectory: "/docs"), "/docs/sub/x.wav")
         XCTAssertEqual(SamplePaths.kitDirectory(environment: ["TEMPERA_SAMPLES": "/env/kit"]), "/env/kit")
         // A build sits below the repository: walking up from it finds Samples/kick.wav.
-        let exe = TestPaths.packageRoot + "/.build/debug/tempera"
+        let exe = TestPaths.binary
         XCTAssertEqual(SamplePaths.kitDirectory(environment: [:], executable: exe), TestPaths.kitDirectory)
     }
 

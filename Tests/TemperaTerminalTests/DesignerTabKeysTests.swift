@@ -1,4 +1,5 @@
 import Foundation
+import TemperaTestSupport
 import XCTest
 import TemperaCore
 @testable import TemperaTerminal
@@ -8,8 +9,7 @@ final class DesignerTabKeysTests: XCTestCase {
     private var dir = ""
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "tempera-designer-keys-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        dir = TestPaths.temporaryDirectory("designer-keys")
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }

@@ -1,4 +1,5 @@
 import Foundation
+import TemperaTestSupport
 import XCTest
 @testable import TemperaCore
 @testable import TemperaTerminal
@@ -8,8 +9,7 @@ final class DispatcherTests: XCTestCase {
     var dir = ""
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "tempera-dispatch-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        dir = TestPaths.temporaryDirectory("dispatch")
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
