@@ -70,34 +70,68 @@ public enum DocumentFile {
         }
         out += "],\n"
         out += "  \"tracks\": ["
-        for (k, track) in document.tracks.enumerated() {
-            out += "\n    {\"name\": \(string(track.name)), \"gain\": \(number(track.gain)), \"mute\": \(track.mute), "
-                + "\"solo\": \(track.solo), \"markers\": ["
-            let count = track.markers.count
-            var i = 0
-            // Plain byte appends, no interpolation: this loop is nearly all of a large document's text.
-            // Amplitudes repeat from marker to marker, so the last one's digits are reused.
-            var lastAmp = Double.nan, lastAmpText = ""
-            for m in track.markers {
-                out += "\n      {\"t\": "
-                out += number(m.time)
-                out += ", \"amp\": "
-                if m.amp.bitPattern != lastAmp.bitPattern {
-                    lastAmp = m.amp
-                    lastAmpText = number(m.amp)
-                }
-                out += lastAmpText
-                if let c = m.content {
-                    out += ", \"clip\": "
-                    out += content(c)
-                }
-                i += 1
-                out += i == count ? "}\n    " : "},"
-            }
-            out += k == document.tracks.count - 1 ? "]}\n  " : "]},"
+        // Marker lines, nearly all of a large document's text, go straight into memory reserved for the
+        // longest each could be.
+        let trackHeads = document.tracks.map { track in
+            Array(("\n    {\"name\": \(string(track.name)), \"gain\": \(number(track.gain)), \"mute\": \(track.mute), "
+                + "\"solo\": \(track.solo), \"markers\": [").utf8)
         }
-        out += "]\n}\n"
-        return out.bytes
+        let head = out.bytes
+        let bound = head.count + 16 + document.tracks.indices.reduce(0) {
+            $0 + trackHeads[$1].count + 8 + document.tracks[$1].markers.count * markerLineMax
+        }
+        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, initialized in
+            let base = buffer.baseAddress!
+            var w = ByteWriter(base)
+            head.withUnsafeBufferPointer { w.write(bytes: $0) }
+            for (k, track) in document.tracks.enumerated() {
+                trackHeads[k].withUnsafeBufferPointer { w.write(bytes: $0) }
+                writeMarkers(track.markers, to: &w)
+                w.write(k == document.tracks.count - 1 ? "]}\n  " : "]},")
+            }
+            w.write("]\n}\n")
+            initialized = w.cursor - base
+            precondition(initialized <= bound, "a document's text outgrew its reserved size")
+        }
+    }
+
+    /// The most bytes one marker line takes: `\n      {"t": `, a number, `, "amp": `, a number,
+    /// `, "clip": ` and a whole number, `}\n    `.
+    static let markerLineMax = 13 + numberMax + 9 + numberMax + 10 + 20 + 6
+    /// The longest `number` writes: `-2.2250738585072014e-308`.
+    static let numberMax = 24
+
+    /// A track's marker lines (`{"t": 0.25, "amp": 0.8, "clip": 3}` each on its own line).
+    static func writeMarkers(_ markers: MarkerList, to w: inout ByteWriter) {
+        let count = markers.count
+        var i = 0
+        // Amplitudes repeat from marker to marker, so the last one's digits are copied rather than formatted.
+        var lastAmp = Double.nan
+        var lastAmpText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        for m in markers {
+            w.write("\n      {\"t\": ")
+            w.write(number: m.time)
+            w.write(", \"amp\": ")
+            if m.amp.bitPattern == lastAmp.bitPattern {
+                w.write(bytes: lastAmpText)
+            } else {
+                let start = w.cursor
+                w.write(number: m.amp)
+                lastAmp = m.amp
+                lastAmpText = UnsafeBufferPointer(start: start, count: w.cursor - start)
+            }
+            switch m.content {
+            case nil: break
+            case .clip(let n)?:
+                w.write(", \"clip\": ")
+                w.write(integer: Int64(n))
+            case .hold?: w.write(", \"clip\": \"+\"")
+            case .rest?: w.write(", \"clip\": \"-\"")
+            case .random?: w.write(", \"clip\": \"?\"")
+            }
+            i += 1
+            w.write(i == count ? "}\n    " : "},")
+        }
     }
 
     /// UTF-8 text built by appending strings.
