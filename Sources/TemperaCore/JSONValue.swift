@@ -259,14 +259,15 @@ struct JSONValue {
                         let (vl, vc) = (line, column)
                         let (d, _) = try numberValue()
                         seen |= bit
-                        let v = JSONValue(kind: .number(d, text: nil), line: vl, column: vc)
+                        func v() -> JSONValue { JSONValue(kind: .number(d, text: nil), line: vl, column: vc) }
                         switch bit {
                         case 1:
                             time = d >= 0 && d <= CommandParser.maxTime ? d : try DocumentFile.Decoder.double(
-                                v, "time", { (0...CommandParser.maxTime).contains($0) }, "must be from 0 to 10000000")
-                        case 2: amp = d >= 0 && d <= 1 ? d : try DocumentFile.Decoder.amp(v) ?? 0.8
+                                v(), "time", { (0...CommandParser.maxTime).contains($0) }, "must be from 0 to 10000000")
+                        case 2: amp = d >= 0 && d <= 1 ? d : try DocumentFile.Decoder.amp(v()) ?? 0.8
                         default:
-                            content = d >= 1 && d <= 16 && d == d.rounded() ? .clip(Int(d)) : try DocumentFile.Decoder.content(v)
+                            content = d >= 1 && d <= 16 && d == d.rounded() ? .clip(Int(d))
+                                : try DocumentFile.Decoder.content(v())
                         }
                     } else {
                         try markerField(bit: bit, key: key, seen: &seen, time: &time, amp: &amp, content: &content)
@@ -334,16 +335,34 @@ struct JSONValue {
             return index - start
         }
 
-        /// JSON's number grammar, strictly: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-        mutating func number() throws -> Kind {
-            let (v, text) = try numberValue()
-            return .number(v, text: text)
+        /// True when the eight bytes (first byte lowest) are all ASCII digits.
+        @inline(__always)
+        static func isEightDigits(_ v: UInt64) -> Bool {
+            (v & 0xF0F0_F0F0_F0F0_F0F0) | (((v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
+                == 0x3333_3333_3333_3333
         }
 
-        /// The number at the cursor (a `-` or a digit), and its text when it is an integer a Double cannot hold
-        /// exactly (a 64-bit seed).
+        /// The value of eight ASCII digits (first byte lowest, most significant), by pairwise combination.
         @inline(__always)
-        mutating func numberValue() throws -> (Double, String?) {
+        static func eightDigits(_ v: UInt64) -> UInt64 {
+            var v = v &- 0x3030_3030_3030_3030
+            v = v &* 10 &+ (v >> 8)
+            let mask: UInt64 = 0x0000_00FF_0000_00FF
+            v = ((v & mask) &* 0x000F_4240_0000_0064 &+ ((v >> 16) & mask) &* 0x0000_2710_0000_0001) >> 32
+            return v & 0xFFFF_FFFF
+        }
+
+        /// JSON's number grammar, strictly: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+        mutating func number() throws -> Kind {
+            let start = index
+            let (v, keepText) = try numberValue()
+            return .number(v, text: keepText ? String(decoding: bytes[start..<index], as: UTF8.self) : nil)
+        }
+
+        /// The number at the cursor (a `-` or a digit), and whether it is an integer a Double cannot hold exactly
+        /// (a 64-bit seed), whose text the caller should keep.
+        @inline(__always)
+        mutating func numberValue() throws -> (Double, keepText: Bool) {
             let p = bytes.baseAddress!, end = bytes.count
             let start = index
             var i = index
@@ -375,6 +394,17 @@ struct JSONValue {
                 i += 1
                 let fractionStart = i
                 while i < end {
+                    // Eight digits at a time once the leading zeros are behind (a 17-digit fraction is common).
+                    if mantissa > 0, digitCount <= 11, end - i >= 8 {
+                        let chunk = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                        if Reader.isEightDigits(chunk) {
+                            mantissa = mantissa &* 100_000_000 &+ Reader.eightDigits(chunk)
+                            scale -= 8
+                            digitCount += 8
+                            i += 8
+                            continue
+                        }
+                    }
                     let d = p[i] &- UInt8(ascii: "0")
                     if d > 9 { break }
                     if digitCount < 19 {
@@ -411,11 +441,11 @@ struct JSONValue {
             // significant digits is converted exactly without building a string.
             if digitCount <= 19, !isInteger || mantissa <= 1 << 53,
                let v = DecimalDouble.value(mantissa: mantissa, power: scale + exponent) {
-                return (negative ? -v : v, nil)
+                return (negative ? -v : v, false)
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
             guard let v = Double(text) else { index = i; throw error("'\(text)' is not a number") }
-            return (v, isInteger ? text : nil)
+            return (v, isInteger)
         }
 
         mutating func hex4() throws -> UInt32 {
