@@ -87,9 +87,9 @@ public enum DocumentFile {
             for (k, track) in document.tracks.enumerated() {
                 trackHeads[k].withUnsafeBufferPointer { w.write(bytes: $0) }
                 writeMarkers(track.markers, to: &w)
-                w.write(k == document.tracks.count - 1 ? "]}\n  " : "]},")
+                w.append(k == document.tracks.count - 1 ? "]}\n  " : "]},")
             }
-            w.write("]\n}\n")
+            w.append("]\n}\n")
             initialized = w.cursor - base
             precondition(initialized <= bound, "a document's text outgrew its reserved size")
         }
@@ -109,9 +109,9 @@ public enum DocumentFile {
         var lastAmp = Double.nan
         var lastAmpText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         for m in markers {
-            w.write("\n      {\"t\": ")
+            w.append("\n      {\"t\": ")
             w.write(number: m.time)
-            w.write(", \"amp\": ")
+            w.append(", \"amp\": ")
             if m.amp.bitPattern == lastAmp.bitPattern {
                 w.write(bytes: lastAmpText)
             } else {
@@ -123,14 +123,14 @@ public enum DocumentFile {
             switch m.content {
             case nil: break
             case .clip(let n)?:
-                w.write(", \"clip\": ")
+                w.append(", \"clip\": ")
                 w.write(integer: Int64(n))
-            case .hold?: w.write(", \"clip\": \"+\"")
-            case .rest?: w.write(", \"clip\": \"-\"")
-            case .random?: w.write(", \"clip\": \"?\"")
+            case .hold?: w.append(", \"clip\": \"+\"")
+            case .rest?: w.append(", \"clip\": \"-\"")
+            case .random?: w.append(", \"clip\": \"?\"")
             }
             i += 1
-            w.write(i == count ? "}\n    " : "},")
+            w.append(i == count ? "}\n    " : "},")
         }
     }
 
@@ -191,7 +191,9 @@ public enum DocumentFile {
 
     /// Reads a file's text; throws a one-line `CommandError` for malformed input or a newer version.
     public static func decode(_ text: String) throws -> Document {
-        try decode(bytes: Array(text.utf8))
+        var text = text
+        // The string's own UTF-8 storage, read in place rather than copied.
+        return try text.withUTF8 { try Decoder.document(try JSONValue.parse($0)) }
     }
 
     /// Reads a file's bytes (UTF-8).
@@ -306,8 +308,24 @@ public enum DocumentFile {
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw CommandError("cannot open '\(path)': it is a folder")
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(max(info.st_size, 0)) + 1)
+        // Read straight into an array of the file's size; a file that grows meanwhile is read on in chunks.
+        var failure: Int32 = 0
+        let size = Int(max(info.st_size, 0))
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            initialized = 0
+            while initialized < size {
+                let n = read(fd, buffer.baseAddress! + initialized, size - initialized)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { break }
+                initialized += n
+            }
+        }
+        if failure != 0 { throw CommandError("cannot read '\(path)': \(systemError(failure))") }
+        if bytes.count < size { return bytes }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
