@@ -2,7 +2,6 @@
 
 SWIFT ?= swift
 APT_PACKAGES = libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev pulseaudio pulseaudio-utils tmux sox pkg-config
-TEST_JOBS ?= 2
 
 .PHONY: run test build release bench deps kit clean
 
@@ -11,7 +10,7 @@ run: deps release
 
 test: deps
 	$(SWIFT) build
-	$(SWIFT) test --parallel --num-workers $(TEST_JOBS)
+	$(SWIFT) test
 
 build: deps
 	$(SWIFT) build

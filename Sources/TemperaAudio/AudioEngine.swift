@@ -33,7 +33,7 @@ public final class AudioEngine {
     /// Seconds between attempts to reach a missing server.
     public static let retryInterval = 2.0
     /// How long a connection may take before the server counts as missing.
-    public static let connectTimeout = 2.0
+    public static let connectTimeout = 1.5
 
     public let sampleRate: Double
     public let outputKind: Output
@@ -97,7 +97,7 @@ public final class AudioEngine {
         output = nil
         // No thread renders now, so the state can be reset directly.
         drainCommands()
-        renderState.pointee.playing = false
+        renderState.pointee.apply(TransportCommand(.silence))
         wantPlaying = false
         shared.pointee.playing.store(false, ordering: .relaxed)
         silenceVoices()
@@ -114,6 +114,7 @@ public final class AudioEngine {
         } else {
             drainCommands()
             renderState.pointee.apply(command)
+            renderState.pointee.publish()
         }
     }
 
@@ -141,7 +142,8 @@ public final class AudioEngine {
         return warnings
     }
 
-    /// Publishes an edited document: heard from the next event, with no gap. When the slots changed, their
+    /// Publishes an edited document: heard from the next event, with no gap. A marker that already sounded in this
+    /// pass does not sound again before the next one, wherever the edit moved it. When the slots changed, their
     /// samples are loaded here first (files already loaded are reused) and the problems are returned, one line
     /// per slot that cannot play; otherwise nothing is loaded and the result is empty.
     @discardableResult
@@ -173,7 +175,7 @@ public final class AudioEngine {
         if !rendering {
             // No thread renders: take the snapshot here, so older ones can go.
             RenderState.adoptLatest(renderState)
-            shared.pointee.oldestInUse.store(seq, ordering: .relaxed)
+            renderState.pointee.publish()
         }
         reclaim()
     }
@@ -188,6 +190,8 @@ public final class AudioEngine {
     /// (0: endless with the loop on, one pass with it off).
     public func play(loops: Int = 0) {
         wantPlaying = true
+        // Cleared here, not only when the audio thread takes the command, so `isPlaying` is true at once.
+        shared.pointee.finished.store(false, ordering: .releasing)
         send(TransportCommand(.play, value: Int32(clamping: loops)))
     }
 
@@ -275,14 +279,16 @@ public final class AudioEngine {
         guard started, let output else { return }
         let elapsed = Date().timeIntervalSince(attemptAt)
         switch output.state {
-        case .failed where elapsed >= Self.retryInterval:
-            connect()
         case .failed(let why) where !(output is FailedOutput):
-            // Release the dead connection now (its thread stops), so edits are taken directly until the retry.
+            // Release the dead connection now (its thread stops), so edits are taken directly until the retry,
+            // which comes `retryInterval` after the failure was seen.
             output.close()
             self.output = FailedOutput(reason: why)
+            attemptAt = Date()
             // What was sounding is gone with the server; resuming voices mid-sample later would click.
             silenceVoices()
+        case .failed where elapsed >= Self.retryInterval:
+            connect()
         case .connecting where elapsed >= Self.connectTimeout:
             output.close()
             self.output = FailedOutput(reason: "PulseAudio server not answering")

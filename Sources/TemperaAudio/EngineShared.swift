@@ -1,21 +1,5 @@
 import Synchronization
 
-/// A transport command from the editor to the audio thread.
-public struct TransportCommand: Sendable, Equatable {
-    public enum Kind: Int32, Sendable {
-        case play, pause, rewind
-        /// Stop every voice with a short fade (the engine is being stopped or the output changes).
-        case silence
-    }
-    public var kind: Kind
-    /// For `.play`: passes to play before stopping (0: endless with the loop on, one pass with it off).
-    public var value: Int32
-    public init(_ kind: Kind, value: Int32 = 0) {
-        self.kind = kind
-        self.value = value
-    }
-}
-
 /// What the editor thread and the audio thread share: atomics and a single-producer single-consumer ring of
 /// transport commands. It lives in raw memory (no class, no reference counting) so the audio thread reaches it
 /// through a plain pointer.

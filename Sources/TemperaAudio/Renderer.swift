@@ -23,6 +23,11 @@ struct RenderState {
     var next = 0
     /// The time (in pass) of the last event fired this pass, so a re-anchoring never fires an event twice.
     var lastFired = -Double.infinity
+    /// The markers fired this pass, so an edit that moves one from behind the playhead to ahead of it does not
+    /// fire it again before the next pass.
+    var played: PlayedMarkers
+    /// While stopped: frames from `base` to the position where the music stopped (`frame - base` then).
+    var stoppedOffset: Int64 = 0
     /// Passes to play before stopping; 0: endless when the loop is on, one pass when it is off.
     var passLimit = 0
     var voices: UnsafeMutablePointer<Voice>
@@ -41,7 +46,7 @@ struct RenderState {
         let voices = UnsafeMutablePointer<Voice>.allocate(capacity: voiceCapacity)
         voices.initialize(repeating: Voice(), count: voiceCapacity)
         let p = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
-        p.initialize(to: RenderState(shared: shared, rate: rate, voices: voices,
+        p.initialize(to: RenderState(shared: shared, rate: rate, played: .make(), voices: voices,
                                      trackSmoothing: Float(1 - exp(-1 / (0.003 * rate))),
                                      masterSmoothing: Float(1 - exp(-1 / (0.005 * rate))),
                                      stealFrames: max(1, Int(Fades.steal * rate))))
@@ -50,6 +55,7 @@ struct RenderState {
 
     static func destroy(_ p: UnsafeMutablePointer<RenderState>) {
         p.pointee.voices.deallocate()
+        p.pointee.played.deallocate()
         p.deinitialize(count: 1)
         p.deallocate()
     }
@@ -73,7 +79,8 @@ struct RenderState {
         }
         s.pointee.applyMaster(out, count: count)
         s.pointee.frame += Int64(count)
-        if !s.pointee.playing { s.pointee.base += Int64(count) }
+        // Stopped: the musical position stands still while the clock runs on.
+        if !s.pointee.playing { s.pointee.base = s.pointee.frame - s.pointee.stoppedOffset }
         s.pointee.publish()
     }
 
@@ -99,7 +106,10 @@ struct RenderState {
                 let ev = sn.events[next]
                 let at = base + sn.frame(pass: pass, time: ev.time, rate: rate)
                 if at <= now {
-                    fire(ev, snap: snap)
+                    // A marker fires once per pass: one that already sounded and was moved ahead by an edit
+                    // waits for the next pass. (A pass with more markers than the table holds records only the
+                    // first ones; the others play as before, unguarded.)
+                    if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker)) { fire(ev, snap: snap) }
                     lastFired = ev.time
                     next += 1
                     continue
@@ -111,12 +121,14 @@ struct RenderState {
                 pass += 1
                 next = 0
                 lastFired = -.infinity
+                played.clear()
                 let limit = passLimit > 0 ? passLimit : (sn.looping ? Int.max : 1)
                 if pass >= limit {
                     // The end: stop and return to the start; sounding voices ring out.
                     playing = false
                     pass = 0
                     base = now
+                    stoppedOffset = 0
                     shared.pointee.finished.store(true, ordering: .releasing)
                     return count
                 }
@@ -186,6 +198,7 @@ struct RenderState {
         guard let old = snapshot else {
             snapshot = new
             base = frame
+            stoppedOffset = 0
             return
         }
         let o = old.pointee, n = new.pointee
@@ -205,8 +218,11 @@ struct RenderState {
                 inPass = 0
                 lastFired = -.infinity
             }
+            // A new region is a new pass as far as markers go: everything in it may sound once from here.
+            played.clear()
         }
         base = frame - Int64(((Double(pass) * n.span + inPass) / n.tempo * rate).rounded())
+        stoppedOffset = frame - base
         next = nextIndex(in: new)
         // Open gates close where the music now puts their end (never before the present).
         let shift = o.start - n.start
@@ -242,14 +258,18 @@ struct RenderState {
             shared.pointee.finished.store(false, ordering: .releasing)
             playing = true
         case .pause:
+            if playing { stoppedOffset = frame - base }
             playing = false
             releaseAll()
         case .rewind:
             pass = 0
             next = 0
             lastFired = -.infinity
+            played.clear()
             base = frame
+            stoppedOffset = 0
         case .silence:
+            if playing { stoppedOffset = frame - base }
             playing = false
             releaseAll()
         }
@@ -304,8 +324,9 @@ struct RenderState {
         return x < 0 ? -y : y
     }
 
-    /// Publishes the playhead, the voices sounding, and the oldest snapshot still read.
-    private func publish() {
+    /// Publishes the playhead, the voices sounding, and the oldest snapshot still read (after every block, or
+    /// from the editor thread after it changed the state while no output renders).
+    func publish() {
         var oldest = snapshot?.pointee.seq ?? 0
         var sounding = 0
         for v in 0..<Self.voiceCapacity where voices[v].active {

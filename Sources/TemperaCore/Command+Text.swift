@@ -8,6 +8,10 @@ extension Command {
         switch self {
         case .trackAdd(let name): return name.map { "track add \(q($0))" } ?? "track add"
         case .trackSelect(let n): return "track \(n)"
+        case .trackMute(let t, let on): return Command.trackPrefix(t) + "mute" + Command.onOff(on)
+        case .trackSolo(let t, let on): return Command.trackPrefix(t) + "solo" + Command.onOff(on)
+        case .trackGain(let t, let gain): return Command.trackPrefix(t) + "gain \(n(gain))"
+        case .trackName(let t, let name): return Command.trackPrefix(t) + "name \(q(name))"
         case .length(let t): return "length \(n(t))"
         case .loopRange(let a, let b): return "loop \(n(a)) \(n(b))"
         case .loop(let on): return on ? "loop on" : "loop off"
@@ -65,6 +69,12 @@ extension Command {
         case .temper(let t): return "temper " + t.text
         }
     }
+
+    /// `track ` or `track N ` before a track setting.
+    static func trackPrefix(_ track: Int?) -> String { track.map { "track \($0) " } ?? "track " }
+
+    /// ` on`, ` off`, or nothing for a toggle.
+    static func onOff(_ on: Bool?) -> String { on.map { $0 ? " on" : " off" } ?? "" }
 
     /// A word as the lexer reads it back: bare when it can be, else in quotes with `\"` and `\\` escaped.
     static func quote(_ s: String) -> String {

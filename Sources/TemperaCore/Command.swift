@@ -4,6 +4,16 @@ public enum Command: Hashable, Sendable {
     case trackAdd(name: String?)
     /// Make track N (from 1) current.
     case trackSelect(Int)
+    /// `track [N] mute [on|off]`: mute track N (from 1), or the current track when nil; `on` nil toggles.
+    /// Not a change of the current track.
+    case trackMute(track: Int?, on: Bool?)
+    /// `track [N] solo [on|off]`: likewise. Several tracks may be soloed; then only they sound.
+    case trackSolo(track: Int?, on: Bool?)
+    /// `track [N] gain G`: linear gain 0...4 (`CommandParser.trackGainRange`); the text also takes decibels,
+    /// `track gain -6dB`, which read as their linear value.
+    case trackGain(track: Int?, gain: Double)
+    /// `track [N] name NAME`: rename.
+    case trackName(track: Int?, name: String)
     case length(Double)
     case loopRange(Double, Double)
     case loop(on: Bool)

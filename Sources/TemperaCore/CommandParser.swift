@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The command language (one command a line, `#` comments) read into `Command` values.
 ///
 /// The forms are those of the design (sections 4 and 6), listed in `forms`. TIME, FACTOR and every number
@@ -39,7 +45,9 @@ public enum CommandParser {
 
     /// Every command form, for help screens and error messages.
     public static let forms: [String] = [
-        "track add [NAME]", "track N", "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
+        "track add [NAME]", "track N", "track [N] mute [on|off]", "track [N] solo [on|off]",
+        "track [N] gain G | track [N] gain GdB", "track [N] name NAME",
+        "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
         "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
         "slot N note=MIDI [file=PATH] [decay=MS] [name=NAME] ...",
         "cursor TIME", "marker add TIME [amp=A]", "pulse period=TIME count=N [start=TIME] [amp=A]",
@@ -57,6 +65,9 @@ public enum CommandParser {
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
                                "mode", "snap", "clip", "draw", "type", "fill", "select", "shift", "scale",
                                "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper"]
+
+    /// The linear gains a track may have: silence to four times (+12 dB).
+    public static let trackGainRange: ClosedRange<Double> = 0...4
 
     /// The presets `temper preset` knows.
     public static let temperPresets = ["swing", "tigrigna", "five-seven"]
@@ -329,26 +340,110 @@ struct LineParser {
     }
 
     mutating func parseTrack() throws -> Command {
-        let usage = "track add [NAME] | track N"
-        let word = try next("'add' or a track number", usage: usage)
+        let usage = "track add [NAME] | track N | track [N] mute|solo [on|off] | track [N] gain G | track [N] name NAME"
+        let word = try next("'add', a setting or a track number", usage: usage)
         if isKeyword(word, "add") {
-            var name: String?
-            if position < words.count {
-                let w = words[position]
-                if w.equals != nil { throw fail("unexpected '\(w.text)': quote a name with '=' in it", at: w) }
-                name = w.text
-                position += 1
-            }
-            if position < words.count {
-                throw fail("unexpected '\(words[position].text)': quote a name with spaces, as in track add \"low tom\"",
-                           at: words[position])
-            }
-            return .trackAdd(name: name)
+            return .trackAdd(name: try trackName(example: "track add"))
         }
-        let n = try integer(word, "track", 1...Int.max)
-        try end(usage: usage)
-        return .trackSelect(n)
+        // `track N` alone makes N current; `track N SETTING ...` addresses N without making it current. A
+        // number never reads as a setting's name, so the two cannot be confused.
+        var target: Int?
+        var verb = word
+        if !Self.trackSettings.contains(where: { isKeyword(word, $0) }) {
+            if !word.quoted, word.equals == nil, !word.text.isEmpty,
+               word.text.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) {
+                throw fail(unknownTrackSetting(word.text, usage: usage), at: word)
+            }
+            let n = try integer(word, "track", 1...Int.max)
+            guard position < words.count else { return .trackSelect(n) }
+            target = n
+            verb = words[position]
+            position += 1
+            guard Self.trackSettings.contains(where: { isKeyword(verb, $0) }) else {
+                throw fail(unknownTrackSetting(verb.text, usage: usage), at: verb)
+            }
+        }
+        switch verb.text {
+        case "mute", "solo":
+            let u = "track [N] \(verb.text) [on|off]"
+            var on: Bool?
+            if position < words.count { on = try onOff(try next("on or off", usage: u), usage: u) }
+            try end(usage: u)
+            return verb.text == "mute" ? .trackMute(track: target, on: on) : .trackSolo(track: target, on: on)
+        case "gain":
+            return .trackGain(track: target, gain: try trackGain())
+        default:
+            let usage = "track [N] name NAME"
+            guard let name = try trackName(example: "track name") else {
+                throw CommandError("missing NAME (\(usage))", column: missingColumn)
+            }
+            if let problem = Self.nameProblem(name) { throw fail("track name: \(problem)", at: words[position - 1]) }
+            return .trackName(track: target, name: name)
+        }
     }
+
+    /// The words after `track` that name a setting.
+    static let trackSettings = ["mute", "solo", "gain", "name"]
+
+    func unknownTrackSetting(_ text: String, usage: String) -> String {
+        if let near = Self.nearest(text, in: ["add"] + Self.trackSettings) {
+            return "unknown track setting '\(text)' (did you mean '\(near)'?)"
+        }
+        return "unknown track setting '\(text)' (\(usage))"
+    }
+
+    /// The NAME of `track add` and `track name`, nil when absent: one word, quoted when it holds spaces.
+    mutating func trackName(example: String) throws -> String? {
+        guard position < words.count else { return nil }
+        let w = words[position]
+        if w.equals != nil { throw fail("unexpected '\(w.text)': quote a name with '=' in it", at: w) }
+        position += 1
+        if position < words.count {
+            throw fail("unexpected '\(words[position].text)': quote a name with spaces, as in \(example) \"low tom\"",
+                       at: words[position])
+        }
+        return w.text
+    }
+
+    /// Why a text cannot be a track's name, or nil when it can: the timeline shows names on one line.
+    static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "the name is empty" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "a name cannot hold control characters"
+        }
+        return nil
+    }
+
+    /// `G` (linear), `GdB` or `G dB`: a track gain within `CommandParser.trackGainRange`.
+    mutating func trackGain() throws -> Double {
+        let usage = "track [N] gain G | track [N] gain GdB"
+        let word = try next("G", usage: usage)
+        if word.equals != nil { throw fail("unexpected '\(word.text)' (\(usage))", at: word) }
+        let count = word.text.unicodeScalars.count
+        var value = word
+        var decibels = false
+        if !word.quoted, count > 2, word.text.lowercased().hasSuffix("db") {
+            value = slice(word, 0..<(count - 2))
+            decibels = true
+        } else if position < words.count, !words[position].quoted, words[position].text.lowercased() == "db" {
+            position += 1
+            decibels = true
+        }
+        try end(usage: usage)
+        let v = try number(value, "track gain")
+        let gain = decibels ? Self.linear(decibels: v) : v
+        let range = CommandParser.trackGainRange
+        guard gain.isFinite, range.contains(gain) else {
+            let shown = decibels ? "\(Self.show(v))dB" : Self.show(v)
+            let bounds = "\(Self.show(range.lowerBound))-\(Self.show(range.upperBound))"
+            let most = (20 * log10(range.upperBound) * 100).rounded() / 100
+            throw fail("track gain: \(shown) is out of range (\(bounds)\(decibels ? ", at most +\(most)dB" : ""))", at: word)
+        }
+        return gain
+    }
+
+    /// 10^(dB/20).
+    static func linear(decibels: Double) -> Double { pow(10, decibels / 20) }
 
     mutating func parseLoop() throws -> Command {
         let usage = "loop A B | loop on | loop off"

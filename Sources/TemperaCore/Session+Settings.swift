@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Tracks, transport, clip slots, the cursor and the drawing modes.
 extension Session {
     func runTrackAdd(_ name: String?) throws -> String? {
@@ -14,6 +20,60 @@ extension Session {
         }
         currentTrack = n - 1
         return nil
+    }
+
+    /// The 0-based index of track `n` (from 1), or of the current track when nil.
+    func trackIndex(_ n: Int?) throws -> Int {
+        guard let n else { return try requireTrack() }
+        guard n >= 1, n <= document.tracks.count else {
+            throw CommandError("no track \(n) (the document has \(document.tracks.count))")
+        }
+        return n - 1
+    }
+
+    /// `track 2 (snare)`, for messages.
+    func trackLabel(_ t: Int) -> String { "track \(t + 1) (\(document.tracks[t].name))" }
+
+    func runTrackMute(_ n: Int?, _ on: Bool?) throws -> String? {
+        let t = try trackIndex(n)
+        let mute = on ?? !document.tracks[t].mute
+        try perform("\(mute ? "mute" : "unmute") track \(t + 1)") { $0.setTrack(t, mute: mute) }
+        return "\(trackLabel(t)) \(mute ? "muted" : "unmuted")"
+    }
+
+    func runTrackSolo(_ n: Int?, _ on: Bool?) throws -> String? {
+        let t = try trackIndex(n)
+        let solo = on ?? !document.tracks[t].solo
+        try perform("\(solo ? "solo" : "unsolo") track \(t + 1)") { $0.setTrack(t, solo: solo) }
+        let others = document.tracks.indices.filter { $0 != t && document.tracks[$0].solo }.count
+        return "\(trackLabel(t)) \(solo ? "soloed" : "unsoloed")"
+            + (others == 0 ? "" : "; \(others) other track\(others == 1 ? "" : "s") soloed")
+    }
+
+    func runTrackGain(_ n: Int?, _ gain: Double) throws -> String? {
+        let range = CommandParser.trackGainRange
+        guard gain.isFinite, range.contains(gain) else {
+            throw CommandError("track gain: \(LineParser.show(gain)) is out of range "
+                + "(\(LineParser.show(range.lowerBound))-\(LineParser.show(range.upperBound)))")
+        }
+        let t = try trackIndex(n)
+        try perform("gain of track \(t + 1)") { $0.setTrack(t, gain: gain) }
+        // A gain typed in dB is a long fraction: three decimals say enough next to the dB.
+        return "\(trackLabel(t)) gain \(DocumentFile.number((gain * 1000).rounded() / 1000)) (\(Self.decibels(gain)))"
+    }
+
+    func runTrackName(_ n: Int?, _ name: String) throws -> String? {
+        if let problem = LineParser.nameProblem(name) { throw CommandError("track name: \(problem)") }
+        let t = try trackIndex(n)
+        try perform("rename track \(t + 1)") { $0.setTrack(t, name: name) }
+        return "track \(t + 1) is now \(name)"
+    }
+
+    /// A linear gain in decibels to a tenth: `-6.0 dB`, `-inf dB` for silence.
+    static func decibels(_ gain: Double) -> String {
+        guard gain > 0 else { return "-inf dB" }
+        let db = (20 * log10(gain) * 10).rounded() / 10
+        return "\(db > 0 ? "+" : "")\(db == 0 ? 0.0 : db) dB"
     }
 
     func runLength(_ t: Double) throws -> String? {

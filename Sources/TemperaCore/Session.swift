@@ -78,6 +78,10 @@ public final class Session {
         switch command {
         case .trackAdd(let name): return try runTrackAdd(name)
         case .trackSelect(let n): return try runTrackSelect(n)
+        case .trackMute(let t, let on): return try runTrackMute(t, on)
+        case .trackSolo(let t, let on): return try runTrackSolo(t, on)
+        case .trackGain(let t, let gain): return try runTrackGain(t, gain)
+        case .trackName(let t, let name): return try runTrackName(t, name)
         case .length(let t): return try runLength(t)
         case .loopRange(let a, let b): return try runLoopRange(a, b)
         case .loop(let on): return try runLoop(on: on)

@@ -60,6 +60,10 @@ extension Temperament {
     ///
     /// The editor hands this document to the audio engine while the designer is open, so each slider step is
     /// heard from the next event on; the session's document itself is not changed.
+    ///
+    /// A new marker's id depends only on its cycle and pair (`auditionID`), so a slider step keeps every dot's
+    /// id even when dots cross or enter and leave the region: the player knows a dot that already sounded in
+    /// this pass and does not sound it again when the step moves it past the playhead.
     public func audition(document: Document, track: Int, fallback: Content = .clip(1)) -> Document {
         guard document.tracks.indices.contains(track), (try? validate()) != nil else { return document }
         let beats = result()
@@ -84,16 +88,29 @@ extension Temperament {
                 for beat in beats {
                     let t = origin + beat.time
                     guard t >= a, t < b else { continue }
-                    fresh.append(Marker(id: 0, time: t, amp: beat.amp, content: nil))
+                    fresh.append(Marker(id: Self.auditionID(cycle: c, pair: beat.pair, pairs: beats.count,
+                                                                  after: doc.nextMarkerID), time: t,
+                                        amp: beat.amp, content: nil))
                 }
             }
         }
         fresh = fresh.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
-        for k in fresh.indices {
-            fresh[k].id = doc.makeMarkerID()
-            fresh[k].content = contents[k % contents.count]
-        }
+        for k in fresh.indices { fresh[k].content = contents[k % contents.count] }
         doc.tracks[track].markers = MarkerList(kept + fresh)
         return doc
+    }
+
+    /// Audition ids are counted from a multiple of this at least this far past the document's next id: clear of
+    /// every id the document holds and of the ids it hands out next (markers stamped or drawn while the audition
+    /// plays), the same while those are handed out (so an edit elsewhere keeps the dots' ids too), and close
+    /// enough that a marker list's id index stays small.
+    static let auditionIDBlock = 1 << 20
+
+    /// The id of the audition marker of pair `pair` in cycle `cycle` (from the loop start; negative before it),
+    /// for a document whose next id is `next`.
+    static func auditionID(cycle: Int, pair: Int, pairs: Int, after next: MarkerID) -> MarkerID {
+        let base = (Int(next) / auditionIDBlock + 2) * auditionIDBlock
+        let zigzag = cycle >= 0 ? 2 * cycle : -2 * cycle - 1   // 0, -1, 1, -2, ... -> 0, 1, 2, 3, ...
+        return MarkerID(truncatingIfNeeded: base + zigzag * pairs + pair)
     }
 }

@@ -21,6 +21,7 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("play", "play / pause the loop"),
             ("rewind", "back to the loop start"),
             ("loop", "loop on / off"),
+            ("loop.edit", "type the loop region's exact start and end"),
             ("tempo.up", "tempo faster"),
             ("tempo.down", "tempo slower"),
             ("volume.up", "volume up"),

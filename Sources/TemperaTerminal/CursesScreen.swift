@@ -22,11 +22,20 @@ public final class CursesScreen: Screen {
     private var decoder = InputDecoder()
     private var closed = false
 
-    /// Sets up the terminal: locale, raw keys, keypad, colours, the mouse.
-    public init(theme: Theme) {
+    /// Why the terminal could not be set up.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Sets up the terminal: locale, raw keys, keypad, colours, the mouse. Throws, leaving the terminal as it
+    /// was, when curses does not know the terminal (`initscr` would print and exit instead).
+    public init(theme: Theme) throws {
         setlocale(LC_ALL, "")
         unicode = CNcursesw_locale_is_utf8() != 0
-        initscr()
+        guard newterm(nil, stdout, stdin) != nil else {
+            let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+            throw Failure(description: "cannot use the terminal type '\(term)' (set TERM, e.g. TERM=xterm-256color)")
+        }
         CursesScreen.installSignalHandlers()
         // raw, not cbreak: C-z, C-c, C-s and C-q reach the key map instead of suspending or stopping output.
         raw()

@@ -45,6 +45,8 @@ public final class Dispatcher {
     /// An unsaved-changes answer sends us here next.
     private var afterDiscard: (() -> Void)?
     private var drag: Drag?
+    /// Quitting waits for the file name the save asked for.
+    private var quitAfterSave = false
     private var history: [String] = []
 
     /// Questions answered with one key.
@@ -82,6 +84,8 @@ public final class Dispatcher {
         /// Scale: the time the pointer pressed (the handle moves by the pointer's travel).
         var pressTime: Double
         var lastStep: Double
+        /// The document's revision when the drag began, to tell whether it changed anything.
+        var revision = 0
     }
 
     public init(session: Session, keyMap: KeyMap = .standard, view: ViewState = ViewState(), engine: AudioEngine? = nil,
@@ -172,6 +176,8 @@ public final class Dispatcher {
             switch c {
             case "y":
                 question = nil
+                // Without a file name the save asks for one first; the quit follows the save.
+                quitAfterSave = session.path == nil
                 if save(nil) { quitRequested = true }
             case "n":
                 question = nil
@@ -205,7 +211,9 @@ public final class Dispatcher {
             case "n", "esc":
                 question = nil
                 say("kept the file as saved")
-            default: return
+            default:
+                // The demo must still start with one key: playing does not wait for the answer.
+                if keyMap.action(for: key, in: [.timeline, .global]) == Action("play") { perform(Action("play")) }
             }
         }
     }
@@ -237,7 +245,8 @@ public final class Dispatcher {
     private func continuesDrag(_ d: Drag, _ name: String) -> Bool {
         switch d.kind {
         case .shift, .scale:
-            return !d.mouse && ["cursor.left", "cursor.right", "cursor.fine.left", "cursor.fine.right"].contains(name)
+            // Enter (apply) is handled by the drag itself: it keeps the result.
+            return !d.mouse && ["cursor.left", "cursor.right", "cursor.fine.left", "cursor.fine.right", "apply"].contains(name)
         case .tempo, .volume: return false
         case .nudge(let family): return Dispatcher.nudgeFamily(name) == family
         }
@@ -284,6 +293,9 @@ public final class Dispatcher {
             engine?.rewind()
         case "loop":
             try command(.loop(on: !s.document.transport.loopOn))
+        case "loop.edit":
+            let t = s.document.transport
+            openPrompt("loop \(Dispatcher.format(t.loopStart)) \(Dispatcher.format(t.loopEnd))")
         case "tempo.up", "tempo.down":
             let t = s.document.transport.tempo
             let next = name == "tempo.up" ? t + 0.05 : t - 0.05
@@ -470,7 +482,7 @@ public final class Dispatcher {
         let marker = Marker(id: 0, time: s.cursor, amp: drawAmp, content: s.chosenClip)
         let track = s.currentTrack
         try s.perform("draw") { edit in edit.insert(marker, track: track) }
-        say("added clip \(s.chosenClip.code) at \(Dispatcher.format(s.cursor)) s")
+        say("added clip \(s.chosenClip.code)\(clipName(s.chosenClip)) at " + String(format: "%.3f s", s.cursor))
     }
 
     private func moveSlot(_ delta: Int) {
@@ -531,11 +543,11 @@ public final class Dispatcher {
         if drag == nil {
             if view.tool == .shift {
                 s.beginTransaction("shift")
-                drag = Drag(kind: .shift, mouse: false, anchor: 0, pressTime: 0, lastStep: clock())
+                drag = Drag(kind: .shift, mouse: false, anchor: 0, pressTime: 0, lastStep: clock(), revision: session.revision)
             } else {
                 guard let h = nearestSelected(to: s.cursor) else { return }
                 s.beginTransaction("scale")
-                drag = Drag(kind: .scale(k: h.k), mouse: false, anchor: h.time, pressTime: h.time, lastStep: clock())
+                drag = Drag(kind: .scale(k: h.k), mouse: false, anchor: h.time, pressTime: h.time, lastStep: clock(), revision: session.revision)
             }
         }
         guard var d = drag else { return }
@@ -573,7 +585,7 @@ public final class Dispatcher {
         }
         if drag != nil { finishDrag() }
         session.beginTransaction(family)
-        drag = Drag(kind: .nudge(family), mouse: false, anchor: 0, pressTime: 0, lastStep: clock())
+        drag = Drag(kind: .nudge(family), mouse: false, anchor: 0, pressTime: 0, lastStep: clock(), revision: session.revision)
     }
 
     private func nudge(_ family: String, _ c: Command) throws {
@@ -583,9 +595,16 @@ public final class Dispatcher {
 
     /// Ends a drag: its steps become one undo step.
     public func finishDrag() {
-        guard drag != nil else { return }
+        guard let d = drag else { return }
         drag = nil
         session.commitTransaction()
+        switch d.kind {
+        case .shift, .scale:
+            if session.revision != d.revision, let name = session.undoName {
+                say("\(name) kept" + (keyMap.hints["undo"].map { " (\($0) undoes)" } ?? ""))
+            }
+        default: break
+        }
     }
 
     /// Cancels a drag: the document goes back to where the drag began.
@@ -607,7 +626,11 @@ public final class Dispatcher {
     // MARK: Mouse
 
     public func handle(_ m: MouseEvent) {
-        let hit = EditorView.hitTest(x: m.x, y: m.y, session: session, view: view, size: (width, height))
+        // Hit-testing lays the screen out again: done only when the answer matters (a timeline drag needs only
+        // the column's time, and motion without a drag nothing).
+        var hit: Hit {
+            EditorView.hitTest(x: m.x, y: m.y, session: session, view: view, size: (width, height))
+        }
         if helpOffset != nil {
             if m.kind == .press { helpOffset = nil }
             else if m.kind == .wheelUp { helpOffset = max(0, helpOffset! - 3) }
@@ -621,7 +644,9 @@ public final class Dispatcher {
         do {
             switch m.kind {
             case .press: try press(hit, m)
-            case .drag: try move(hit, m)
+            case .drag:
+                guard let d = drag, d.mouse else { return }
+                try move(d.kind == .tempo || d.kind == .volume ? hit : .none, m)
             case .release: finishDrag()
             case .wheelUp, .wheelDown: wheel(hit, m)
             }
@@ -665,11 +690,11 @@ public final class Dispatcher {
         case .loop: try run(Action("loop"))
         case .tempo(let v):
             s.beginTransaction("tempo")
-            drag = Drag(kind: .tempo, mouse: true, anchor: 0, pressTime: 0, lastStep: clock())
+            drag = Drag(kind: .tempo, mouse: true, anchor: 0, pressTime: 0, lastStep: clock(), revision: session.revision)
             try tryStep { try s.run(.tempo(Dispatcher.clamp(v, Transport.tempoRange))) }
         case .volume(let v):
             s.beginTransaction("volume")
-            drag = Drag(kind: .volume, mouse: true, anchor: 0, pressTime: 0, lastStep: clock())
+            drag = Drag(kind: .volume, mouse: true, anchor: 0, pressTime: 0, lastStep: clock(), revision: session.revision)
             try tryStep { try s.run(.volume(Dispatcher.clamp(v, 0...1))) }
         case .designer(let x, let y):
             view.tab = .designer
@@ -707,10 +732,10 @@ public final class Dispatcher {
             guard let h = nearestSelected(to: time) else { return }
             if view.tool == .shift {
                 s.beginTransaction("shift")
-                drag = Drag(kind: .shift, mouse: true, anchor: time, pressTime: time, lastStep: clock())
+                drag = Drag(kind: .shift, mouse: true, anchor: time, pressTime: time, lastStep: clock(), revision: session.revision)
             } else {
                 s.beginTransaction("scale")
-                drag = Drag(kind: .scale(k: h.k), mouse: true, anchor: h.time, pressTime: time, lastStep: clock())
+                drag = Drag(kind: .scale(k: h.k), mouse: true, anchor: h.time, pressTime: time, lastStep: clock(), revision: session.revision)
             }
         default:
             // Typing, fill, and the selections that start from the cursor: the click places the cursor.
@@ -804,6 +829,7 @@ public final class Dispatcher {
             return
         case "prompt.cancel":
             prompt = nil
+            quitAfterSave = false
             syncPrompt()
             return
         case "prompt.left": p.left()
@@ -892,6 +918,10 @@ public final class Dispatcher {
             unsavedRecovery = false
             view.fileName = Dispatcher.fileName(session.path)
             say(message ?? "saved \(session.path ?? "")")
+            if quitAfterSave {
+                quitAfterSave = false
+                quitRequested = true
+            }
             return true
         } catch {
             fail(error)

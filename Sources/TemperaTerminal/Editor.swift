@@ -29,6 +29,8 @@ public final class Editor {
 
     /// Frame period while playing, milliseconds.
     public static let playingFrameMs = 33
+    /// Events handled at most between two frames.
+    public static let maxEventsPerFrame = 64
     /// How long input may be waited for when nothing moves, milliseconds (autosave and audio status still
     /// get looked at this often).
     public static let idleWaitMs = 250
@@ -50,19 +52,27 @@ public final class Editor {
     /// user quit (as opposed to the terminal going away).
     @discardableResult
     public func run() -> Bool {
+        // The first frame goes up before the samples load, so the screen never sits blank.
+        frame()
         syncEngine()
         while true {
             if dirty || dispatcher.engine?.isPlaying == true { frame() }
             let playing = dispatcher.engine?.isPlaying == true
-            let event = screen.readInput(timeout: playing ? Editor.playingFrameMs : Editor.idleWaitMs)
-            if let event {
-                if event == .closed {
+            var event = screen.readInput(timeout: playing ? Editor.playingFrameMs : Editor.idleWaitMs)
+            // Everything already waiting is handled before the next frame, so a burst of mouse motion or
+            // key repeat costs one frame, not one each.
+            var handled = 0
+            while let e = event {
+                if e == .closed {
                     // The terminal went away or a signal came: keep everything recoverable.
                     if dispatcher.session.isModified || dispatcher.unsavedRecovery { autosave.write(dispatcher.session) }
                     finish()
                     return false
                 }
-                process(event)
+                process(e)
+                handled += 1
+                if handled >= Editor.maxEventsPerFrame || dispatcher.quitRequested { break }
+                event = screen.readInput(timeout: 0)
             }
             afterInput()
             if dispatcher.quitRequested {
@@ -163,15 +173,29 @@ public final class Editor {
             dispatcher.fitView()
             fitted = true
         }
-        dispatcher.view.transport = transportInfo()
+        let info = transportInfo()
+        if info.isPlaying {
+            // Page along with the playhead when it runs off the view it was in; a view the user scrolled
+            // elsewhere stays where it is.
+            let columns = dispatcher.columns
+            let vp = dispatcher.view.viewport
+            let was = vp.position(of: dispatcher.view.transport.position)
+            let now = vp.position(of: info.position)
+            if was >= 0, was < Double(columns), now < 0 || now >= Double(columns) {
+                dispatcher.view.viewport.follow(info.position, columns: columns)
+            }
+        }
+        dispatcher.view.transport = info
         var canvas = Canvas(width: screen.width, height: screen.height)
         EditorView.draw(session: dispatcher.session, view: dispatcher.view, into: &canvas)
         var cursor: (x: Int, y: Int)?
         if let offset = dispatcher.helpOffset {
             Help.draw(dispatcher.keyMap, offset: offset, ascii: dispatcher.view.ascii, into: &canvas)
         } else if dispatcher.prompt != nil {
-            // The `:` line is the screen's last row, after the colon.
-            cursor = (min(1 + dispatcher.view.commandCursor, screen.width - 1), screen.height - 1)
+            // The `:` line is the screen's last row, after the colon, scrolled as the status line scrolls it
+            // so the insertion point stays in view.
+            let at = dispatcher.view.commandCursor, room = max(1, screen.width - 2)
+            cursor = (1 + at - max(0, at - room + 1), screen.height - 1)
         }
         screen.present(canvas, cursor: cursor)
         dirty = false

@@ -17,6 +17,7 @@ enum ShippedFiles {
 global    space      play
 global    backspace  rewind
 global    l          loop
+global    L          loop.edit
 global    }          tempo.up
 global    {          tempo.down
 global    )          volume.up

@@ -159,9 +159,11 @@ struct KitSynth {
             }
         case "ride":
             let n = frames(1.4)
-            let m = Biquad.apply(.highPass, 4000, to: Self.mix([(metal(n, ratio: 1.9), 1), (noiseBurst(n), 0.25)]))
-            let ping = sweep(n, from: 3200, to: 3150, tau: 0.1, t60: 0.5)
-            return Self.mix([(m.enumerated().map { $1 * decay($0, 1.3) }, 1), (ping, 0.2)])
+            // Less wash than a crash and a clear bell ping on top, so it reads as a ride pattern.
+            let m = Biquad.apply(.highPass, 5000, to: Self.mix([(metal(n, ratio: 1.9), 1), (noiseBurst(n), 0.1)]))
+            let ping = Self.mix([(sweep(n, from: 3200, to: 3150, tau: 0.1, t60: 0.7), 1),
+                                 (sweep(n, from: 4870, to: 4850, tau: 0.1, t60: 0.45), 0.5)])
+            return Self.mix([(m.enumerated().map { $1 * decay($0, 1.2) }, 0.8), (ping, 0.45)])
         case "crash":
             let n = frames(1.45)
             let m = Biquad.apply(.highPass, 3000, to: Self.mix([(metal(n, ratio: 1.4), 0.6), (noiseBurst(n), 1)]))

@@ -59,7 +59,8 @@ struct EditCommand: ParsableCommand {
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
         if let recovered { dispatcher.offerRecovery(recovered) }
 
-        let screen = CursesScreen(theme: chosenTheme)
+        let screen: CursesScreen
+        do { screen = try CursesScreen(theme: chosenTheme) } catch { fail("\(error)") }
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: autosave)
         editor.run()
         screen.close()

@@ -93,6 +93,23 @@ final class AudioCommandLineTests: XCTestCase {
         XCTAssertEqual(run.stderr, "tempera: slot 2: gone.wav: file not found (\(dir)/gone.wav)\n")
     }
 
+    func testTheKitGeneratorIsDeterministic() throws {
+        let exe = Fixture.repositoryRoot + "/.build/debug/tempera-kit"
+        guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera-kit first") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = [dir + "/kit"]
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        for name in Document.kitNames + ["note"] {
+            let fresh = try Data(contentsOf: URL(fileURLWithPath: dir + "/kit/\(name).wav"))
+            let shipped = try Data(contentsOf: URL(fileURLWithPath: Fixture.kitDirectory + "/\(name).wav"))
+            XCTAssertEqual(fresh, shipped, "\(name).wav: regenerate the kit with `make kit` and commit it")
+        }
+    }
+
     func testPlayWithNoServerSaysSoInOneLineWithinTwoSeconds() throws {
         let (_, path) = try clickDocumentFile()
         let run = try tempera(["play", path], env: ["PULSE_SERVER": "unix:\(dir)/no-such-socket"])

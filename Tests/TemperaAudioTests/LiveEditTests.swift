@@ -127,6 +127,24 @@ final class LiveEditTests: XCTestCase {
         XCTAssertEqual(Fixture.soundStarts(out), [0, 12_000, 25_600 + 8_640, 25_600 + 20_640])
     }
 
+    func testWithTheLoopOffPlaybackStopsAtTheEndAndPlaysAgainFromTheStart() throws {
+        var doc = Fixture.document(tracks: [pulses([0, 0.5])], slots: [ClipSlot(file: click)])
+        doc.transport.loopOn = false
+        doc.transport.length = 1
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        XCTAssertTrue(engine.isPlaying)
+        var out = pump(engine, 49_920)
+        XCTAssertFalse(engine.isPlaying, "stopped at the end")
+        XCTAssertEqual(engine.position, 0, "and back at the start")
+        engine.play()
+        XCTAssertTrue(engine.isPlaying)
+        out += pump(engine, 30_000)
+        XCTAssertEqual(Fixture.soundStarts(out), [0, 24_000, 49_920, 49_920 + 24_000])
+    }
+
     func testRewindGoesBackToTheLoopStart() throws {
         let doc = Fixture.document(tracks: [pulses([0, 0.3])], slots: [ClipSlot(file: click)])
         let engine = AudioEngine(output: .null)

@@ -141,10 +141,47 @@ final class PulsePlaybackTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(t0), 2)
         guard case .unavailable(let why) = engine.status else { return XCTFail() }
         XCTAssertTrue(why.hasPrefix("no PulseAudio server"), why)
+        // The editor keeps working: edits do not pile up, the transport answers.
+        var doc = try clickDocument()
+        for k in 0..<50 {
+            doc.transport.volume = Double(k) / 50
+            engine.update(document: doc)
+        }
+        XCTAssertEqual(engine.liveSnapshots, 1)
+        engine.rewind()
+        XCTAssertEqual(engine.position, 0)
         engine.play()   // asked while there is no server: plays once one appears
         _ = try startServer()
         XCTAssertTrue(waitFor(4) { isRunning(engine) }, "\(engine.status)")
         XCTAssertTrue(waitFor(2) { engine.renderedFrames > 0 })
+        engine.stop()
+    }
+
+    func testAServerThatNeverAnswersCountsAsMissingWithinTwoSeconds() throws {
+        // A socket that accepts connections (the kernel's backlog) but never speaks the protocol.
+        let path = dir + "/mute-socket"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(listen(fd, 8), 0)
+        setenv("PULSE_SERVER", "unix:\(path)", 1)
+
+        let engine = AudioEngine()
+        let t0 = Date()
+        engine.start()
+        XCTAssertEqual(engine.status, .connecting)
+        XCTAssertTrue(waitFor(3) { isUnavailable(engine) })
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 2)
+        XCTAssertEqual(engine.status, .unavailable("PulseAudio server not answering"))
         engine.stop()
     }
 
@@ -159,6 +196,8 @@ final class PulsePlaybackTests: XCTestCase {
         usleep(300_000)
         server.stop()
         XCTAssertTrue(waitFor(2) { isUnavailable(engine) }, "\(engine.status)")
+        guard case .unavailable(let why) = engine.status else { return XCTFail() }
+        XCTAssertTrue(why.hasPrefix("PulseAudio server lost"), why)
         // The editor keeps working.
         doc.transport.tempo = 2
         engine.update(document: doc)

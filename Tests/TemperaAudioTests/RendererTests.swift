@@ -81,6 +81,44 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(out[2 * 1_000], 0.1875, accuracy: 1e-6)
     }
 
+    func testAtThePolyphonyLimitTheOldestVoiceFadesOutFor2point5ms() throws {
+        let dc = try Fixture.wav(Fixture.block(frames: 48_000, level: 0.1), in: dir, name: "dc.wav")
+        let tracks: [[(Double, Content?)]] = (0..<5).map { [(Double($0) * 0.01, .clip(1))] }
+        let doc = Fixture.document(tracks: tracks, slots: [ClipSlot(file: dc)])
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0, polyphony: 4).renderAll()
+        XCTAssertEqual(out[2 * 1_900], 0.4, accuracy: 1e-6, "four voices")
+        // The fifth starts at frame 1 920 (1 ms attack) while the first fades over 120 frames: never five at full
+        // level (0.5).
+        for i in 1_920..<1_920 + 120 { XCTAssertLessThan(out[2 * i], 0.47) }
+        XCTAssertEqual(out[2 * (1_920 + 121)], 0.4, accuracy: 1e-6, "four again, the first one gone")
+    }
+
+    /// A golden render: all 16 kit sounds on four tracks of uneven time, with a `?`, a rest and a gate, two
+    /// passes at tempo 1.1, as 16-bit samples, hashed. A change to the kit or the mixer shows here; when it is
+    /// meant, take the new hash from the failure message.
+    func testAKitGrooveRendersAsItAlwaysHas() {
+        var doc = Fixture.document(tracks: [
+            [(0, .clip(1)), (0.375, .clip(1)), (0.75, .clip(2)), (1.25, .clip(1)), (1.5, .clip(2)), (1.875, .clip(6))],
+            (0..<12).map { (Double($0) / 6, $0 % 4 == 3 ? .clip(4) : .clip(3)) },
+            [(0.2, .clip(7)), (0.55, .clip(8)), (0.9, .clip(9)), (1.1, .clip(5)), (1.3, .rest), (1.6, .random)],
+            [(0, .clip(13)), (0.4, .clip(10)), (2.0.squareRoot() / 2, .clip(11)), (1, .clip(12)), (1.2, .clip(14)),
+             (1.4, .clip(15)), (1.7, .clip(16)), (1.8, nil)],
+        ], slots: Document.defaultKit, tempo: 1.1, span: 2, volume: 0.8, amp: 0.7)
+        doc.slots[15].mode = .gate
+        let r = OfflineRenderer(document: doc, baseDirectory: nil, loops: 2, maxTail: 0, kitDirectory: Fixture.kitDirectory)
+        XCTAssertEqual(r.warnings, [])
+        let out = r.renderAll()
+        XCTAssertEqual(out.count / 2, Int((4 / 1.1 * 48_000).rounded()))
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for x in out {
+            let q = UInt16(bitPattern: Int16((max(-1, min(1, x)) * 32_767).rounded()))
+            hash = (hash ^ UInt64(q & 0xff)) &* 0x100_0000_01b3
+            hash = (hash ^ UInt64(q >> 8)) &* 0x100_0000_01b3
+        }
+        XCTAssertEqual(String(hash, radix: 16), "a6b274e9e7a1131")
+        XCTAssertLessThan(out.map(abs).max()!, 1)
+    }
+
     func testTheMasterRoundsOffPeaksInsteadOfClipping() throws {
         let dc = try Fixture.wav(Fixture.block(frames: 4_800, level: 0.5), in: dir, name: "dc.wav")
         let doc = Fixture.document(tracks: [[(0, .clip(1))], [(0, .clip(1))], [(0, .clip(1))], [(0.05, .clip(1))]],

@@ -182,6 +182,16 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(times(d)[15], 1.875)
     }
 
+    func testScaleFromTheEndOfTheTimelineMovesTheLastMarker() {
+        let d = make()
+        let column = d.view.viewport.secondsPerColumn
+        keys(d, "down down * x end right right right enter")
+        XCTAssertEqual(times(d, track: 2)[15], 1.875 + 3 * column, accuracy: 1e-9)
+        XCTAssertEqual(d.session.undoName, "scale")
+        XCTAssertEqual(d.view.message, "scale kept (u undoes)")
+        XCTAssertFalse(d.dragging)
+    }
+
     func testRotateReverseAndDeleteActAtOnceOnTheSelection() {
         let d = make()
         try! d.runLine("fill \"1 2 3\"")
@@ -210,6 +220,17 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.session.document.transport.tempo, 1.15, accuracy: 1e-12)
         keys(d, "u")
         XCTAssertEqual(d.session.document.transport.tempo, 1)
+    }
+
+    func testLoopRegionIsTypedOnTheColonLine() {
+        let d = make()
+        keys(d, "L")
+        XCTAssertEqual(d.view.commandLine, "loop 0 2")
+        keys(d, "C-u")
+        type(d, "loop 1/2 3/2")
+        keys(d, "enter")
+        XCTAssertEqual(d.session.document.transport.loopStart, 0.5)
+        XCTAssertEqual(d.session.document.transport.loopEnd, 1.5)
     }
 
     func testLoopAndVolumeKeysChangeTheTransport() {
@@ -367,6 +388,18 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(try DocumentFile.load(path).tracks[0].markers.count, 17)
     }
 
+    func testQuitAnsweredYesWithoutAFileNameAsksForOneThenQuits() throws {
+        let d = make()
+        keys(d, "a q y")
+        XCTAssertFalse(d.quitRequested)
+        XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
+        keys(d, "C-u")
+        type(d, "save " + dir + "/named.tempera")
+        keys(d, "enter")
+        XCTAssertTrue(d.quitRequested)
+        XCTAssertEqual(try DocumentFile.load(dir + "/named.tempera").tracks[0].markers.count, 17)
+    }
+
     func testOpenLoadsAFileAfterAskingAboutUnsavedChanges() throws {
         let path = dir + "/other.tempera"
         try DocumentFile.save(Document.demo(), to: path)
@@ -399,6 +432,18 @@ final class DispatcherTests: XCTestCase {
         XCTAssertTrue(d.unsavedRecovery)
         keys(d, "q")
         XCTAssertEqual(d.question, .quit)
+    }
+
+    func testOtherKeysWaitForTheRecoveryAnswer() {
+        let d = make()
+        d.offerRecovery(.demo())
+        keys(d, "a x")
+        XCTAssertEqual(d.session.document, .newDocument())
+        XCTAssertEqual(d.view.tool, .drawSingle)
+        XCTAssertEqual(d.question, .recover(.demo()))
+        keys(d, "n")
+        XCTAssertNil(d.question)
+        XCTAssertEqual(d.session.document, .newDocument())
     }
 
     func testHelpOpensScrollsAndClosesOnAnyOtherKey() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TemperaAudio
 @testable import TemperaCore
 @testable import TemperaTerminal
 
@@ -101,6 +102,17 @@ final class EditorTests: XCTestCase {
         XCTAssertEqual(editor.session.document.transport.tempo, 2)
     }
 
+    func testALongColonLineScrollsAndTheCursorStaysOnIt() {
+        let (editor, screen) = make(width: 80, height: 24)
+        let text = "fill \"" + String(repeating: "1 ", count: 50) + "\""
+        editor.process([.key(Key(":"))] + text.map { .key(Key($0)) })
+        // 78 columns of text after the colon: the end of the line and the cursor cell after it.
+        XCTAssertEqual(screen.cursor?.x, 78)
+        XCTAssertEqual(screen.cursor?.y, 23)
+        XCTAssertEqual(screen.canvas[78, 23].role, .cursor)
+        XCTAssertTrue(screen.canvas.line(23).dropLast(2).hasSuffix("1 \""), screen.canvas.line(23))
+    }
+
     func testAsciiScreenGetsOnlyAsciiCharacters() {
         let (_, screen) = make(unicode: false)
         let nonAscii = screen.canvas.cells.filter { !$0.char.isASCII }
@@ -168,6 +180,37 @@ final class EditorTests: XCTestCase {
         XCTAssertFalse(d.session.canUndo)
     }
 
+    func testDraggingTheTempoSliderIsOneUndoStep() throws {
+        let (editor, _) = make()
+        let d = editor.dispatcher
+        var cells: [(x: Int, value: Double)] = []
+        for x in 0..<120 {
+            if case .tempo(let v) = EditorView.hitTest(x: x, y: 1, session: d.session, view: d.view, size: (120, 40)) {
+                cells.append((x, v))
+            }
+        }
+        let first = try XCTUnwrap(cells.first), last = try XCTUnwrap(cells.last)
+        let middle = cells[cells.count / 2]
+        editor.process([.mouse(MouseEvent(.press, x: first.x, y: 1)), .mouse(MouseEvent(.drag, x: middle.x, y: 1)),
+                        .mouse(MouseEvent(.drag, x: last.x, y: 1)), .mouse(MouseEvent(.release, x: last.x, y: 1))])
+        XCTAssertEqual(d.session.document.transport.tempo, min(max(last.value, 0.05), 20))
+        XCTAssertEqual(d.session.undoName, "tempo")
+        press(editor, "u")
+        XCTAssertEqual(d.session.document.transport.tempo, 1)
+        XCTAssertFalse(d.session.canUndo)
+    }
+
+    func testClickingASlotChoosesItsClipAndATabShowsIt() throws {
+        let (editor, screen) = make()
+        let slot = try XCTUnwrap(find("5 clap", in: screen))
+        click(editor, x: slot.x + 2, y: slot.y)
+        XCTAssertEqual(editor.session.chosenClip, .clip(5))
+        let groups = try XCTUnwrap(find("groups", in: screen))
+        click(editor, x: groups.x + 1, y: groups.y)
+        XCTAssertEqual(editor.dispatcher.view.tab, .groups)
+        XCTAssertEqual(editor.dispatcher.view.focus, .tab)
+    }
+
     func testWheelZoomsAboutThePointer() {
         let (editor, _) = make()
         let d = editor.dispatcher
@@ -177,6 +220,74 @@ final class EditorTests: XCTestCase {
         XCTAssertEqual(d.view.viewport.secondsPerColumn, before / 2, accuracy: 1e-12)
         editor.process([.mouse(MouseEvent(.wheelDown, x: l.timeline.x + 10, y: l.timeline.y, shift: true))])
         XCTAssertEqual(d.view.viewport.secondsPerColumn, before / 2, accuracy: 1e-12)
+    }
+
+    // MARK: Playing
+
+    /// An editor with a real engine on the null output, which renders only when pumped.
+    func makePlaying(_ document: Document = .demo()) -> (Editor, MemoryScreen, AudioEngine) {
+        let (editor, screen) = make(document)
+        let engine = AudioEngine(output: .null)
+        engine.start()
+        editor.dispatcher.engine = engine
+        editor.dispatcher.replaceSession(Session(document: document))
+        editor.process([])
+        editor.frame()
+        return (editor, screen, engine)
+    }
+
+    func testSpacePlaysAndTheTransportShowsTheEnginesPosition() {
+        let (editor, screen, engine) = makePlaying()
+        press(editor, "space")
+        XCTAssertTrue(engine.isPlaying)
+        _ = engine.pump(frames: 24_000)
+        editor.frame()
+        XCTAssertNotNil(find("0.500 s", in: screen), screen.canvas.line(1))
+        XCTAssertNotNil(find("playing", in: screen))
+        let samples = engine.pump(frames: 48_000)
+        XCTAssertGreaterThan(samples.map { abs($0) }.max() ?? 0, 0.05, "the demo is heard")
+        press(editor, "space")
+        XCTAssertFalse(engine.isPlaying)
+    }
+
+    func testSpacePlaysEvenWhileTheRecoveryQuestionWaits() {
+        let (editor, _, engine) = makePlaying()
+        editor.dispatcher.offerRecovery(.newDocument())
+        press(editor, "space")
+        XCTAssertTrue(engine.isPlaying)
+        XCTAssertNotNil(editor.dispatcher.question)
+    }
+
+    func testAnEditWhilePlayingIsHeardAtTheNextEvent() {
+        // Silence until the clip drawn at 0.5 s plays.
+        let doc = Document(tracks: [Track(name: "t", markers: MarkerList([Marker(id: 0, time: 0.1)]))],
+                           transport: Transport(loopStart: 0, loopEnd: 1, length: 1))
+        let (editor, _, engine) = makePlaying(doc)
+        press(editor, "space")
+        XCTAssertEqual(engine.pump(frames: 12_000).map { abs($0) }.max(), 0)
+        editor.session.cursor = 0.5
+        press(editor, "a")
+        let after = engine.pump(frames: 24_000)
+        // Frames 12000-23999 are 0.25-0.5 s: still silent; from 0.5 s the kick sounds.
+        XCTAssertEqual(after.prefix(2 * 11_000).map { abs($0) }.max(), 0)
+        XCTAssertGreaterThan(after.suffix(2 * 11_000).map { abs($0) }.max() ?? 0, 0.05)
+    }
+
+    func testThePlayheadPagesTheViewWhenItRunsOffIt() {
+        let (editor, _, engine) = makePlaying()
+        let d = editor.dispatcher
+        d.view.viewport = Viewport(start: 0, secondsPerColumn: 0.005)   // about half a second in view
+        press(editor, "space")
+        _ = engine.pump(frames: 9_600)                                 // 0.2 s: still in view
+        editor.frame()
+        XCTAssertEqual(d.view.viewport.start, 0)
+        _ = engine.pump(frames: 24_000)                                // 0.7 s: off the view
+        editor.frame()
+        XCTAssertEqual(d.view.viewport.start, 0.7 - 2 * 0.005, accuracy: 0.002)
+        d.view.viewport.start = 1.8                                    // scrolled away by the user
+        _ = engine.pump(frames: 4_800)
+        editor.frame()
+        XCTAssertEqual(d.view.viewport.start, 1.8)
     }
 
     // MARK: The loop, quitting and autosave

@@ -1,0 +1,123 @@
+import CPulse
+import Foundation
+import Synchronization
+
+/// The state PulseAudio's callbacks reach through their userdata pointer: raw memory, no class, so the
+/// callbacks on the mainloop thread take no reference counts.
+struct PulseLink: ~Copyable {
+    var mainloop: OpaquePointer?
+    var context: OpaquePointer?
+    var stream: OpaquePointer?
+    let render: UnsafeMutablePointer<RenderState>
+    let shared: UnsafeMutablePointer<EngineShared>
+    let sampleRate: Double
+    let targetLatency: Double
+    /// 0 connecting, 1 running, 2 failed.
+    let phase = Atomic<Int>(0)
+    let errorCode = Atomic<Int32>(0)
+    /// What went wrong, as a PulseAudio error code's text is not available once the context is gone.
+    let failedWhileRunning = Atomic<Bool>(false)
+
+    init(render: UnsafeMutablePointer<RenderState>, shared: UnsafeMutablePointer<EngineShared>, sampleRate: Double,
+         targetLatency: Double) {
+        self.render = render
+        self.shared = shared
+        self.sampleRate = sampleRate
+        self.targetLatency = targetLatency
+    }
+}
+
+// MARK: - Callbacks (mainloop thread). Free functions: C calls them on another thread.
+
+func pulseContextStateChanged(_ context: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let context, let userdata else { return }
+    let l = userdata.assumingMemoryBound(to: PulseLink.self)
+    let st = pa_context_get_state(context)
+    if st == PA_CONTEXT_READY {
+        pulseOpenStream(l, context)
+    } else if st == PA_CONTEXT_FAILED || st == PA_CONTEXT_TERMINATED {
+        pulseMarkFailed(l, pa_context_errno(context))
+    }
+}
+
+func pulseMarkFailed(_ l: UnsafeMutablePointer<PulseLink>, _ code: Int32) {
+    if l.pointee.phase.load(ordering: .relaxed) == 1 {
+        l.pointee.failedWhileRunning.store(true, ordering: .relaxed)
+    }
+    l.pointee.errorCode.store(code == 0 ? Int32(PA_ERR_CONNECTIONTERMINATED.rawValue) : code, ordering: .relaxed)
+    l.pointee.phase.store(2, ordering: .releasing)
+}
+
+func pulseOpenStream(_ l: UnsafeMutablePointer<PulseLink>, _ context: OpaquePointer) {
+    var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(l.pointee.sampleRate), channels: 2)
+    guard let stream = pa_stream_new(context, "playback", &spec, nil) else {
+        pulseMarkFailed(l, pa_context_errno(context))
+        return
+    }
+    l.pointee.stream = stream
+    let raw = UnsafeMutableRawPointer(l)
+    pa_stream_set_state_callback(stream, pulseStreamStateChanged, raw)
+    pa_stream_set_write_callback(stream, pulseWrite, raw)
+    pa_stream_set_underflow_callback(stream, pulseUnderflow, raw)
+    let bytesPerFrame = 8.0
+    var attr = pa_buffer_attr(maxlength: UInt32.max,
+                              tlength: UInt32(l.pointee.targetLatency * l.pointee.sampleRate * bytesPerFrame),
+                              prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+    let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+        | PA_STREAM_INTERPOLATE_TIMING.rawValue)
+    if pa_stream_connect_playback(stream, nil, &attr, flags, nil, nil) < 0 {
+        pulseMarkFailed(l, pa_context_errno(context))
+    }
+}
+
+func pulseStreamStateChanged(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let stream, let userdata else { return }
+    let l = userdata.assumingMemoryBound(to: PulseLink.self)
+    let st = pa_stream_get_state(stream)
+    if st == PA_STREAM_READY {
+        pulseRaiseThreadPriority()
+        if let attr = pa_stream_get_buffer_attr(stream) {
+            let micros = Double(attr.pointee.tlength) / 8 / l.pointee.sampleRate * 1_000_000
+            l.pointee.shared.pointee.latencyMicros.store(Int(micros), ordering: .relaxed)
+        }
+        l.pointee.phase.store(1, ordering: .releasing)
+    } else if st == PA_STREAM_FAILED {
+        let ctx = pa_stream_get_context(stream)
+        pulseMarkFailed(l, ctx.map { pa_context_errno($0) } ?? 0)
+    }
+}
+
+/// The render callback: fills what the server asks for. No allocation, lock or wait.
+func pulseWrite(_ stream: OpaquePointer?, _ nbytes: Int, _ userdata: UnsafeMutableRawPointer?) {
+    guard let stream, let userdata else { return }
+    let l = userdata.assumingMemoryBound(to: PulseLink.self)
+    var remaining = nbytes
+    while remaining >= 8 {
+        var data: UnsafeMutableRawPointer?
+        var size = remaining
+        guard pa_stream_begin_write(stream, &data, &size) == 0, let data, size >= 8 else { return }
+        let frames = size / 8
+        RenderState.render(l.pointee.render, into: data.assumingMemoryBound(to: Float.self), frames: frames)
+        guard pa_stream_write(stream, data, frames * 8, nil, 0, PA_SEEK_RELATIVE) == 0 else { return }
+        remaining -= frames * 8
+    }
+    var usec: pa_usec_t = 0
+    var negative: Int32 = 0
+    if pa_stream_get_latency(stream, &usec, &negative) == 0 {
+        l.pointee.shared.pointee.latencyMicros.store(negative != 0 ? 0 : Int(usec), ordering: .relaxed)
+    }
+}
+
+func pulseUnderflow(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    let l = userdata.assumingMemoryBound(to: PulseLink.self)
+    l.pointee.shared.pointee.underruns.add(1, ordering: .relaxed)
+}
+
+/// Asks for real-time scheduling for the mainloop thread, which renders: a busy editor or compiler then cannot
+/// delay the audio. Where the system refuses (no privilege), the thread keeps its ordinary priority.
+func pulseRaiseThreadPriority() {
+    var param = sched_param()
+    param.sched_priority = min(sched_get_priority_min(Int32(SCHED_FIFO)) + 9, sched_get_priority_max(Int32(SCHED_FIFO)))
+    _ = pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &param)
+}

@@ -1,0 +1,389 @@
+import Foundation
+import XCTest
+@testable import TemperaCore
+@testable import TemperaTerminal
+
+/// The real program in a real terminal: `.build/debug/tempera` under tmux (keys with send-keys, mouse
+/// clicks as SGR reports, the screen with capture-pane), playing into a private PulseAudio server whose
+/// null sink's monitor is recorded. Needs `swift build` first (the Makefile's `test` does it).
+final class TmuxTests: XCTestCase {
+    static let binary = repositoryRoot + "/.build/debug/tempera"
+    nonisolated(unsafe) static var pulseDir = ""
+    nonisolated(unsafe) static var pulseServer = ""
+    nonisolated(unsafe) static var counter = 0
+
+    var home = ""
+    var socket = ""
+
+    override class func setUp() {
+        super.setUp()
+        pulseDir = NSTemporaryDirectory() + "tempera-tmux-pulse-\(getpid())"
+        let out = run(repositoryRoot + "/scripts/pulse-test-server", ["start", pulseDir])
+        pulseServer = out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    override class func tearDown() {
+        _ = run(repositoryRoot + "/scripts/pulse-test-server", ["stop", pulseDir])
+        try? FileManager.default.removeItem(atPath: pulseDir)
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: TmuxTests.binary),
+                      "build the program first: swift build")
+        XCTAssertTrue(TmuxTests.pulseServer.hasPrefix("unix:"), "the private PulseAudio server did not start")
+        TmuxTests.counter += 1
+        socket = "tempera-test-\(getpid())-\(TmuxTests.counter)"
+        home = NSTemporaryDirectory() + socket
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        tmux("kill-server")
+        try? FileManager.default.removeItem(atPath: home)
+    }
+
+    // MARK: Driving tmux
+
+    /// Runs a program to its end with posix_spawn and waitpid. Output goes through files: a daemon the program
+    /// starts (the tmux server, PulseAudio) inherits its descriptors and keeps them open, which makes
+    /// Foundation's `Process` wait for ever.
+    @discardableResult
+    static func run(_ path: String, _ args: [String]) -> (status: Int32, stdout: String, stderr: String) {
+        let base = NSTemporaryDirectory() + "tempera-run-\(getpid())-\(UUID().uuidString.prefix(8))"
+        defer {
+            try? FileManager.default.removeItem(atPath: base + ".out")
+            try? FileManager.default.removeItem(atPath: base + ".err")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([path] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return (-1, "", "cannot run \(path)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let o = FileManager.default.contents(atPath: base + ".out") ?? Data()
+        let e = FileManager.default.contents(atPath: base + ".err") ?? Data()
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (code, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    @discardableResult
+    func tmux(_ args: String...) -> String {
+        TmuxTests.run("/usr/bin/tmux", ["-L", socket] + args).stdout
+    }
+
+    /// Starts tempera in a 120x40 terminal with its own HOME and XDG folders; the pane stays after it exits
+    /// and says how it ended.
+    func launch(_ arguments: [String] = [], width: Int = 120, height: Int = 40) {
+        let env = "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=\(home) XDG_CONFIG_HOME=\(home)/config "
+            + "XDG_STATE_HOME=\(home)/state PULSE_SERVER=\(TmuxTests.pulseServer)"
+        let args = arguments.map { "'\($0)'" }.joined(separator: " ")
+        tmux("-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "t",
+             "\(env) \(TmuxTests.binary) \(args); echo tempera-exited-$?; sleep 60")
+    }
+
+    func screen() -> String { tmux("capture-pane", "-p", "-t", "t") }
+
+    func keys(_ names: String...) {
+        for n in names { tmux("send-keys", "-t", "t", n) }
+    }
+
+    func type(_ text: String) { tmux("send-keys", "-t", "t", "-l", text) }
+
+    /// A left click at a screen cell (0-based), as a terminal reports it in SGR mode.
+    func click(x: Int, y: Int) {
+        type("\u{1b}[<0;\(x + 1);\(y + 1)M")
+        type("\u{1b}[<0;\(x + 1);\(y + 1)m")
+    }
+
+    /// Polls the screen until `predicate` holds, at most `timeout` seconds; returns the last screen.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Double = 6, _ predicate: (String) -> Bool,
+                 file: StaticString = #filePath, line: UInt = #line) -> String {
+        let end = Date().addingTimeInterval(timeout)
+        var s = screen()
+        while !predicate(s) {
+            if Date() > end {
+                XCTFail("timed out waiting for \(what); the screen:\n\(s)", file: file, line: line)
+                return s
+            }
+            usleep(40_000)
+            s = screen()
+        }
+        return s
+    }
+
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 6, file: StaticString = #filePath, line: UInt = #line) -> String {
+        waitFor("'\(text)'", timeout: timeout, { $0.contains(text) }, file: file, line: line)
+    }
+
+    // MARK: Hearing
+
+    /// Records the null sink's monitor and returns the RMS of what was played: for `seconds` once the
+    /// recording stream flows (an idle null sink can take a moment to start), or until the RMS passes
+    /// `threshold` when one is given.
+    func recordRMS(seconds: Double, until threshold: Double? = nil) -> Double {
+        let file = home + "/rec-\(UUID().uuidString.prefix(6)).wav"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/parecord")
+        p.arguments = ["--device=out.monitor", "--format=float32le", "--rate=48000", "--channels=2",
+                       "--file-format=wav", file]
+        p.environment = ["PULSE_SERVER": TmuxTests.pulseServer, "HOME": home]
+        guard (try? p.run()) != nil else { return -1 }
+        defer {
+            p.terminate()
+            p.waitUntilExit()
+        }
+        func bytes() -> Int { (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
+        // Flowing: a tenth of a second of stereo float samples past the header, within three seconds.
+        let flowing = Date().addingTimeInterval(3)
+        while bytes() < 44 + 48_000 * 8 / 10, Date() < flowing { usleep(20_000) }
+        let from = bytes()
+        let end = Date().addingTimeInterval(seconds)
+        var rms = -1.0
+        repeat {
+            usleep(100_000)
+            rms = TmuxTests.rms(wav: file, skipping: from)
+            if let threshold, rms > threshold { break }
+        } while Date() < end
+        return rms
+    }
+
+    /// RMS of a float WAV's samples from byte `skip` of the file (read to the end of the file: a recorder
+    /// still running leaves the size unset).
+    static func rms(wav path: String, skipping skip: Int = 0) -> Double {
+        guard let data = FileManager.default.contents(atPath: path), data.count > 44 else { return -1 }
+        let bytes = [UInt8](data)
+        var i = 12
+        while i + 8 <= bytes.count {
+            let id = String(decoding: bytes[i..<(i + 4)], as: UTF8.self)
+            let size = Int(bytes[i + 4]) | Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]) << 16 | Int(bytes[i + 7]) << 24
+            if id == "data" {
+                var sum = 0.0, n = 0
+                let start = i + 8
+                var k = start + (max(skip, start) - start) / 4 * 4
+                while k + 4 <= bytes.count {
+                    let bits = UInt32(bytes[k]) | UInt32(bytes[k + 1]) << 8 | UInt32(bytes[k + 2]) << 16 | UInt32(bytes[k + 3]) << 24
+                    let x = Double(Float(bitPattern: bits))
+                    sum += x * x
+                    n += 1
+                    k += 4
+                }
+                return n > 0 ? (sum / Double(n)).squareRoot() : -1
+            }
+            i += 8 + size + (size & 1)
+        }
+        return -1
+    }
+
+    /// The transport's position reading, `0.734 s` at the end of its row.
+    func position(_ screen: String) -> Double? {
+        let row = screen.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().first ?? ""
+        let words = row.split(separator: " ")
+        guard let i = words.lastIndex(of: "s"), i > 0 else { return nil }
+        return Double(words[i - 1])
+    }
+
+    // MARK: Tests
+
+    func testLaunchShowsTheFourAreasAndSpacePlaysTheDemoAudibly() {
+        launch()
+        let first = waitFor("the four areas", { s in ["transport", "timeline", "tools", "clips"].allSatisfy(s.contains) })
+        XCTAssertTrue(first.contains("paused"))
+        XCTAssertTrue(first.contains("kick"))
+        keys("Space")
+        let playing = waitFor("playing")
+        let p0 = position(playing) ?? -1
+        let rms = recordRMS(seconds: 3, until: 0.01)
+        XCTAssertGreaterThan(rms, 0.01, "the demo should be heard")
+        let later = screen()
+        let p1 = position(later) ?? -1
+        XCTAssertNotEqual(p0, p1, "the position should move while playing")
+        XCTAssertFalse(later.contains("no audio server"))
+        keys("Space")
+        waitFor("paused")
+        keys("q")
+        waitFor("tempera-exited-0")
+    }
+
+    func testADrawnClipIsHeardThreeKeysFromSilence() throws {
+        // One track with grid markers but no clips: silent until a clip is drawn.
+        var doc = Document(tracks: [Track(name: "grid", markers: MarkerList((0..<4).map {
+            Marker(id: MarkerID($0), time: Double($0) * 0.25 + 0.125)
+        }))])
+        doc.transport = Transport(loopStart: 0, loopEnd: 1, length: 1)
+        let path = home + "/silent.tempera"
+        try DocumentFile.save(doc, to: path)
+        launch([path])
+        waitFor("timeline")
+        keys("Space")                                   // 1: play
+        waitFor("playing")
+        let silence = recordRMS(seconds: 1.2)
+        XCTAssertGreaterThanOrEqual(silence, 0, "the recording should hold samples")
+        XCTAssertLessThan(silence, 1e-4, "nothing should sound before a clip is drawn")
+        keys("3")                                       // 2: choose the hat
+        keys("a")                                       // 3: draw it at the cursor
+        XCTAssertGreaterThan(recordRMS(seconds: 3, until: 0.003), 0.003, "the drawn clip should be heard")
+    }
+
+    func testEditingWithKeysMouseAndColonLineThenSavingWritesTheFile() throws {
+        let path = home + "/song.tempera"
+        launch([path])
+        waitFor("new file")
+        let layout = Layout(width: 120, height: 40, trackCount: 4)
+        let columns = layout.timeline.width
+        let spc = 2.0 / Double(columns)
+
+        // Pattern fill from the : line on track 1.
+        keys(":")
+        type("fill \"1 - 2x2\"")
+        keys("Enter")
+        waitFor("the fill", { $0.contains("1 - 2x2") })
+
+        // A marker by mouse on track 2, at column 40 of the timeline, in its top row (full amplitude).
+        let rows = try XCTUnwrap(layout.rows(ofTrack: 1))
+        click(x: layout.timeline.x + 40, y: rows.y)
+        waitFor("track 2 current", { $0.contains("track 2/4") })
+
+        // Pattern fill with the tool on track 3: edit the code, choose fill, Enter.
+        keys("Down")
+        keys("P", "C-u")
+        type("pattern \"3x2 +\"")
+        keys("Enter", "f", "Home", "Enter")
+        waitFor("pattern shown", { $0.contains("3x2 +") })
+
+        // Select track 3 and scale it about its last marker by three columns, then undo and redo.
+        keys("*", "x", "End", "Right", "Right", "Right", "Enter")
+        waitFor("scale kept")
+        keys("u")
+        waitFor("undid scale")
+        keys("C-r")
+        waitFor("redid scale")
+
+        keys("C-s")
+        waitFor("saved " + path)
+        let saved = try DocumentFile.load(path)
+        XCTAssertEqual(saved.tracks[0].markers.prefix(5).map(\.content), [.clip(1), .rest, .clip(2), .clip(2), nil])
+        XCTAssertEqual(saved.tracks[1].markers.count, 17)
+        let clicked = saved.tracks[1].markers.filter { ($0.time / 0.125).rounded() * 0.125 != $0.time }
+        XCTAssertEqual(clicked.first?.time ?? -1, 40 * spc, accuracy: spc)
+        XCTAssertEqual(clicked.count, 1)
+        XCTAssertEqual(clicked.first?.content, nil)
+        let hat = saved.tracks[2].markers
+        XCTAssertEqual(hat.prefix(4).map(\.content), [.clip(3), .clip(3), .hold, nil])
+        XCTAssertEqual(hat.first?.time, 0)
+        XCTAssertEqual(hat.last!.time, 1.875 + 3 * spc, accuracy: 1e-9)
+        XCTAssertEqual(hat[8].time, 1.0 * (1.875 + 3 * spc) / 1.875, accuracy: 1e-9)
+
+        // Quitting after a further change asks first.
+        keys("a", "q")
+        waitFor("save changes before quitting")
+        keys("n")
+        waitFor("tempera-exited-0")
+    }
+
+    func testMouseDragShiftsTheSelectionAndTheWheelZooms() throws {
+        let path = home + "/drag.tempera"
+        launch([path])
+        waitFor("new file")
+        let layout = Layout(width: 120, height: 40, trackCount: 4)
+        let spc = 2.0 / Double(layout.timeline.width)
+        let y = try XCTUnwrap(layout.rows(ofTrack: 0)).y + 2
+        keys("*", "m")
+        waitFor("shift:")
+        let x0 = layout.timeline.x
+        type("\u{1b}[<0;\(x0 + 1);\(y + 1)M")
+        for dx in [2, 4, 5] { type("\u{1b}[<32;\(x0 + dx + 1);\(y + 1)M") }
+        type("\u{1b}[<0;\(x0 + 6);\(y + 1)m")
+        waitFor("shift kept")
+        let header = screen().split(separator: "\n")[2]
+        type("\u{1b}[<64;\(x0 + 30);\(y + 1)M")
+        waitFor("the zoom", { $0.split(separator: "\n")[2] != header })
+        keys("C-s")
+        waitFor("saved " + path)
+        let times = try DocumentFile.load(path).tracks[0].markers.map(\.time)
+        XCTAssertEqual(times[0], 5 * spc, accuracy: 1e-9)
+        XCTAssertEqual(times[15], 1.875 + 5 * spc, accuracy: 1e-9)
+    }
+
+    func testResizeToSixtyByFifteenAndBackKeepsRunning() {
+        launch()
+        waitFor("timeline")
+        tmux("resize-window", "-t", "t", "-x", "60", "-y", "15")
+        waitFor("too small")
+        tmux("resize-window", "-t", "t", "-x", "120", "-y", "40")
+        let back = waitFor("the layout again", { $0.contains("timeline") && !$0.contains("too small") })
+        XCTAssertEqual(back.split(separator: "\n").first?.count, 120)
+        keys("q")
+        waitFor("tempera-exited-0")
+    }
+
+    func testTerminationSignalKeepsTheWorkAndTheNextStartOffersItBack() throws {
+        let path = home + "/kept.tempera"
+        try DocumentFile.save(.newDocument(), to: path)
+        // Make the file older than anything written from now on.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
+        launch([path])
+        waitFor("timeline")
+        keys(":")
+        type("marker add 0.3 amp=0.5")
+        keys("Enter")
+        waitFor("the modified mark", { $0.contains("kept.tempera ●") })
+        let panePID = tmux("display-message", "-p", "-t", "t", "#{pane_pid}").trimmingCharacters(in: .whitespacesAndNewlines)
+        let child = TmuxTests.run("/usr/bin/pgrep", ["-P", panePID, "-f", "tempera"]).stdout
+            .split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertFalse(child.isEmpty, "no tempera process under the pane")
+        TmuxTests.run("/bin/kill", ["-TERM", child])
+        let after = waitFor("tempera-exited-143")
+        // The terminal is given back: the shell's line shows, not the editor's frame.
+        XCTAssertFalse(after.contains("timeline"), after)
+        tmux("kill-server")
+
+        // A fresh server name: reusing one that is shutting down races with its exit.
+        socket += "-again"
+        launch([path])
+        waitFor("an autosave newer than the file exists")
+        keys("y")
+        waitFor("recovered")
+        keys("C-s")
+        waitFor("saved " + path)
+        XCTAssertEqual(try DocumentFile.load(path).tracks[0].markers.map(\.time).filter { $0 == 0.3 }.count, 1)
+        keys("q")
+        waitFor("tempera-exited-0")
+    }
+
+    func testThemeOptionAndThemeCommandRestyleTheScreen() {
+        launch(["--theme", "high-contrast"])
+        waitFor("timeline")
+        let before = tmux("capture-pane", "-p", "-e", "-t", "t")
+        keys(":")
+        type("theme light")
+        keys("Enter")
+        waitFor("theme light")
+        let after = tmux("capture-pane", "-p", "-e", "-t", "t")
+        // The same first row of text in other colours.
+        let firstRow = { (s: String) in s.split(separator: "\n").first.map(String.init) ?? "" }
+        XCTAssertNotEqual(firstRow(before), firstRow(after))
+        XCTAssertEqual(screen().split(separator: "\n").first?.contains("transport"), true)
+        keys("q")
+        waitFor("tempera-exited-0")
+    }
+
+    func testMalformedFileIsOneLineOnStderrBeforeTheScreenStarts() throws {
+        let path = home + "/bad.tempera"
+        try "{ \"format\": ".write(toFile: path, atomically: true, encoding: .utf8)
+        let r = TmuxTests.run(TmuxTests.binary, [path])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("tempera: \(path):"), r.stderr)
+    }
+}
