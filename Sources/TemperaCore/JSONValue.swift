@@ -1,8 +1,9 @@
 /// A parsed JSON value that remembers where it was written, so a document file's errors can say
 /// `line 12, column 30: amp must be from 0 to 1, not 3`.
 ///
-/// Numbers are read correctly rounded (an exact fast path for up to 15 digits, Swift's conversion otherwise);
-/// integers too long for a Double keep their text so a 64-bit seed comes back exactly. Objects keep their
+/// Numbers are read correctly rounded without building strings (`DecimalDouble`, for up to 19 significant
+/// digits; Swift's conversion otherwise); integers too long for a Double keep their text so a 64-bit seed
+/// comes back exactly. Objects keep their
 /// keys in file order.
 struct JSONValue {
     enum Kind {
@@ -13,8 +14,8 @@ struct JSONValue {
         case string(String)
         case array([JSONValue])
         case object([(key: String, value: JSONValue)])
-        /// A `"markers"` list, read straight into markers (ids numbered on across lists in file order) rather than into a tree:
-        /// nearly all of a large document is markers, and this halves its load time.
+        /// A `"markers"` list, read straight into markers (ids numbered on across lists in file order) rather
+        /// than into a tree: nearly all of a large document is markers, and this halves its load time.
         case markers([Marker])
     }
 
@@ -327,12 +328,6 @@ struct JSONValue {
             let matches = index + n <= bytes.count && (0..<n).allSatisfy { bytes[index + $0] == w[$0] }
             guard matches else { throw error("expected a value, found \(found)") }
             index += n
-        }
-
-        mutating func digits() -> Int {
-            let start = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            return index - start
         }
 
         /// True when the eight bytes (first byte lowest) are all ASCII digits.

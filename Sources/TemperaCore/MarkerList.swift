@@ -52,7 +52,9 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
         var bucketSizes: [Int] = []
         for m in sorted {
             let b = Int(m.id >> Self.idBucketShift)
-            if b >= bucketSizes.count { bucketSizes.append(contentsOf: repeatElement(0, count: b - bucketSizes.count + 1)) }
+            if b >= bucketSizes.count {
+                bucketSizes.append(contentsOf: repeatElement(0, count: b - bucketSizes.count + 1))
+            }
             bucketSizes[b] += 1
         }
         idTimes = bucketSizes.map { [MarkerID: Double](minimumCapacity: $0) }
