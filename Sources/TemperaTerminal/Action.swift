@@ -42,6 +42,11 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("track.up", "previous track"),
             ("track.down", "next track"),
             ("track.add", "add a track"),
+            ("track.mute", "mute / unmute the current track"),
+            ("track.solo", "solo / unsolo the current track (only soloed tracks sound)"),
+            ("track.gain.up", "current track 1 dB louder (held: one undo step)"),
+            ("track.gain.down", "current track 1 dB softer (held: one undo step)"),
+            ("track.rename", "rename the current track on the : line"),
             ("scroll.left", "scroll the timeline a page left"),
             ("scroll.right", "scroll the timeline a page right"),
             ("zoom.in", "zoom in"),
@@ -51,7 +56,8 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("amp.down", "softer: selected markers, else the drawing height"),
         ]
         for tool in Tool.allCases {
-            list.append((tool.action, "tool: \(tool.section.rawValue) \(tool.label(ascii: true))"))
+            list.append((tool.action, "tool: \(tool.section.rawValue) \(tool.label(ascii: true))"
+                         + (tool.usesPattern ? " (type its code at once; Enter applies, Esc keeps the tool)" : "")))
         }
         for n in 1...16 { list.append(("clip.\(n)", "choose clip \(n) (typing draw: type it)")) }
         list += [
@@ -65,7 +71,7 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("select.pick", "select the marker nearest the cursor"),
             ("select.hold", "add / remove the marker nearest the cursor"),
             ("select.tracks", "select every marker of every track"),
-            ("pattern.edit", "edit the pattern code"),
+            ("pattern.edit", "edit the pattern code on the : line (f and p open it too: Enter applies)"),
             ("subdivision.up", "one more subdivision"),
             ("subdivision.down", "one fewer subdivision"),
             ("group.store", "store the selection in the chosen group"),
@@ -94,6 +100,19 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("slot.up", "slot above"),
             ("slot.down", "slot below"),
             ("slot.choose", "choose the highlighted slot (Groups: stamp it)"),
+            ("slot.mode", "chosen slot: one-shot / gate"),
+            ("slot.gain.up", "chosen slot 1 dB louder"),
+            ("slot.gain.down", "chosen slot 1 dB softer"),
+            ("slot.note.up", "chosen slot's MIDI note a semitone up (60: a sample as recorded)"),
+            ("slot.note.down", "chosen slot's MIDI note a semitone down"),
+            ("slot.octave.up", "chosen slot's MIDI note an octave up"),
+            ("slot.octave.down", "chosen slot's MIDI note an octave down"),
+            ("slot.note.clear", "chosen slot: no MIDI note (the sample as recorded)"),
+            ("slot.attack.up", "chosen slot: longer attack (0 1 2 5 10 20 50... ms)"),
+            ("slot.attack.down", "chosen slot: shorter attack"),
+            ("slot.release.up", "chosen slot: longer release"),
+            ("slot.release.down", "chosen slot: shorter release"),
+            ("slot.file", "chosen slot: load a sound file (on the : line)"),
             ("esc", "cancel: abort a drag, close the help, clear the selection"),
             ("prompt.accept", "accept the line"),
             ("prompt.cancel", "close the line"),

@@ -48,6 +48,15 @@ public final class Dispatcher {
     /// Quitting waits for the file name the save asked for.
     private var quitAfterSave = false
     private var history: [String] = []
+    /// What the open prompt's line is for.
+    private var promptPurpose = PromptPurpose.command
+
+    /// What the line at the bottom edits: a command, or the code of a pattern tool (fill, pattern select),
+    /// which Enter stores and applies at once.
+    enum PromptPurpose: Equatable {
+        case command
+        case pattern(Tool)
+    }
 
     /// Questions answered with one key.
     public enum Question: Equatable, Sendable {
@@ -133,7 +142,12 @@ public final class Dispatcher {
         if prompt != nil { return [.prompt] }
         switch view.focus {
         case .timeline: return [.timeline, .global]
-        case .tab: return view.tab == .designer ? [.designer, .tab, .global] : [.tab, .global]
+        case .tab:
+            switch view.tab {
+            case .designer: return [.designer, .tab, .global]
+            case .clips: return [.clips, .tab, .global]
+            default: return [.tab, .global]
+            }
         }
     }
 
@@ -157,6 +171,7 @@ public final class Dispatcher {
             if let action = keyMap.action(for: key, in: .prompt) {
                 perform(action)
             } else if let c = key.character {
+                if view.messageIsError { say("") }
                 prompt!.insert(c)
                 syncPrompt()
             }
@@ -256,6 +271,7 @@ public final class Dispatcher {
         if name.hasPrefix("tempo.") { return "tempo" }
         if name.hasPrefix("volume.") { return "volume" }
         if name.hasPrefix("amp.") { return "amp" }
+        if name.hasPrefix("track.gain.") { return "gain" }
         if name.hasPrefix("designer.slider.") || (name.hasPrefix("designer.beat.") && name != "designer.beat.toggle") {
             return "slider"
         }
@@ -340,6 +356,16 @@ public final class Dispatcher {
             s.currentTrack = min(max(s.currentTrack + (name == "track.down" ? 1 : -1), 0), n - 1)
         case "track.add":
             try command(.trackAdd(name: nil))
+        case "track.mute": try command(.trackMute(track: nil, on: nil))
+        case "track.solo": try command(.trackSolo(track: nil, on: nil))
+        case "track.gain.up", "track.gain.down":
+            guard s.document.tracks.indices.contains(s.currentTrack) else { return say("no track", error: true) }
+            let gain = Dispatcher.stepDecibels(s.document.tracks[s.currentTrack].gain, by: name.hasSuffix("up") ? 1 : -1,
+                                               within: CommandParser.trackGainRange)
+            try nudge("gain", .trackGain(track: nil, gain: gain))
+        case "track.rename":
+            guard s.document.tracks.indices.contains(s.currentTrack) else { return say("no track", error: true) }
+            openPrompt("track name \"" + s.document.tracks[s.currentTrack].name + "\"", cursorBack: 1)
         case "scroll.left", "scroll.right":
             let cols = Double(max(1, layout.timeline.width * 3 / 4))
             view.viewport.scroll(columns: name == "scroll.right" ? cols : -cols)
@@ -385,6 +411,8 @@ public final class Dispatcher {
             if view.tab == .groups { try command(.drawGroup(view.chosenGroup)) }
             else if view.tab == .clips { say("clip \(s.chosenClip.code) chosen") }
         case "designer.edit": openPrompt(Dispatcher.temperLine(s.document.designer))
+        case _ where name.hasPrefix("slot."):
+            try changeSlot(name)
         case "esc":
             if !selectionIsEmpty { try command(.select(.init(.none))) } else { say("") }
         default:
@@ -407,7 +435,7 @@ public final class Dispatcher {
         case .typing: say("typing draw: type clips (1-9, 0 is 10, !@#$%^ are 11-16, + - ~) onto empty markers")
         case .shift: say("shift: arrows or a drag move the selection; Enter keeps, Esc cancels")
         case .scale: say("scale: arrows or a drag move the handle nearest the cursor; Enter keeps, Esc cancels")
-        case .fill, .patternSelect: say("pattern \"\(session.document.pattern)\" (\(KeyMap.label(Key(name: "P")!)) edits it); Enter applies")
+        case .fill, .patternSelect: openPatternEditor(for: tool)
         default: say("")
         }
     }
@@ -420,6 +448,12 @@ public final class Dispatcher {
 
     private func use(_ tool: Tool) throws {
         let s = session
+        // A pattern tool with no code yet asks for one rather than failing.
+        if tool.usesPattern, s.document.pattern.trimmingCharacters(in: " ").isEmpty {
+            view.tool = tool
+            openPatternEditor(for: tool)
+            return
+        }
         switch tool {
         case .drawSingle: try command(.draw(amp: drawAmp))
         case .drawGroup: try command(.drawGroup(view.chosenGroup))
@@ -494,6 +528,95 @@ public final class Dispatcher {
         if case .clip(let c) = session.chosenClip { n = c }
         session.chosenClip = .clip((n - 1 + delta + 16 * 4) % 16 + 1)
         say("clip \(session.chosenClip.code) chosen" + clipName(session.chosenClip))
+    }
+
+    /// A gain one decibel step louder or softer, on whole decibels (so steps from unity land on -1, -2... dB),
+    /// within `range`; below -60 dB it is silence, and a step up from silence is -60 dB.
+    static func stepDecibels(_ gain: Double, by step: Double, within range: ClosedRange<Double>) -> Double {
+        let floor = -60.0
+        let db: Double
+        if gain > 0 {
+            db = (20 * log10(gain)).rounded() + step
+        } else {
+            guard step > 0 else { return clamp(0, range) }
+            db = floor
+        }
+        if db < floor { return clamp(0, range) }
+        return clamp(pow(10, db / 20), range)
+    }
+
+    /// Envelope times a step reaches, in milliseconds: fine where the ear tells the difference.
+    static let envelopeSteps: [Double] = [0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
+
+    /// The next envelope time up or down the steps from `ms` (a time between steps goes to its neighbour).
+    static func stepEnvelope(_ ms: Double, up: Bool) -> Double {
+        if up { return envelopeSteps.first { $0 > ms + 1e-9 } ?? envelopeSteps.last! }
+        return envelopeSteps.last { $0 < ms - 1e-9 } ?? 0
+    }
+
+    /// The Clips tab's keys: settings of the chosen slot, each one undo step.
+    private func changeSlot(_ name: String) throws {
+        let s = session
+        guard case .clip(let n) = s.chosenClip, ClipSlot.range.contains(n) else {
+            return say("choose a clip slot first (1-16)", error: true)
+        }
+        let slot = s.document.slot(n)
+        var settings = Command.SlotSettings()
+        let message: String
+        switch name {
+        case "slot.mode":
+            let mode: ClipSlot.Mode = slot.mode == .gate ? .oneShot : .gate
+            settings.mode = mode
+            message = mode == .gate ? "gate: sounds until the next marker" : "one-shot: plays to its end"
+        case "slot.gain.up", "slot.gain.down":
+            // 0...16 is the range the `slot` command takes.
+            let gain = Dispatcher.stepDecibels(slot.gain, by: name.hasSuffix("up") ? 1 : -1, within: 0...16)
+            settings.gain = gain
+            message = "gain \(Format.fixed(gain, 3)) (\(Dispatcher.decibels(gain)))"
+        case "slot.note.up", "slot.note.down", "slot.octave.up", "slot.octave.down":
+            let step = (name.hasSuffix("up") ? 1 : -1) * (name.hasPrefix("slot.octave") ? 12 : 1)
+            let note = min(max((slot.note ?? 60) + step, 0), 127)
+            settings.note = note
+            message = "note \(note)" + (slot.file == nil ? "" : " (60 plays the sample as recorded)")
+        case "slot.note.clear":
+            guard slot.note != nil else { return say("slot \(n) has no note") }
+            var cleared = slot
+            cleared.note = nil
+            try s.perform("slot \(n)") { $0.setSlot(n, cleared) }
+            let label = cleared.name.isEmpty ? "" : " " + cleared.name
+            return say("slot \(n)\(label): no note" + (cleared.isEmpty ? " (the slot is empty now)" : ", the sample as recorded"))
+        case "slot.attack.up", "slot.attack.down":
+            let ms = Dispatcher.stepEnvelope(slot.attack, up: name.hasSuffix("up"))
+            settings.attack = ms
+            message = "attack \(Dispatcher.format(ms)) ms"
+        case "slot.release.up", "slot.release.down":
+            let ms = Dispatcher.stepEnvelope(slot.release, up: name.hasSuffix("up"))
+            settings.release = ms
+            message = "release \(Dispatcher.format(ms)) ms"
+        case "slot.file":
+            openPrompt("slot \(n) file=\"" + (slot.file ?? "") + "\"", cursorBack: 1)
+            return
+        default:
+            return say("'\(name)' does nothing here")
+        }
+        try command(.slot(n, settings))
+        let label = s.document.slot(n).name
+        say("slot \(n)\(label.isEmpty ? "" : " " + label): " + message)
+    }
+
+    /// A gain for a narrow column: `-3dB`, `+1.5dB`, `-infdB`.
+    static func compactDecibels(_ gain: Double) -> String {
+        guard gain > 0 else { return "-infdB" }
+        let tenths = (200 * log10(gain)).rounded()
+        let whole = tenths.truncatingRemainder(dividingBy: 10) == 0
+        return (tenths > 0 ? "+" : "") + (whole ? String(Int(tenths / 10)) : String(format: "%.1f", tenths / 10)) + "dB"
+    }
+
+    /// A linear gain as decibels to a tenth: `-1.0 dB`, `-inf dB` for silence.
+    static func decibels(_ gain: Double) -> String {
+        guard gain > 0 else { return "-inf dB" }
+        let db = (20 * log10(gain) * 10).rounded() / 10
+        return String(format: "%+.1f dB", db == 0 ? 0 : db)
     }
 
     private func nudgeAmplitude(by delta: Double) throws {
@@ -672,7 +795,9 @@ public final class Dispatcher {
         case .clipMode: try run(Action("mode.clip"))
         case .snap: try run(Action("mode.snap"))
         case .subdivision: try run(Action(m.button == 3 ? "subdivision.down" : "subdivision.up"))
-        case .patternArea: try run(Action("pattern.edit"))
+        case .patternArea:
+            // With a pattern tool chosen, its own editor (Enter applies); else the `:` line's `pattern`.
+            if view.tool.usesPattern { openPatternEditor(for: view.tool) } else { try run(Action("pattern.edit")) }
         case .tab(let tab):
             view.tab = tab
             view.focus = .tab
@@ -805,12 +930,62 @@ public final class Dispatcher {
         var p = Prompt(text, history: history)
         p.move(to: p.text.count - cursorBack)
         prompt = p
+        promptPurpose = .command
+        syncPrompt()
+    }
+
+    /// The pattern editor of the fill and pattern-select tools: the document's code, selected so that typing
+    /// replaces it and the arrows edit it. Enter stores and applies it; Esc closes it, the tool staying chosen.
+    private func openPatternEditor(for tool: Tool) {
+        var p = Prompt(session.document.pattern)
+        p.selectAll()
+        prompt = p
+        promptPurpose = .pattern(tool)
         syncPrompt()
     }
 
     private func syncPrompt() {
         view.commandLine = prompt?.line
         view.commandCursor = prompt?.cursor ?? 0
+        view.commandSelected = prompt?.selected ?? false
+        switch (prompt, promptPurpose) {
+        case (nil, _), (_, .command):
+            view.commandLabel = ":"
+            view.patternInput = nil
+        case (let p?, .pattern(let tool)):
+            view.commandLabel = (tool == .fill ? "fill" : "select") + " pattern: "
+            view.patternInput = p.line
+        }
+    }
+
+    /// Enter in the pattern editor: a code that reads stores it and applies it (fill from the cursor or over
+    /// the selection, pattern select from the cursor) as one undo step. A bad code keeps the editor open with
+    /// the error.
+    private func acceptPattern(_ code: String, tool: Tool) {
+        let s = session
+        let parsed: PatternCode
+        do {
+            parsed = try PatternParser.parse(code)
+        } catch {
+            fail(error)
+            return
+        }
+        prompt = nil
+        syncPrompt()
+        say("")
+        do {
+            if tool == .fill {
+                // Fill stores the code in the same step as it fills.
+                try command(.fill(parsed))
+            } else {
+                if code != s.document.pattern { try s.perform("pattern") { $0.setPattern(code) } }
+                try command(.select(.init(.pattern(parsed))))
+            }
+        } catch {
+            // The code is kept even when there is nothing to apply it to yet: Enter on the timeline retries.
+            if code != s.document.pattern { try? s.perform("pattern") { $0.setPattern(code) } }
+            fail(error)
+        }
     }
 
     /// Editor commands the `:` line knows besides the document's.
@@ -818,6 +993,21 @@ public final class Dispatcher {
 
     private func performPrompt(_ name: String) {
         guard var p = prompt else { return }
+        // An error shown beside the line is about the text as it was.
+        if view.messageIsError, name != "prompt.accept" { say("") }
+        if name == "prompt.accept", case .pattern(let tool) = promptPurpose {
+            acceptPattern(p.line, tool: tool)
+            return
+        }
+        if name == "prompt.cancel", case .pattern(let tool) = promptPurpose {
+            prompt = nil
+            syncPrompt()
+            let key = view.key(tool.action) ?? tool.action
+            let code = session.document.pattern
+            say("\(tool == .fill ? "fill" : "pattern select"): "
+                + (code.isEmpty ? "\(key) types a code" : "Enter applies \"\(code)\", \(key) edits it"))
+            return
+        }
         switch name {
         case "prompt.accept":
             let line = p.line
@@ -850,6 +1040,8 @@ public final class Dispatcher {
         case "prompt.history.prev": p.historyPrevious()
         case "prompt.history.next": p.historyNext()
         case "prompt.complete":
+            // A pattern code has no command names to complete.
+            if case .pattern = promptPurpose { break }
             let candidates = p.complete(from: CommandParser.names + Dispatcher.editorCommands.filter { $0.count > 2 })
             if candidates.count > 1 { say(candidates.joined(separator: " ")) }
         default: break

@@ -24,6 +24,9 @@ public final class Editor {
         var clip: Content
     }
     private var engineGeneration = -1
+    /// The samples the engine last said it could not load, so each problem is reported once.
+    private var loadProblems: Set<String> = []
+    private var publishedSlots: [ClipSlot] = []
     private var lastTransport = TransportInfo()
     private var fitted = false
 
@@ -142,6 +145,8 @@ public final class Editor {
             if let engine = dispatcher.engine {
                 let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
                 let warnings = engine.load(document: document, baseDirectory: base)
+                loadProblems = Set(warnings)
+                publishedSlots = document.slots
                 if let first = warnings.first {
                     dispatcher.say(warnings.count > 1 ? "\(first) (and \(warnings.count - 1) more)" : first, error: true)
                 }
@@ -149,7 +154,18 @@ public final class Editor {
             dirty = true
         } else if now != published {
             published = now
-            dispatcher.engine?.update(document: document)
+            // A slot that changed is loaded here; a file that cannot play is said once, when it first fails.
+            // (The engine loads, and answers, only when the slots changed.)
+            let slotsChanged = document.slots != publishedSlots
+            publishedSlots = document.slots
+            if let warnings = dispatcher.engine?.update(document: document), slotsChanged {
+                let new = warnings.filter { !loadProblems.contains($0) }
+                loadProblems = Set(warnings)
+                if let first = new.first {
+                    dispatcher.say(new.count > 1 ? "\(first) (and \(new.count - 1) more)" : first, error: true)
+                    dirty = true
+                }
+            }
         }
     }
 
@@ -194,8 +210,8 @@ public final class Editor {
         } else if dispatcher.prompt != nil {
             // The `:` line is the screen's last row, after the colon, scrolled as the status line scrolls it
             // so the insertion point stays in view.
-            let at = dispatcher.view.commandCursor, room = max(1, screen.width - 2)
-            cursor = (1 + at - max(0, at - room + 1), screen.height - 1)
+            let g = Glyphs.set(ascii: dispatcher.view.ascii)
+            cursor = (StatusLine.commandCursorColumn(view: dispatcher.view, width: screen.width, g), screen.height - 1)
         }
         screen.present(canvas, cursor: cursor)
         dirty = false

@@ -5,6 +5,7 @@ public enum Help {
         .global: "everywhere",
         .timeline: "on the timeline",
         .tab: "in the tab area (Tab moves the keys there)",
+        .clips: "in the Clips tab (the chosen slot)",
         .designer: "in the rhythm designer",
         .prompt: "on the : line",
     ]
@@ -13,7 +14,7 @@ public enum Help {
     public static func lines(_ map: KeyMap, ascii: Bool = false) -> [(text: String, role: Role)] {
         var out: [(String, Role)] = []
         out.append(("tempera keys. \(ascii ? "Up Down" : "↑↓") PgUp PgDn scroll, any other key closes. Your own: ~/.config/tempera/keys", .accent))
-        for context in [KeyMap.Context.global, .timeline, .tab, .designer, .prompt] {
+        for context in [KeyMap.Context.global, .timeline, .tab, .clips, .designer, .prompt] {
             // Keys bound to the same action are listed together.
             var byAction: [(Action, [Key])] = []
             for b in map.bindings where b.context == context {

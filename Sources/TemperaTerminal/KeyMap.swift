@@ -9,10 +9,11 @@
 /// timeline    x       none            (unbinds)
 /// ```
 /// Contexts: `global` (always, after the others), `timeline` (keys on the timeline), `tab` (keys in the tab
-/// area), `designer` (the rhythm designer tab, before `tab`), `prompt` (the `:` line and other prompts).
+/// area), `clips` (the Clips tab, before `tab`), `designer` (the rhythm designer tab, before `tab`), `prompt`
+/// (the `:` line and other prompts).
 public struct KeyMap: Equatable, Sendable {
     public enum Context: String, CaseIterable, Hashable, Sendable {
-        case global, timeline, tab, designer, prompt
+        case global, timeline, tab, clips, designer, prompt
     }
 
     /// One binding with where it came from.
@@ -66,7 +67,7 @@ public struct KeyMap: Equatable, Sendable {
             }
             guard let context = Context(rawValue: contextName) else {
                 throw ConfigError(file: file, line: lineNumber,
-                                  "unknown context '\(contextName)' (global, timeline, tab, designer, prompt)")
+                                  "unknown context '\(contextName)' (global, timeline, tab, clips, designer, prompt)")
             }
             guard let key = Key(name: keyName) else {
                 throw ConfigError(file: file, line: lineNumber, "unknown key '\(keyName)'")
@@ -116,10 +117,10 @@ public struct KeyMap: Equatable, Sendable {
     }
 
     /// A short label for each action's key, for the screen (`tool.shift` → `m`, `play` → `Space`): the first
-    /// key bound in the timeline, global, tab or designer context, in that order.
+    /// key bound in the timeline, global, tab, clips or designer context, in that order.
     public var hints: [String: String] {
         var out: [String: String] = [:]
-        for c in [Context.timeline, .global, .tab, .designer] {
+        for c in [Context.timeline, .global, .tab, .clips, .designer] {
             for k in order[c] ?? [] {
                 guard let a = table[c]?[k], a.argument.isEmpty, out[a.name] == nil else { continue }
                 out[a.name] = KeyMap.label(k)

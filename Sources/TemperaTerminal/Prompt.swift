@@ -10,6 +10,9 @@ public struct Prompt: Hashable, Sendable {
     private var historyIndex: Int?
     /// What was typed before walking into the history, restored when walking back out.
     private var draft: [Character] = []
+    /// The whole text is selected: typing or deleting replaces it, moving the insertion point drops the selection.
+    /// A field pre-filled with a value to change (the pattern code) starts so.
+    public private(set) var selected = false
 
     /// How many accepted lines are remembered.
     public static let historyLimit = 200
@@ -22,7 +25,20 @@ public struct Prompt: Hashable, Sendable {
 
     public var line: String { String(text) }
 
+    /// Selects the whole text (typing replaces it).
+    public mutating func selectAll() { selected = !text.isEmpty }
+
+    /// Drops a whole-text selection before an edit replaces it; returns true when there was one.
+    private mutating func replaceSelection() -> Bool {
+        guard selected else { return false }
+        selected = false
+        text = []
+        cursor = 0
+        return true
+    }
+
     public mutating func insert(_ c: Character) {
+        _ = replaceSelection()
         text.insert(c, at: cursor)
         cursor += 1
         historyIndex = nil
@@ -31,26 +47,33 @@ public struct Prompt: Hashable, Sendable {
     public mutating func insert(_ s: String) { for c in s { insert(c) } }
 
     /// Puts the insertion point at a position (clamped).
-    public mutating func move(to position: Int) { cursor = min(max(position, 0), text.count) }
+    public mutating func move(to position: Int) {
+        selected = false
+        cursor = min(max(position, 0), text.count)
+    }
 
-    public mutating func left() { move(to: cursor - 1) }
-    public mutating func right() { move(to: cursor + 1) }
-    public mutating func home() { cursor = 0 }
-    public mutating func end() { cursor = text.count }
+    /// Left and right first collapse a selection to its start or end, as text fields do.
+    public mutating func left() { selected ? move(to: 0) : move(to: cursor - 1) }
+    public mutating func right() { selected ? move(to: text.count) : move(to: cursor + 1) }
+    public mutating func home() { move(to: 0) }
+    public mutating func end() { move(to: text.count) }
 
     public mutating func backspace() {
+        if replaceSelection() { return }
         guard cursor > 0 else { return }
         text.remove(at: cursor - 1)
         cursor -= 1
     }
 
     public mutating func delete() {
+        if replaceSelection() { return }
         guard cursor < text.count else { return }
         text.remove(at: cursor)
     }
 
     /// Deletes the word before the insertion point (and the blanks after it), as C-w does in a shell.
     public mutating func deleteWordBackward() {
+        if replaceSelection() { return }
         var i = cursor
         while i > 0, text[i - 1] == " " { i -= 1 }
         while i > 0, text[i - 1] != " " { i -= 1 }
@@ -58,9 +81,13 @@ public struct Prompt: Hashable, Sendable {
         cursor = i
     }
 
-    public mutating func killToEnd() { text.removeSubrange(cursor..<text.count) }
+    public mutating func killToEnd() {
+        if replaceSelection() { return }
+        text.removeSubrange(cursor..<text.count)
+    }
 
     public mutating func clear() {
+        selected = false
         text = []
         cursor = 0
     }
@@ -68,6 +95,7 @@ public struct Prompt: Hashable, Sendable {
     /// Shows the previous (older) history line.
     public mutating func historyPrevious() {
         guard !history.isEmpty else { return }
+        selected = false
         if historyIndex == nil { draft = text }
         let i = max(0, (historyIndex ?? history.count) - 1)
         historyIndex = i
@@ -92,6 +120,7 @@ public struct Prompt: Hashable, Sendable {
     /// longest common prefix). Returns the candidates, for a message when there are several.
     @discardableResult
     public mutating func complete(from names: [String]) -> [String] {
+        selected = false
         let firstWordEnd = text.firstIndex(of: " ") ?? text.count
         guard cursor <= firstWordEnd else { return [] }
         let word = String(text[0..<cursor])

@@ -7,8 +7,9 @@ enum ShippedFiles {
 #
 # One binding a line: CONTEXT KEY ACTION [ARGUMENT]. Put your own in ~/.config/tempera/keys in the same
 # format: they are read after this file, so a later line wins; ACTION `none` unbinds a key.
-# Contexts are looked up from the most specific: `designer` (the rhythm designer tab has the keys), `tab`
-# (the tab area has the keys), `timeline` (the timeline has them), then `global`. `prompt` is the : line.
+# Contexts are looked up from the most specific: `designer` (the rhythm designer tab has the keys), `clips`
+# (the Clips tab has them), `tab` (the tab area has the keys), `timeline` (the timeline has them), then
+# `global`. `prompt` is the : line.
 # Keys: a, A, ?, space, enter, esc, tab, backspace, delete, insert, home, end, pgup, pgdn, up, down, left,
 # right, F1-F12, with C- (control), M- (alt) and S- (shift) in front: C-z, S-left, M-x.
 # `?` or F1 in the editor lists every binding in force.
@@ -95,6 +96,15 @@ global    Z          zoom.out
 global    w          zoom.fit
 global    C-t        track.add
 
+# The current track: M mutes, O solos ("only"), C-up / C-down change its gain by 1 dB, R renames it
+global    M          track.mute
+global    O          track.solo
+timeline  C-up       track.gain.up
+timeline  C-down     track.gain.down
+timeline  M-up       track.gain.up
+timeline  M-down     track.gain.down
+global    R          track.rename
+
 # Editing and files
 global    u          undo
 global    C-z        undo
@@ -128,6 +138,24 @@ tab       right      slot.right
 tab       up         slot.up
 tab       down       slot.down
 tab       enter      slot.choose
+
+# The Clips tab: the chosen slot's settings (F loads a file; S-Up / S-Down gain, S-Left / S-Right note).
+# Here g means gate and x no note; the draw-group and scale tools are theirs again on the timeline.
+clips     g          slot.mode
+clips     S-up       slot.gain.up
+clips     S-down     slot.gain.down
+clips     S-right    slot.note.up
+clips     S-left     slot.note.down
+clips     C-right    slot.octave.up
+clips     C-left     slot.octave.down
+clips     M-right    slot.octave.up
+clips     M-left     slot.octave.down
+clips     x          slot.note.clear
+clips     i          slot.attack.down
+clips     I          slot.attack.up
+clips     e          slot.release.down
+clips     E          slot.release.up
+clips     F          slot.file
 
 # The rhythm designer (F4 shows it and gives it the keys): rows top, bottom, map, slider.
 # Move the slider by ear while the loop plays; while the tab is open the current track plays the result.

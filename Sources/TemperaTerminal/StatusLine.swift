@@ -7,7 +7,10 @@ enum StatusLine {
                      into canvas: inout Canvas) -> [Spot] {
         let r = l.status
         if let line = view.commandLine {
-            drawCommandLine(line, cursor: view.commandCursor, rect: r, g, into: &canvas)
+            let (lineRect, error) = commandLineParts(view: view, line: line, rect: r, g)
+            if let error { canvas.put(r.maxX - error.count - 1, r.y, error, .error) }
+            drawCommandLine(line, cursor: view.commandCursor, label: view.commandLabel, selected: view.commandSelected,
+                            rect: lineRect, g, into: &canvas)
             return [Spot(r, .statusLine)]
         }
         let right = summary(session: session, view: view)
@@ -23,19 +26,44 @@ enum StatusLine {
         return [Spot(r, .statusLine)]
     }
 
-    /// ":text" with the cursor cell; scrolled so the cursor stays in view.
-    static func drawCommandLine(_ text: String, cursor: Int, rect r: Rect, _ g: Glyphs, into canvas: inout Canvas) {
+    /// Where the open line goes and the error shown at its right: an error about the line (a pattern code that
+    /// does not read) stays beside it while it is fixed.
+    static func commandLineParts(view: ViewState, line: String, rect r: Rect, _ g: Glyphs) -> (Rect, String?) {
+        guard view.messageIsError, let message = view.message else { return (r, nil) }
+        let room = max(r.width / 2, r.width - view.commandLabel.count - line.count - 4)
+        let shown = Format.fit(message, max(0, min(message.count, room)), ellipsis: g.ellipsis)
+        guard !shown.isEmpty else { return (r, nil) }
+        var lineRect = r
+        lineRect.width -= shown.count + 2
+        return (lineRect, shown)
+    }
+
+    /// The screen column of the open line's insertion point, as `drawCommandLine` scrolls it, on a screen
+    /// `width` wide.
+    static func commandCursorColumn(view: ViewState, width: Int, _ g: Glyphs) -> Int {
+        let (r, _) = commandLineParts(view: view, line: view.commandLine ?? "", rect: Rect(x: 0, y: 0, width: width, height: 1), g)
+        let x0 = r.x + view.commandLabel.count
+        let at = max(view.commandCursor, 0)
+        let room = max(1, r.maxX - x0 - 1)
+        return x0 + at - max(0, at - room + 1)
+    }
+
+    /// "label text" (":text" for commands) with the cursor cell; scrolled so the cursor stays in view. A
+    /// selected text is drawn in the selection's role.
+    static func drawCommandLine(_ text: String, cursor: Int, label: String = ":", selected: Bool = false,
+                                rect r: Rect, _ g: Glyphs, into canvas: inout Canvas) {
         let chars = Array(text)
         let at = min(max(cursor, 0), chars.count)
-        let room = r.width - 2
+        let x0 = canvas.put(r.x, r.y, label, .prompt)
+        let room = r.maxX - x0 - 1
+        guard room > 0 else { return }
         let first = max(0, at - room + 1)
-        canvas.put(r.x, r.y, ":", .prompt)
-        var x = r.x + 1
+        var x = x0
         for i in first..<min(chars.count, first + room) {
-            canvas[x, r.y] = Cell(chars[i], i == at ? .cursor : .normal)
+            canvas[x, r.y] = Cell(chars[i], i == at ? .cursor : selected ? .markerSelected : .normal)
             x += 1
         }
-        if at == chars.count { canvas[r.x + 1 + at - first, r.y] = Cell(" ", .cursor) }
+        if at == chars.count { canvas[x0 + at - first, r.y] = Cell(" ", .cursor) }
     }
 
     /// Where to look next when nothing has been said: what undo would undo, or the help and command keys.

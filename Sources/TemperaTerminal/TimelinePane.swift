@@ -125,6 +125,7 @@ enum TimelinePane {
         var info: [String] = []
         if tr.mute { info.append("M") }
         if tr.solo { info.append("S") }
+        if tr.gain != 1 { info.append(Dispatcher.compactDecibels(tr.gain)) }
         let selected = session.selection[track]?.count ?? 0
         if selected > 0 { info.append("\(selected) sel") }
         if !info.isEmpty {

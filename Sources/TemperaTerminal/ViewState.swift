@@ -31,6 +31,10 @@ public struct ViewState: Hashable, Sendable {
     public var commandLine: String?
     /// The insertion point in `commandLine`, in characters.
     public var commandCursor: Int
+    /// What the line shows before `commandLine`: `:` for commands, `fill pattern: ` for the pattern editor.
+    public var commandLabel = ":"
+    /// The whole of `commandLine` is selected (a pre-filled value that typing replaces).
+    public var commandSelected = false
     /// Draw with ASCII only (no UTF-8 locale): no box drawing, blocks or arrows.
     public var ascii: Bool
     /// Playback state sampled from the engine each frame.

@@ -109,7 +109,7 @@ final class DispatcherTests: XCTestCase {
         let d = make()
         keys(d, "P C-u")
         type(d, "pattern \"1x2 - 3\"")
-        keys(d, "enter f C-right enter")
+        keys(d, "enter C-right f enter")
         XCTAssertEqual(d.session.document.pattern, "1x2 - 3")
         let contents = d.session.document.tracks[0].markers.prefix(6).map(\.content)
         XCTAssertEqual(contents, [nil, .clip(1), .clip(1), .rest, .clip(3), nil])

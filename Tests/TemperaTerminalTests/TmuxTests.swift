@@ -253,11 +253,10 @@ final class TmuxTests: XCTestCase {
         click(x: layout.timeline.x + 40, y: rows.y)
         waitFor("track 2 current", { $0.contains("track 2/4") })
 
-        // Pattern fill with the tool on track 3: edit the code, choose fill, Enter.
-        keys("Down")
-        keys("P", "C-u")
-        type("pattern \"3x2 +\"")
-        keys("Enter", "f", "Home", "Enter")
+        // Pattern fill with the tool on track 3: choosing fill opens its code, typing replaces it, Enter fills.
+        keys("Down", "Home", "f")
+        type("3x2 +")
+        keys("Enter")
         waitFor("pattern shown", { $0.contains("3x2 +") })
 
         // Select track 3 and scale it about its last marker by three columns, then undo and redo.
