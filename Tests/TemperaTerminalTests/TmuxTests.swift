@@ -296,7 +296,11 @@ final class TmuxTests: XCTestCase {
         keys(":")
         type("theme light")
         keys("Enter")
-        waitFor("theme light")
+        // The message, not the line still being typed: the prompt shows ":theme light" until Enter is handled.
+        waitFor("the theme's message", { s in
+            let last = s.split(separator: "\n").last.map(String.init) ?? ""
+            return last.contains("theme light") && !last.contains(":theme")
+        })
         let after = session.screen(escapes: true)
         // The same first row of text in other colours.
         let firstRow = { (s: String) in s.split(separator: "\n").first.map(String.init) ?? "" }
