@@ -40,8 +40,12 @@ let package = Package(
         // Synthesises the default kit into Samples/ (`make kit`).
         .executableTarget(name: "tempera-kit", dependencies: ["TemperaCore", "TemperaAudio", "CSndfile"]),
 
+        // What the audio and terminal tests share: the private PulseAudio server and its recorder, onsets,
+        // tmux sessions, the built program's path.
+        .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio"], path: "Tests/TemperaTestSupport"),
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
-        .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore"]),
-        .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio"]),
+        .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
+        .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",
+                                                                 "TemperaTestSupport"]),
     ]
 )

@@ -282,11 +282,18 @@ extension DocumentFile {
                 if let x = o.optional("mute") { track.mute = try bool(x, "mute") }
                 if let x = o.optional("solo") { track.solo = try bool(x, "solo") }
                 if let x = o.optional("markers"), case .markers(let read) = x.kind {
-                    track.markers = MarkerList(read.map { m in
-                        var m = m
-                        m.id = nextID + m.id
-                        return m
-                    })
+                    // The reader numbers markers on from list to list, so in a file the tracks read in order
+                    // their ids are already right.
+                    if read.first.map({ $0.id == nextID }) ?? true {
+                        track.markers = MarkerList(read)
+                    } else {
+                        let base = read[0].id
+                        track.markers = MarkerList(read.map { m in
+                            var m = m
+                            m.id = nextID &+ (m.id &- base)
+                            return m
+                        })
+                    }
                     nextID += MarkerID(read.count)
                 } else if let x = o.optional("markers") {
                     let items = try array(x, "markers")

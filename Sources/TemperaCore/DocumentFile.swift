@@ -70,34 +70,68 @@ public enum DocumentFile {
         }
         out += "],\n"
         out += "  \"tracks\": ["
-        for (k, track) in document.tracks.enumerated() {
-            out += "\n    {\"name\": \(string(track.name)), \"gain\": \(number(track.gain)), \"mute\": \(track.mute), "
-                + "\"solo\": \(track.solo), \"markers\": ["
-            let count = track.markers.count
-            var i = 0
-            // Plain byte appends, no interpolation: this loop is nearly all of a large document's text.
-            // Amplitudes repeat from marker to marker, so the last one's digits are reused.
-            var lastAmp = Double.nan, lastAmpText = ""
-            for m in track.markers {
-                out += "\n      {\"t\": "
-                out += number(m.time)
-                out += ", \"amp\": "
-                if m.amp.bitPattern != lastAmp.bitPattern {
-                    lastAmp = m.amp
-                    lastAmpText = number(m.amp)
-                }
-                out += lastAmpText
-                if let c = m.content {
-                    out += ", \"clip\": "
-                    out += content(c)
-                }
-                i += 1
-                out += i == count ? "}\n    " : "},"
-            }
-            out += k == document.tracks.count - 1 ? "]}\n  " : "]},"
+        // Marker lines, nearly all of a large document's text, go straight into memory reserved for the
+        // longest each could be.
+        let trackHeads = document.tracks.map { track in
+            Array(("\n    {\"name\": \(string(track.name)), \"gain\": \(number(track.gain)), \"mute\": \(track.mute), "
+                + "\"solo\": \(track.solo), \"markers\": [").utf8)
         }
-        out += "]\n}\n"
-        return out.bytes
+        let head = out.bytes
+        let bound = head.count + 16 + document.tracks.indices.reduce(0) {
+            $0 + trackHeads[$1].count + 8 + document.tracks[$1].markers.count * markerLineMax
+        }
+        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, initialized in
+            let base = buffer.baseAddress!
+            var w = ByteWriter(base)
+            head.withUnsafeBufferPointer { w.write(bytes: $0) }
+            for (k, track) in document.tracks.enumerated() {
+                trackHeads[k].withUnsafeBufferPointer { w.write(bytes: $0) }
+                writeMarkers(track.markers, to: &w)
+                w.append(k == document.tracks.count - 1 ? "]}\n  " : "]},")
+            }
+            w.append("]\n}\n")
+            initialized = w.cursor - base
+            precondition(initialized <= bound, "a document's text outgrew its reserved size")
+        }
+    }
+
+    /// The most bytes one marker line takes: `\n      {"t": `, a number, `, "amp": `, a number,
+    /// `, "clip": ` and a whole number, `}\n    `.
+    static let markerLineMax = 13 + numberMax + 9 + numberMax + 10 + 20 + 6
+    /// The longest `number` writes: `-2.2250738585072014e-308`.
+    static let numberMax = 24
+
+    /// A track's marker lines (`{"t": 0.25, "amp": 0.8, "clip": 3}` each on its own line).
+    static func writeMarkers(_ markers: MarkerList, to w: inout ByteWriter) {
+        let count = markers.count
+        var i = 0
+        // Amplitudes repeat from marker to marker, so the last one's digits are copied rather than formatted.
+        var lastAmp = Double.nan
+        var lastAmpText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        for m in markers {
+            w.append("\n      {\"t\": ")
+            w.write(number: m.time)
+            w.append(", \"amp\": ")
+            if m.amp.bitPattern == lastAmp.bitPattern {
+                w.write(bytes: lastAmpText)
+            } else {
+                let start = w.cursor
+                w.write(number: m.amp)
+                lastAmp = m.amp
+                lastAmpText = UnsafeBufferPointer(start: start, count: w.cursor - start)
+            }
+            switch m.content {
+            case nil: break
+            case .clip(let n)?:
+                w.append(", \"clip\": ")
+                w.write(integer: Int64(n))
+            case .hold?: w.append(", \"clip\": \"+\"")
+            case .rest?: w.append(", \"clip\": \"-\"")
+            case .random?: w.append(", \"clip\": \"?\"")
+            }
+            i += 1
+            w.append(i == count ? "}\n    " : "},")
+        }
     }
 
     /// UTF-8 text built by appending strings.
@@ -157,7 +191,9 @@ public enum DocumentFile {
 
     /// Reads a file's text; throws a one-line `CommandError` for malformed input or a newer version.
     public static func decode(_ text: String) throws -> Document {
-        try decode(bytes: Array(text.utf8))
+        var text = text
+        // The string's own UTF-8 storage, read in place rather than copied.
+        return try text.withUTF8 { try Decoder.document(try JSONValue.parse($0)) }
     }
 
     /// Reads a file's bytes (UTF-8).
@@ -272,8 +308,24 @@ public enum DocumentFile {
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw CommandError("cannot open '\(path)': it is a folder")
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(max(info.st_size, 0)) + 1)
+        // Read straight into an array of the file's size; a file that grows meanwhile is read on in chunks.
+        var failure: Int32 = 0
+        let size = Int(max(info.st_size, 0))
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            initialized = 0
+            while initialized < size {
+                let n = read(fd, buffer.baseAddress! + initialized, size - initialized)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { break }
+                initialized += n
+            }
+        }
+        if failure != 0 { throw CommandError("cannot read '\(path)': \(systemError(failure))") }
+        if bytes.count < size { return bytes }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }

@@ -1,8 +1,9 @@
 /// A parsed JSON value that remembers where it was written, so a document file's errors can say
 /// `line 12, column 30: amp must be from 0 to 1, not 3`.
 ///
-/// Numbers are read correctly rounded (an exact fast path for up to 15 digits, Swift's conversion otherwise);
-/// integers too long for a Double keep their text so a 64-bit seed comes back exactly. Objects keep their
+/// Numbers are read correctly rounded without building strings (`DecimalDouble`, for up to 19 significant
+/// digits; Swift's conversion otherwise); integers too long for a Double keep their text so a 64-bit seed
+/// comes back exactly. Objects keep their
 /// keys in file order.
 struct JSONValue {
     enum Kind {
@@ -13,8 +14,8 @@ struct JSONValue {
         case string(String)
         case array([JSONValue])
         case object([(key: String, value: JSONValue)])
-        /// A `"markers"` list, read straight into markers (ids 0, 1, 2... in file order) rather than into a tree:
-        /// nearly all of a large document is markers, and this halves its load time.
+        /// A `"markers"` list, read straight into markers (ids numbered on across lists in file order) rather
+        /// than into a tree: nearly all of a large document is markers, and this halves its load time.
         case markers([Marker])
     }
 
@@ -54,6 +55,11 @@ struct JSONValue {
 
     /// Parses UTF-8 JSON text; errors name the line and column.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { try parse($0) }
+    }
+
+    /// Parses UTF-8 JSON text in memory that stays valid for the call.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
         var reader = Reader(bytes: bytes)
         // A UTF-8 byte-order mark, as some editors write, is skipped rather than refused.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -69,13 +75,17 @@ struct JSONValue {
     }
 
     /// A recursive-descent reader over bytes.
+    /// Reads through an unsafe buffer: every access is behind an explicit `index < bytes.count` test, and the
+    /// buffer outlives the reader (see `parse`).
     struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var line = 1
         var lineStart = 0
+        /// Marker ids run on across marker lists in file order, as a loaded document numbers them.
+        var nextMarkerID: MarkerID = 0
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
         static let maxDepth = 256
 
@@ -195,7 +205,8 @@ struct JSONValue {
             }
             while true {
                 skipSpace()
-                out.append(try marker(id: MarkerID(truncatingIfNeeded: out.count)))
+                out.append(try marker(id: nextMarkerID))
+                nextMarkerID &+= 1
                 skipSpace()
                 guard index < bytes.count else { throw error("the file ends inside a list (missing ']')") }
                 if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -224,24 +235,43 @@ struct JSONValue {
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                         throw error("expected a field name in quotes, found \(found)")
                     }
-                    let key = try string()
+                    // The three keys as written are matched on their bytes; anything else (an escape, an
+                    // unknown name) is read as a string for its message.
+                    var bit = markerKey()
+                    let key: String
+                    switch bit {
+                    case 1: key = "t"
+                    case 2: key = "amp"
+                    case 4: key = "clip"
+                    default:
+                        key = try string()
+                        bit = key == "t" ? 1 : key == "amp" ? 2 : key == "clip" ? 4 : 0
+                    }
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                         throw error("expected ':' after \"\(key)\", found \(found)")
                     }
                     index += 1
                     skipSpace()
-                    let v = try value(depth: 2)
-                    let bit: UInt8 = key == "t" ? 1 : key == "amp" ? 2 : key == "clip" ? 4 : 0
-                    if bit == 0 { throw v.error("unknown field '\(key)' in a marker (known: t, amp, clip)") }
-                    if seen & bit != 0 { throw v.error("'\(key)' is given twice in a marker") }
-                    seen |= bit
-                    switch bit {
-                    case 1:
-                        time = try DocumentFile.Decoder.double(v, "time", { (0...CommandParser.maxTime).contains($0) },
-                                                               "must be from 0 to 10000000")
-                    case 2: amp = try DocumentFile.Decoder.amp(v) ?? 0.8
-                    default: content = try DocumentFile.Decoder.content(v)
+                    // A number for a known field read once is checked here without a JSONValue; anything else
+                    // (and every error message) goes the general way below.
+                    if bit != 0, seen & bit == 0, index < bytes.count,
+                       bytes[index] == UInt8(ascii: "-") || bytes[index] &- UInt8(ascii: "0") <= 9 {
+                        let (vl, vc) = (line, column)
+                        let (d, _) = try numberValue()
+                        seen |= bit
+                        func v() -> JSONValue { JSONValue(kind: .number(d, text: nil), line: vl, column: vc) }
+                        switch bit {
+                        case 1:
+                            time = d >= 0 && d <= CommandParser.maxTime ? d : try DocumentFile.Decoder.double(
+                                v(), "time", { (0...CommandParser.maxTime).contains($0) }, "must be from 0 to 10000000")
+                        case 2: amp = d >= 0 && d <= 1 ? d : try DocumentFile.Decoder.amp(v()) ?? 0.8
+                        default:
+                            content = d >= 1 && d <= 16 && d == d.rounded() ? .clip(Int(d))
+                                : try DocumentFile.Decoder.content(v())
+                        }
+                    } else {
+                        try markerField(bit: bit, key: key, seen: &seen, time: &time, amp: &amp, content: &content)
                     }
                     skipSpace()
                     guard index < bytes.count else { throw error("the file ends inside an object (missing '}')") }
@@ -254,6 +284,44 @@ struct JSONValue {
             return Marker(id: id, time: time, amp: amp, content: content)
         }
 
+        /// One field of a marker read as a general value, with every check and message.
+        mutating func markerField(bit: UInt8, key: String, seen: inout UInt8, time: inout Double?, amp: inout Double,
+                                  content: inout Content?) throws {
+            let v = try value(depth: 2)
+            if bit == 0 { throw v.error("unknown field '\(key)' in a marker (known: t, amp, clip)") }
+            if seen & bit != 0 { throw v.error("'\(key)' is given twice in a marker") }
+            seen |= bit
+            switch bit {
+            case 1:
+                time = try DocumentFile.Decoder.double(v, "time", { (0...CommandParser.maxTime).contains($0) },
+                                                       "must be from 0 to 10000000")
+            case 2: amp = try DocumentFile.Decoder.amp(v) ?? 0.8
+            default: content = try DocumentFile.Decoder.content(v)
+            }
+        }
+
+        /// Reads `"t"`, `"amp"` or `"clip"` at the cursor and returns its bit (1, 2, 4); 0, with the cursor
+        /// unmoved, for any other text.
+        mutating func markerKey() -> UInt8 {
+            let n = bytes.count - index
+            if n >= 3, bytes[index + 1] == UInt8(ascii: "t"), bytes[index + 2] == UInt8(ascii: "\"") {
+                index += 3
+                return 1
+            }
+            if n >= 5, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
+               bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: "\"") {
+                index += 5
+                return 2
+            }
+            if n >= 6, bytes[index + 1] == UInt8(ascii: "c"), bytes[index + 2] == UInt8(ascii: "l"),
+               bytes[index + 3] == UInt8(ascii: "i"), bytes[index + 4] == UInt8(ascii: "p"),
+               bytes[index + 5] == UInt8(ascii: "\"") {
+                index += 6
+                return 4
+            }
+            return 0
+        }
+
         mutating func literal(_ word: String) throws {
             let w = Array(word.utf8)
             let n = w.count
@@ -262,80 +330,117 @@ struct JSONValue {
             index += n
         }
 
-        mutating func digits() -> Int {
-            let start = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            return index - start
+        /// True when the eight bytes (first byte lowest) are all ASCII digits.
+        @inline(__always)
+        static func isEightDigits(_ v: UInt64) -> Bool {
+            (v & 0xF0F0_F0F0_F0F0_F0F0) | (((v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
+                == 0x3333_3333_3333_3333
         }
 
-        static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+        /// The value of eight ASCII digits (first byte lowest, most significant), by pairwise combination.
+        @inline(__always)
+        static func eightDigits(_ v: UInt64) -> UInt64 {
+            var v = v &- 0x3030_3030_3030_3030
+            v = v &* 10 &+ (v >> 8)
+            let mask: UInt64 = 0x0000_00FF_0000_00FF
+            v = ((v & mask) &* 0x000F_4240_0000_0064 &+ ((v >> 16) & mask) &* 0x0000_2710_0000_0001) >> 32
+            return v & 0xFFFF_FFFF
+        }
 
         /// JSON's number grammar, strictly: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
         mutating func number() throws -> Kind {
             let start = index
-            let negative = bytes[index] == UInt8(ascii: "-")
-            if negative { index += 1 }
-            let intStart = index
+            let (v, keepText) = try numberValue()
+            return .number(v, text: keepText ? String(decoding: bytes[start..<index], as: UTF8.self) : nil)
+        }
+
+        /// The number at the cursor (a `-` or a digit), and whether it is an integer a Double cannot hold exactly
+        /// (a 64-bit seed), whose text the caller should keep.
+        @inline(__always)
+        mutating func numberValue() throws -> (Double, keepText: Bool) {
+            let p = bytes.baseAddress!, end = bytes.count
+            let start = index
+            var i = index
+            defer { index = i }
+            let negative = p[i] == UInt8(ascii: "-")
+            if negative { i += 1 }
+            let intStart = i
             // The significant digits as an integer (while it stays exact) and the power of ten they carry.
             var mantissa: UInt64 = 0
             var digitCount = 0
             var scale = 0
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                if digitCount < 19 { mantissa = mantissa * 10 + UInt64(bytes[index] - UInt8(ascii: "0")) } else { scale += 1 }
+            while i < end {
+                let d = p[i] &- UInt8(ascii: "0")
+                if d > 9 { break }
+                if digitCount < 19 { mantissa = mantissa &* 10 &+ UInt64(d) } else { scale += 1 }
                 if mantissa > 0 || digitCount > 0 { digitCount += 1 }
-                index += 1
+                i += 1
             }
-            let n = index - intStart
-            if n == 0 { throw error("expected digits after '-'") }
-            if n > 1, bytes[intStart] == UInt8(ascii: "0") {
-                index = intStart
+            let n = i - intStart
+            if n == 0 { index = i; throw error("expected digits after '-'") }
+            if n > 1, p[intStart] == UInt8(ascii: "0") {
+                i = intStart
+                index = i
                 throw error("a number may not start with 0")
             }
             var isInteger = true
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            if i < end, p[i] == UInt8(ascii: ".") {
                 isInteger = false
-                index += 1
-                let fractionStart = index
-                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                i += 1
+                let fractionStart = i
+                while i < end {
+                    // Eight digits at a time once the leading zeros are behind (a 17-digit fraction is common).
+                    if mantissa > 0, digitCount <= 11, end - i >= 8 {
+                        let chunk = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                        if Reader.isEightDigits(chunk) {
+                            mantissa = mantissa &* 100_000_000 &+ Reader.eightDigits(chunk)
+                            scale -= 8
+                            digitCount += 8
+                            i += 8
+                            continue
+                        }
+                    }
+                    let d = p[i] &- UInt8(ascii: "0")
+                    if d > 9 { break }
                     if digitCount < 19 {
-                        mantissa = mantissa * 10 + UInt64(bytes[index] - UInt8(ascii: "0"))
+                        mantissa = mantissa &* 10 &+ UInt64(d)
                         scale -= 1
                         if mantissa > 0 { digitCount += 1 }
                     } else {
                         digitCount = 20  // digits dropped: only the slow path is exact
                     }
-                    index += 1
+                    i += 1
                 }
-                if index == fractionStart { throw error("expected digits after '.'") }
+                if i == fractionStart { index = i; throw error("expected digits after '.'") }
             }
             var exponent = 0
-            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            if i < end, p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E") {
                 isInteger = false
-                index += 1
+                i += 1
                 var exponentNegative = false
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                    exponentNegative = bytes[index] == UInt8(ascii: "-")
-                    index += 1
+                if i < end, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") {
+                    exponentNegative = p[i] == UInt8(ascii: "-")
+                    i += 1
                 }
-                let exponentStart = index
-                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                    if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) }
-                    index += 1
+                let exponentStart = i
+                while i < end {
+                    let d = p[i] &- UInt8(ascii: "0")
+                    if d > 9 { break }
+                    if exponent < 100_000 { exponent = exponent * 10 + Int(d) }
+                    i += 1
                 }
-                if index == exponentStart { throw error("expected digits in the exponent") }
+                if i == exponentStart { index = i; throw error("expected digits in the exponent") }
                 if exponentNegative { exponent = -exponent }
             }
-            // Clinger's fast path: a mantissa below 2^53 and a power of ten up to 22 are both exact, so one
-            // multiplication or division rounds correctly.
-            let power = scale + exponent
-            if digitCount <= 19, mantissa <= 1 << 53, abs(power) <= 22 {
-                let m = Double(mantissa)
-                let v = power < 0 ? m / Reader.powersOfTen[-power] : m * Reader.powersOfTen[power]
-                return .number(negative ? -v : v, text: nil)
+            // Integers that a Double cannot hold exactly keep their text; everything else of up to 19
+            // significant digits is converted exactly without building a string.
+            if digitCount <= 19, !isInteger || mantissa <= 1 << 53,
+               let v = DecimalDouble.value(mantissa: mantissa, power: scale + exponent) {
+                return (negative ? -v : v, false)
             }
-            let text = String(decoding: bytes[start..<index], as: UTF8.self)
-            guard let v = Double(text) else { throw error("'\(text)' is not a number") }
-            return .number(v, text: isInteger ? text : nil)
+            let text = String(decoding: bytes[start..<i], as: UTF8.self)
+            guard let v = Double(text) else { index = i; throw error("'\(text)' is not a number") }
+            return (v, isInteger)
         }
 
         mutating func hex4() throws -> UInt32 {

@@ -33,7 +33,13 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
     /// built before they had ids, but such a list fails `checkInvariants` until then.
     public init<S: Sequence>(_ markers: S) where S.Element == Marker {
         var sorted = Array(markers)
-        sorted.sort { $0.precedes($1) }
+        // Markers already in order (a loaded file, a rebuilt track) cost one pass, not a sort.
+        var inOrder = true
+        for i in sorted.indices.dropFirst() where !sorted[i - 1].precedes(sorted[i]) {
+            inOrder = false
+            break
+        }
+        if !inOrder { sorted.sort { $0.precedes($1) } }
         var c = 0
         while c < sorted.count {
             let end = Swift.min(c + Self.chunkTarget, sorted.count)
@@ -42,6 +48,16 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
             c = end
         }
         total = sorted.count
+        // Each bucket of the id index sized once, so no dictionary grows (and rehashes) while it fills.
+        var bucketSizes: [Int] = []
+        for m in sorted {
+            let b = Int(m.id >> Self.idBucketShift)
+            if b >= bucketSizes.count {
+                bucketSizes.append(contentsOf: repeatElement(0, count: b - bucketSizes.count + 1))
+            }
+            bucketSizes[b] += 1
+        }
+        idTimes = bucketSizes.map { [MarkerID: Double](minimumCapacity: $0) }
         for m in sorted { setTime(m.time, for: m.id) }
     }
 

@@ -1,13 +1,14 @@
 import Foundation
 import TemperaAudio
 import TemperaCore
+import TemperaTestSupport
 import XCTest
 
 /// `tempera render` and `tempera play`, run as the user runs them.
 final class AudioCommandLineTests: XCTestCase {
     var dir = ""
 
-    override func setUp() { dir = Fixture.temporaryDirectory("cli") }
+    override func setUp() { dir = TestPaths.temporaryDirectory("cli") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     struct Run {
@@ -17,7 +18,7 @@ final class AudioCommandLineTests: XCTestCase {
     }
 
     func tempera(_ args: [String], env: [String: String] = [:]) throws -> Run {
-        let exe = Fixture.repositoryRoot + "/.build/debug/tempera"
+        let exe = TestPaths.binary
         guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera first (swift build)") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
@@ -94,7 +95,7 @@ final class AudioCommandLineTests: XCTestCase {
     }
 
     func testTheKitGeneratorIsDeterministic() throws {
-        let exe = Fixture.repositoryRoot + "/.build/debug/tempera-kit"
+        let exe = TestPaths.packageRoot + "/.build/debug/tempera-kit"
         guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera-kit first") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
@@ -105,7 +106,7 @@ final class AudioCommandLineTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 0)
         for name in Document.kitNames + ["note"] {
             let fresh = try Data(contentsOf: URL(fileURLWithPath: dir + "/kit/\(name).wav"))
-            let shipped = try Data(contentsOf: URL(fileURLWithPath: Fixture.kitDirectory + "/\(name).wav"))
+            let shipped = try Data(contentsOf: URL(fileURLWithPath: TestPaths.kitDirectory + "/\(name).wav"))
             XCTAssertEqual(fresh, shipped, "\(name).wav: regenerate the kit with `make kit` and commit it")
         }
     }
@@ -134,6 +135,6 @@ final class AudioCommandLineTests: XCTestCase {
         let rec = try AudioFile.read(recording).samples
         let expected = Schedule(document: doc, sampleRate: 48_000).onsets(loops: 2).map { Int($0.frame) }
         XCTAssertEqual(expected.count, 6)
-        XCTAssertEqual(Fixture.soundStarts(rec).count, expected.count)
+        XCTAssertEqual(Onsets.soundStarts(rec).count, expected.count)
     }
 }

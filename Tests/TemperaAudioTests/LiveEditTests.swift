@@ -1,6 +1,7 @@
 import Foundation
 @testable import TemperaAudio
 import TemperaCore
+import TemperaTestSupport
 import XCTest
 
 /// The engine driven block by block on the null output: edits and tempo changes while playing.
@@ -9,25 +10,13 @@ final class LiveEditTests: XCTestCase {
     var click = ""
 
     override func setUp() {
-        dir = Fixture.temporaryDirectory("live")
+        dir = TestPaths.temporaryDirectory("live")
         click = try! Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "click.wav")
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func pulses(_ times: [Double]) -> [(Double, Content?)] { times.map { ($0, .clip(1)) } }
-
-    /// Pumps `frames` frames in blocks of 256 and returns them.
-    func pump(_ engine: AudioEngine, _ frames: Int) -> [Float] {
-        var out: [Float] = []
-        var left = frames
-        while left > 0 {
-            let n = min(256, left)
-            out += engine.pump(frames: n)
-            left -= n
-        }
-        return out
-    }
 
     func testPlayingOnTheNullOutputMatchesTheOfflineRender() throws {
         let doc = Fixture.document(tracks: [pulses([0, 0.1, 0.35, 0.6])], slots: [ClipSlot(file: click)], tempo: 1.25)
@@ -54,7 +43,7 @@ final class LiveEditTests: XCTestCase {
         let after = Fixture.document(tracks: [pulses([0, 0.2, 0.3, 0.45, 0.55, 0.8])], slots: [ClipSlot(file: click)])
         engine.update(document: after)
         out += pump(engine, 48_000 + 24_000)
-        XCTAssertEqual(Fixture.soundStarts(out), [0, 9_600, 19_200,                       // before the edit
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 9_600, 19_200,                       // before the edit
                                                   26_400, 38_400,                         // the rest of the pass, edited
                                                   48_000, 57_600, 62_400, 69_600, 74_400, 86_400,  // the next pass
                                                   96_000])
@@ -72,7 +61,7 @@ final class LiveEditTests: XCTestCase {
         doc.transport.tempo = 1.5
         engine.update(document: doc)
         out += pump(engine, 48_000)
-        let starts = Fixture.soundStarts(out)
+        let starts = Onsets.soundStarts(out)
         XCTAssertEqual(Array(starts.prefix(3)), [0, 6_000, 12_000])
         // From the change on, onsets sit at C + schedule frame at the new tempo, C chosen so the musical position
         // at the change (0.31467 s) stays where it was.
@@ -124,7 +113,7 @@ final class LiveEditTests: XCTestCase {
         engine.play()
         out += pump(engine, 30_000)
         // Resumed at frame 25 600: the onset at 0.5 s comes 0.18 s later, the one at 0.75 s 0.43 s later.
-        XCTAssertEqual(Fixture.soundStarts(out), [0, 12_000, 25_600 + 8_640, 25_600 + 20_640])
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 12_000, 25_600 + 8_640, 25_600 + 20_640])
     }
 
     func testWithTheLoopOffPlaybackStopsAtTheEndAndPlaysAgainFromTheStart() throws {
@@ -142,7 +131,7 @@ final class LiveEditTests: XCTestCase {
         engine.play()
         XCTAssertTrue(engine.isPlaying)
         out += pump(engine, 30_000)
-        XCTAssertEqual(Fixture.soundStarts(out), [0, 24_000, 49_920, 49_920 + 24_000])
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 24_000, 49_920, 49_920 + 24_000])
     }
 
     func testRewindGoesBackToTheLoopStart() throws {
@@ -154,7 +143,7 @@ final class LiveEditTests: XCTestCase {
         var out = pump(engine, 20_480)
         engine.rewind()
         out += pump(engine, 20_480)
-        XCTAssertEqual(Fixture.soundStarts(out), [0, 14_400, 20_480, 20_480 + 14_400])
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 14_400, 20_480, 20_480 + 14_400])
     }
 
     func testASampleReplacedWhileItSoundsLivesUntilItsVoiceEnds() throws {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import TemperaAudio
 import TemperaCore
+import TemperaTestSupport
 import XCTest
 
 /// Edits published while the loop plays sound every marker at most once per pass: a marker that already sounded
@@ -11,7 +12,7 @@ final class PlayedOnceTests: XCTestCase {
     var click = ""
 
     override func setUp() {
-        dir = Fixture.temporaryDirectory("once")
+        dir = TestPaths.temporaryDirectory("once")
         click = try! Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "click.wav")
     }
 
@@ -30,18 +31,6 @@ final class PlayedOnceTests: XCTestCase {
         return engine
     }
 
-    /// Pumps `frames` frames in blocks of 256 and returns them.
-    func pump(_ engine: AudioEngine, _ frames: Int) -> [Float] {
-        var out: [Float] = []
-        var left = frames
-        while left > 0 {
-            let n = min(256, left)
-            out += engine.pump(frames: n)
-            left -= n
-        }
-        return out
-    }
-
     func testAMarkerShiftedLaterAcrossThePlayheadSoundsOnceInThePassThenOnItsNewFrame() throws {
         let s = session([0, 0.25, 0.5, 0.75])
         let engine = playing(s.document)
@@ -53,7 +42,7 @@ final class PlayedOnceTests: XCTestCase {
                        "the same marker, moved")
         engine.update(document: s.document)
         out += pump(engine, 96_000 - 14_336)
-        XCTAssertEqual(Fixture.soundStarts(out), [0, 12_000, 24_000, 36_000,           // not again at 16 800
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 12_000, 24_000, 36_000,           // not again at 16 800
                                                   48_000, 64_800, 72_000, 84_000])     // the next pass: at 0.35 s
     }
 
@@ -65,7 +54,7 @@ final class PlayedOnceTests: XCTestCase {
         try s.run(line: "shift -0.3")         // to 0.2 s: just behind the playhead, never played this pass
         engine.update(document: s.document)
         out += pump(engine, 96_000 - 14_336)
-        XCTAssertEqual(Fixture.soundStarts(out), [0, 36_000,
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 36_000,
                                                   48_000, 57_600, 84_000])
     }
 
@@ -89,7 +78,7 @@ final class PlayedOnceTests: XCTestCase {
             out += pump(engine, 512)
         }
         out += pump(engine, 96_000 - 14_336 - 6 * 512)
-        XCTAssertEqual(Fixture.soundStarts(out), [0, 12_000, 24_000, 38_400,
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 12_000, 24_000, 38_400,
                                                   48_000, 67_200, 72_000, 86_400])
     }
 
@@ -108,7 +97,7 @@ final class PlayedOnceTests: XCTestCase {
         var out = pump(engine, 62_464)        // 1.30133 s: the third beat's off-beat (1.29167 s) has just sounded
         engine.update(document: one)          // and now moves to 1.33333 s, ahead of the playhead
         out += pump(engine, 192_000 - 62_464)
-        XCTAssertEqual(Fixture.soundStarts(out), [0, 14_000, 24_000, 38_000, 48_000, 62_000, 72_000, 88_000,
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 14_000, 24_000, 38_000, 48_000, 62_000, 72_000, 88_000,
                                                   96_000, 112_000, 120_000, 136_000, 144_000, 160_000, 168_000, 184_000])
     }
 
@@ -137,7 +126,7 @@ final class PlayedOnceTests: XCTestCase {
         try s.run(line: "loop 0 0.2")         // the playhead is outside the new region: it starts again from 0
         engine.update(document: s.document)
         out += pump(engine, 20_000)
-        XCTAssertEqual(Fixture.soundStarts(out), [0, 4_800,
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 4_800,
                                                   14_336, 19_136, 23_936, 28_736, 33_536])
     }
 
@@ -147,7 +136,7 @@ final class PlayedOnceTests: XCTestCase {
         XCTAssertEqual(doc.tracks[0].markers[0].id, doc.tracks[1].markers[0].id)
         let engine = playing(doc)
         let out = pump(engine, 24_000)
-        XCTAssertEqual(Fixture.soundStarts(out), [12_000])
+        XCTAssertEqual(Onsets.soundStarts(out), [12_000])
         // Both tracks: the first frame of the attack is 0.5 x 0.5 / 48 from each.
         XCTAssertEqual(out[2 * 12_000], 2 * 0.5 * 0.5 / 48, accuracy: 1e-7)
     }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import TemperaAudio
 import TemperaCore
+import TemperaTestSupport
 import XCTest
 
 /// Playback through a private PulseAudio server, checked against what its null sink's monitor recorded.
@@ -8,7 +9,7 @@ final class PulsePlaybackTests: XCTestCase {
     var dir = ""
     var servers: [PulseTestServer] = []
 
-    override func setUp() { dir = Fixture.temporaryDirectory("pulse-play") }
+    override func setUp() { dir = TestPaths.temporaryDirectory("pulse-play") }
 
     override func tearDown() {
         for s in servers { s.stop() }
@@ -72,10 +73,10 @@ final class PulsePlaybackTests: XCTestCase {
 
             let rec = try AudioFile.read(path)
             XCTAssertEqual(rec.channels, 2)
-            guard let offset = Fixture.firstSound(rec.samples) else { return XCTFail("nothing was recorded") }
+            guard let offset = Onsets.firstSound(rec.samples) else { return XCTFail("nothing was recorded") }
             XCTAssertGreaterThanOrEqual(rec.samples.count, offset * 2 + offline.count)
             let played = Array(rec.samples[(offset * 2)..<min(rec.samples.count, offset * 2 + offline.count)])
-            XCTAssertEqual(Fixture.soundStarts(played), expectedOnsets)
+            XCTAssertEqual(Onsets.soundStarts(played), expectedOnsets)
             assertSamplesEqual(played, offline, accuracy: 1e-6)
             return
         }
@@ -112,8 +113,8 @@ final class PulsePlaybackTests: XCTestCase {
         }
 
         let rec = try AudioFile.read(path).samples
-        let offset = try XCTUnwrap(Fixture.firstSound(rec))
-        let starts = Fixture.soundStarts(rec).map { $0 - offset }
+        let offset = try XCTUnwrap(Onsets.firstSound(rec))
+        let starts = Onsets.soundStarts(rec).map { $0 - offset }
         let before = Schedule(document: { var d = doc; d.transport.tempo = 1.37; return d }(), sampleRate: 48_000)
         let after = Schedule(document: doc, sampleRate: 48_000)
         let beforeFrames = Set(before.onsets(loops: 6).map { Int($0.frame) })

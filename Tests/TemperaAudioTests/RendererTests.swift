@@ -1,13 +1,14 @@
 import Foundation
 @testable import TemperaAudio
 import TemperaCore
+import TemperaTestSupport
 import XCTest
 
 /// The mixing code, driven offline: every onset on its frame, gates, rests, no clicks.
 final class RendererTests: XCTestCase {
     var dir = ""
 
-    override func setUp() { dir = Fixture.temporaryDirectory("render") }
+    override func setUp() { dir = TestPaths.temporaryDirectory("render") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     /// Two tracks of irregular times (sqrt(2), thirds, a `?`) at tempo 1.37 over three passes.
@@ -27,7 +28,7 @@ final class RendererTests: XCTestCase {
         let out = r.renderAll()
         let expected = Schedule(document: doc, sampleRate: 48_000).onsets(loops: 3).map { Int($0.frame) }.sorted()
         XCTAssertEqual(expected.count, 24)
-        XCTAssertEqual(Fixture.soundStarts(out), expected)
+        XCTAssertEqual(Onsets.soundStarts(out), expected)
         // The first frame of a voice: sample x amp x the first step of a 1 ms (48-frame) attack.
         XCTAssertEqual(out[0], 0.5 * 0.8 / 48, accuracy: 1e-7)
         XCTAssertEqual(r.passFrames, Int((3 / 1.37 * 48_000).rounded()))
@@ -105,7 +106,7 @@ final class RendererTests: XCTestCase {
              (1.4, .clip(15)), (1.7, .clip(16)), (1.8, nil)],
         ], slots: Document.defaultKit, tempo: 1.1, span: 2, volume: 0.8, amp: 0.7)
         doc.slots[15].mode = .gate
-        let r = OfflineRenderer(document: doc, baseDirectory: nil, loops: 2, maxTail: 0, kitDirectory: Fixture.kitDirectory)
+        let r = OfflineRenderer(document: doc, baseDirectory: nil, loops: 2, maxTail: 0, kitDirectory: TestPaths.kitDirectory)
         XCTAssertEqual(r.warnings, [])
         let out = r.renderAll()
         XCTAssertEqual(out.count / 2, Int((4 / 1.1 * 48_000).rounded()))
@@ -146,11 +147,11 @@ final class RendererTests: XCTestCase {
     func testANoteSlotWithoutAFilePlaysTheKitToneAtItsPitch() throws {
         let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(note: 72)], span: 2)
         let r = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0,
-                                kitDirectory: Fixture.kitDirectory)
+                                kitDirectory: TestPaths.kitDirectory)
         XCTAssertEqual(r.warnings, [])
         let out = r.renderAll()
         // An octave up, the kit's middle-C tone lasts half as long.
-        let recorded = try SampleLoader.load(path: Fixture.kitDirectory + "/note.wav", sampleRate: 48_000)
+        let recorded = try SampleLoader.load(path: TestPaths.kitDirectory + "/note.wav", sampleRate: 48_000)
         let last = (0..<(out.count / 2)).last { out[2 * $0] != 0 }!
         XCTAssertEqual(last, recorded.frames / 2, accuracy: 2)
     }

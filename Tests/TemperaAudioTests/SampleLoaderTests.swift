@@ -1,12 +1,13 @@
 import Foundation
 @testable import TemperaAudio
 import TemperaCore
+import TemperaTestSupport
 import XCTest
 
 final class SampleLoaderTests: XCTestCase {
     var dir = ""
 
-    override func setUp() { dir = Fixture.temporaryDirectory("samples") }
+    override func setUp() { dir = TestPaths.temporaryDirectory("samples") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func testEveryContainerLoadsToStereoAtTheOutputRate() throws {
@@ -111,7 +112,7 @@ final class SampleLoaderTests: XCTestCase {
         XCTAssertEqual(doc.slots[1].file, "missing.wav")
         let r = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0)
         let out = r.renderAll()
-        XCTAssertEqual(Fixture.soundStarts(out), [0])
+        XCTAssertEqual(Onsets.soundStarts(out), [0])
     }
 
     func testKitReferencesResolveToTheShippedSamples() {
@@ -120,15 +121,15 @@ final class SampleLoaderTests: XCTestCase {
         XCTAssertEqual(SamplePaths.resolve("sub/x.wav", baseDirectory: "/docs"), "/docs/sub/x.wav")
         XCTAssertEqual(SamplePaths.kitDirectory(environment: ["TEMPERA_SAMPLES": "/env/kit"]), "/env/kit")
         // A build sits below the repository: walking up from it finds Samples/kick.wav.
-        let exe = Fixture.repositoryRoot + "/.build/debug/tempera"
-        XCTAssertEqual(SamplePaths.kitDirectory(environment: [:], executable: exe), Fixture.kitDirectory)
+        let exe = TestPaths.binary
+        XCTAssertEqual(SamplePaths.kitDirectory(environment: [:], executable: exe), TestPaths.kitDirectory)
     }
 
     func testTheDefaultKitLoadsEverySlot() throws {
-        let engine = AudioEngine(output: .null, kitDirectory: Fixture.kitDirectory)
+        let engine = AudioEngine(output: .null, kitDirectory: TestPaths.kitDirectory)
         XCTAssertEqual(engine.load(document: Document.demo(), baseDirectory: nil), [])
         for name in Document.kitNames {
-            let s = try SampleLoader.load(path: Fixture.kitDirectory + "/\(name).wav", sampleRate: 48_000)
+            let s = try SampleLoader.load(path: TestPaths.kitDirectory + "/\(name).wav", sampleRate: 48_000)
             XCTAssertLessThan(s.frames, 72_000, name)
             let peak = (0..<s.frames).map { abs(s.data[2 * $0]) }.max()!
             XCTAssertEqual(peak, 0.708, accuracy: 0.05, name)

@@ -268,4 +268,115 @@ final class DocumentFileTests: XCTestCase {
             XCTAssertEqual((error as? CommandError)?.message, "cannot open '\(self.dir)/absent.tempera': No such file or directory")
         }
     }
+
+    func testDecimalDigitsBecomeTheNearestDoubleAsTheStandardLibraryReadsThem() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+        var converted = 0
+        for _ in 0..<20_000 {
+            var mantissa: UInt64 = 0
+            for _ in 0..<(next() % 19 + 1) { mantissa = mantissa * 10 + next() % 10 }
+            let power = Int(next() % 180) - 110
+            guard let v = DecimalDouble.value(mantissa: mantissa, power: power) else { continue }
+            converted += 1
+            XCTAssertEqual(v.bitPattern, Double("\(mantissa)e\(power)")!.bitPattern, "\(mantissa)e\(power)")
+        }
+        XCTAssertGreaterThan(converted, 15_000)
+        // Halfway between two Doubles: ties go to the even significand.
+        XCTAssertEqual(DecimalDouble.value(mantissa: 9_007_199_254_740_993, power: 0), 9_007_199_254_740_992)
+        XCTAssertEqual(DecimalDouble.value(mantissa: 9_007_199_254_740_995, power: 0), 9_007_199_254_740_996)
+        XCTAssertEqual(DecimalDouble.value(mantissa: 30_000_000_000_000_004, power: -17), 0.1 + 0.2)
+        XCTAssertEqual(DecimalDouble.value(mantissa: 9_999_999_999_999_998, power: -9), 9_999_999.999_999_998)
+        // Outside the method's reach: the caller's general path.
+        XCTAssertNil(DecimalDouble.value(mantissa: 5, power: -324))
+        XCTAssertNil(DecimalDouble.value(mantissa: 17_976_931_348_623_157, power: 292))
+    }
+
+    func testLongNumbersInAFileReadExactly() throws {
+        let values = ["0.30000000000000004", "9999999.999999998", "1234567.1234567891", "0.0001234567890123456",
+                      "1e-07", "1.0000000000000002", "2.2250738585072014e-308", "5e-324", "4.9406564584124654e-324",
+                      "123456789012345678901234e-30", "0.12345678901234567890123", "1E3", "1e+2", "0.5e1"]
+        let markers = values.map { "{\"t\": 1, \"amp\": 1, \"clip\": 1}".replacingOccurrences(of: "\"t\": 1", with: "\"t\": \($0)") }
+        let doc = try DocumentFile.decode("{\"tempera\": 1, \"tracks\": [{\"markers\": [" + markers.joined(separator: ", ") + "]}]}")
+        XCTAssertEqual(doc.tracks[0].markers.map(\.time.bitPattern).sorted(),
+                       values.map { Double($0)!.bitPattern }.sorted())
+    }
+
+    func testMarkerLinesSpellEveryKindOfDoubleAsNumberDoes() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 31)
+        }
+        var markers: [Marker] = []
+        let special: [Double] = [0, -0.0, 1e15, -1e15, 999_999_999_999_999, 1e300, 5e-324, -2.2250738585072014e-308,
+                                 .greatestFiniteMagnitude, -9_007_199_254_740_993, 0.1, 1.0 / 3]
+        let contents: [Content?] = [nil, .clip(1), .clip(16), .hold, .rest, .random, .clip(Int.max)]
+        for i in 0..<6_000 {
+            var time = i < special.count ? special[i] : Double(bitPattern: next())
+            if !time.isFinite { time = Double(next() % 100_000_000) / 1_000_000 }
+            var amp = i % 3 == 0 ? Double(bitPattern: next()) : Double(next() >> 11) / Double(1 << 53)
+            if !amp.isFinite { amp = 0.8 }
+            if i % 5 == 0, let last = markers.last { amp = last.amp }
+            markers.append(Marker(id: MarkerID(i), time: time, amp: amp, content: contents[i % contents.count]))
+        }
+        let doc = Document(tracks: [Track(name: "x", markers: MarkerList(markers))])
+        var expected = ""
+        for (i, m) in doc.tracks[0].markers.enumerated() {
+            expected += "\n      {\"t\": " + DocumentFile.number(m.time) + ", \"amp\": " + DocumentFile.number(m.amp)
+            if let c = m.content { expected += ", \"clip\": " + DocumentFile.content(c) }
+            expected += i == markers.count - 1 ? "}\n    " : "},"
+        }
+        let text = DocumentFile.encode(doc)
+        XCTAssertTrue(text.contains("\"markers\": [" + expected + "]}\n  ]\n}\n"))
+        XCTAssertEqual(DocumentFile.encodeBytes(doc), Array(text.utf8))
+    }
+
+    func testALargeDocumentRoundTripsWithSortedListsAndIdsInFileOrder() throws {
+        var state: UInt64 = 42
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var tracks: [Track] = []
+        for t in 0..<3 {
+            var markers: [Marker] = []
+            for i in 0..<4_000 {
+                let content: Content? = i % 3 == 0 ? .clip(t + 1) : nil
+                markers.append(Marker(id: MarkerID(t * 10_000 + i), time: next() * 1_000, amp: next(), content: content))
+            }
+            tracks.append(Track(name: "t\(t)", markers: MarkerList(markers)))
+        }
+        let doc = Document(tracks: tracks)
+        let back = try DocumentFile.decode(DocumentFile.encode(doc))
+        func times(_ d: Document) -> [[Double]] { d.tracks.map { $0.markers.map { $0.time } } }
+        func amps(_ d: Document) -> [[Double]] { d.tracks.map { $0.markers.map { $0.amp } } }
+        XCTAssertEqual(times(back), times(doc))
+        XCTAssertEqual(amps(back), amps(doc))
+        XCTAssertEqual(back.tracks.flatMap { $0.markers.map { $0.id } }, (0..<12_000).map { MarkerID($0) })
+        XCTAssertEqual(back.nextMarkerID, 12_000)
+        for track in back.tracks { XCTAssertNoThrow(try track.markers.checkInvariants()) }
+        XCTAssertEqual(DocumentFile.encode(back), DocumentFile.encode(doc))
+    }
+
+    func testMarkerFieldsReadTheSameWrittenPlainlyOrWithEscapes() throws {
+        func doc(_ markers: String) -> String { "{\"tempera\": 1, \"tracks\": [{\"markers\": [\n" + markers + "\n]}]}" }
+        let escaped = try DocumentFile.decode(doc("{\"\\u0074\": 0.5, \"am\\u0070\": 0.25, \"cli\\u0070\": 3}"))
+        let plain = try DocumentFile.decode(doc("{\"t\": 0.5, \"amp\": 0.25, \"clip\": 3}"))
+        XCTAssertEqual(escaped, plain)
+        XCTAssertEqual(plain.tracks[0].markers.first, Marker(id: 0, time: 0.5, amp: 0.25, content: .clip(3)))
+        XCTAssertEqual(decodeError(doc("{\"t\": 1, \"\\u0074\": 2}")), CommandError("'t' is given twice in a marker", line: 2, column: 20))
+        XCTAssertEqual(decodeError(doc("{\"\\u0074\": 1, \"t\": 2}")), CommandError("'t' is given twice in a marker", line: 2, column: 20))
+        XCTAssertEqual(decodeError(doc("{\"t\": 1e400}")), CommandError("time is out of range", line: 2, column: 7))
+        XCTAssertEqual(decodeError(doc("{\"t\": 5, \"amp\": -0.25}")), CommandError("amp must be from 0 to 1, not -0.25", line: 2, column: 17))
+        XCTAssertEqual(decodeError(doc("{\"t\": 1, \"clip\": 2.5}")),
+                       CommandError("clip must be 1-16, \"+\", \"-\" or \"?\", not 2.5", line: 2, column: 18))
+        XCTAssertEqual(decodeError(doc("{\"t\": 1.}")), CommandError("expected digits after '.'", line: 2, column: 9))
+        XCTAssertEqual(decodeError(doc("{\"t\": 2e}")), CommandError("expected digits in the exponent", line: 2, column: 9))
+        XCTAssertEqual(decodeError(doc("{\"t\": -}")), CommandError("expected digits after '-'", line: 2, column: 8))
+        XCTAssertEqual(decodeError(doc("{\"t\": 012}")), CommandError("a number may not start with 0", line: 2, column: 7))
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TemperaAudio
 import TemperaCore
+import TemperaTestSupport
 @testable import TemperaTerminal
 import XCTest
 
@@ -10,8 +11,7 @@ final class DesignerTabAuditionTests: XCTestCase {
     private var dir = ""
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "tempera-designer-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        dir = TestPaths.temporaryDirectory("designer")
         // A 200-frame click whose first frame is loud, so each onset is found on its exact frame.
         try! AudioFile.write([Float](repeating: 0.5, count: 200), sampleRate: 48_000, to: dir + "/click.wav", as: .wavFloat)
     }
@@ -33,32 +33,6 @@ final class DesignerTabAuditionTests: XCTestCase {
         return s
     }
 
-    private func pump(_ engine: AudioEngine, _ frames: Int) -> [Float] {
-        var out: [Float] = []
-        var left = frames
-        while left > 0 {
-            let n = min(256, left)
-            out += engine.pump(frames: n)
-            left -= n
-        }
-        return out
-    }
-
-    /// Frames where sound starts after at least `gap` silent frames.
-    private func soundStarts(_ stereo: [Float], gap: Int = 8) -> [Int] {
-        var starts: [Int] = []
-        var silent = gap
-        for i in 0..<(stereo.count / 2) {
-            if stereo[2 * i] == 0 && stereo[2 * i + 1] == 0 {
-                silent += 1
-            } else {
-                if silent >= gap { starts.append(i) }
-                silent = 0
-            }
-        }
-        return starts
-    }
-
     func testASliderStepWhilePlayingIsHeardFromTheNextEvent() throws {
         let s = try session()
         var state = DesignerState()
@@ -77,7 +51,7 @@ final class DesignerTabAuditionTests: XCTestCase {
         engine.update(document: DesignerTab.playbackDocument(session: s, state: state))
         // To 1.5 s, through the loop wrap at 1 s.
         out += pump(engine, 38_400)
-        XCTAssertEqual(soundStarts(out), [
+        XCTAssertEqual(Onsets.soundStarts(out), [
             0, 12_000,                  // s = 0: 0 and 0.25 s
             24_000,                     // s = 1 from 0.4 s: the downbeat
             38_000,                     // s = 0.5 from 0.7 s: 0.5 + 7/24 s, not 0.5 + 1/3 s

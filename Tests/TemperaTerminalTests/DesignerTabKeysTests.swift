@@ -1,4 +1,5 @@
 import Foundation
+import TemperaTestSupport
 import XCTest
 import TemperaCore
 @testable import TemperaTerminal
@@ -8,8 +9,7 @@ final class DesignerTabKeysTests: XCTestCase {
     private var dir = ""
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "tempera-designer-keys-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        dir = TestPaths.temporaryDirectory("designer-keys")
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
@@ -19,10 +19,6 @@ final class DesignerTabKeysTests: XCTestCase {
                            paths: ConfigPaths(config: dir + "/config", state: dir + "/state"), clock: { 0 })
         d.fitView()
         return d
-    }
-
-    private func keys(_ d: Dispatcher, _ names: String) {
-        for k in Key.sequence(names) { d.handle(k) }
     }
 
     func testEveryDesignerActionIsInTheCatalogAndTheShippedMapLoads() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TemperaTestSupport
 import XCTest
 @testable import TemperaCore
 @testable import TemperaTerminal
@@ -8,8 +9,7 @@ final class DispatcherTests: XCTestCase {
     var dir = ""
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "tempera-dispatch-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        dir = TestPaths.temporaryDirectory("dispatch")
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
@@ -20,14 +20,6 @@ final class DispatcherTests: XCTestCase {
                            paths: ConfigPaths(config: dir + "/config", state: dir + "/state"), clock: { 0 })
         d.fitView()
         return d
-    }
-
-    func keys(_ d: Dispatcher, _ names: String) {
-        for k in Key.sequence(names) { d.handle(k) }
-    }
-
-    func type(_ d: Dispatcher, _ text: String) {
-        for c in text { d.handle(Key(c)) }
     }
 
     func times(_ d: Dispatcher, track: Int = 0) -> [Double] {

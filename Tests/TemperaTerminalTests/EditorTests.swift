@@ -1,4 +1,5 @@
 import Foundation
+import TemperaTestSupport
 import XCTest
 import TemperaAudio
 @testable import TemperaCore
@@ -10,8 +11,7 @@ final class EditorTests: XCTestCase {
     var now = 0.0
 
     override func setUp() {
-        dir = NSTemporaryDirectory() + "tempera-editor-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        dir = TestPaths.temporaryDirectory("editor")
         now = 0
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TemperaTestSupport
 import XCTest
 @testable import TemperaTerminal
 
@@ -80,9 +81,8 @@ final class KeyMapTests: XCTestCase {
     }
 
     func testUserKeysFileIsReadAfterTheDefaults() throws {
-        let dir = NSTemporaryDirectory() + "tempera-keys-\(getpid())"
+        let dir = TestPaths.temporaryDirectory("keys")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try "global  F12  help\n".write(toFile: dir + "/keys", atomically: true, encoding: .utf8)
         let map = try KeyMap.load(paths: ConfigPaths(config: dir, state: dir))
         XCTAssertEqual(map.action(for: Key(name: "F12")!, in: [.global]), Action("help"))

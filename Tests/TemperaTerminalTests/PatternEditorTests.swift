@@ -6,16 +6,6 @@ import XCTest
 /// The fill and pattern-select tools open their code at once: typed, then applied by Enter, through the
 /// shipped key map.
 final class PatternEditorTests: XCTestCase {
-    func make(_ document: Document = .newDocument()) -> Dispatcher {
-        let d = Dispatcher(session: Session(document: document), width: 120, height: 40, clock: { 0 })
-        d.fitView()
-        return d
-    }
-
-    func keys(_ d: Dispatcher, _ names: String) {
-        for k in Key.sequence(names) { d.handle(k) }
-    }
-
     func contents(_ d: Dispatcher, _ n: Int = 6) -> [Content?] {
         d.session.document.tracks[0].markers.prefix(n).map(\.content)
     }

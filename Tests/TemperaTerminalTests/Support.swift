@@ -39,3 +39,20 @@ func column(of needle: String, inRow y: Int, _ canvas: Canvas) -> Int? {
 func tenMillisecondView() -> ViewState {
     ViewState(viewport: Viewport(start: 0, secondsPerColumn: 0.01))
 }
+
+/// A dispatcher on a 120x40 screen with the view fitted to the loop, as the editor starts.
+func make(_ document: Document = .newDocument()) -> Dispatcher {
+    let d = Dispatcher(session: Session(document: document), width: 120, height: 40, clock: { 0 })
+    d.fitView()
+    return d
+}
+
+/// Presses keys named as in the key map (`C-s Tab Enter`), one after another.
+func keys(_ d: Dispatcher, _ names: String) {
+    for k in Key.sequence(names) { d.handle(k) }
+}
+
+/// Types text one character at a time.
+func type(_ d: Dispatcher, _ text: String) {
+    for c in text { d.handle(Key(c)) }
+}

@@ -1,10 +1,10 @@
 import Foundation
+import TemperaTestSupport
 import XCTest
 @testable import TemperaTerminal
 
-/// The repository's root, found from this file's path.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+/// The repository's root.
+let repositoryRoot = TestPaths.packageRoot
 
 final class ThemeTests: XCTestCase {
     func testEveryShippedThemeStylesEveryRole() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TemperaTestSupport
 @testable import TemperaCore
 @testable import TemperaTerminal
 
@@ -7,8 +8,8 @@ import XCTest
 /// clicks as SGR reports, the screen with capture-pane), playing into a private PulseAudio server whose
 /// null sink's monitor is recorded. Needs `swift build` first (the Makefile's `test` does it).
 final class TmuxTests: XCTestCase {
-    static let binary = repositoryRoot + "/.build/debug/tempera"
-    nonisolated(unsafe) static var pulseDir = ""
+    static let binary = TestPaths.binary
+    nonisolated(unsafe) static var pulse: PulseTestServer?
     nonisolated(unsafe) static var pulseServer = ""
     nonisolated(unsafe) static var counter = 0
 
@@ -17,14 +18,13 @@ final class TmuxTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        pulseDir = NSTemporaryDirectory() + "tempera-tmux-pulse-\(getpid())"
-        let out = run(repositoryRoot + "/scripts/pulse-test-server", ["start", pulseDir])
-        pulseServer = out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        pulse = try? PulseTestServer()
+        pulseServer = pulse?.address ?? ""
     }
 
     override class func tearDown() {
-        _ = run(repositoryRoot + "/scripts/pulse-test-server", ["stop", pulseDir])
-        try? FileManager.default.removeItem(atPath: pulseDir)
+        pulse?.stop()
+        if let dir = pulse?.dir { try? FileManager.default.removeItem(atPath: dir) }
         super.tearDown()
     }
 
@@ -46,38 +46,17 @@ final class TmuxTests: XCTestCase {
 
     // MARK: Driving tmux
 
-    /// Runs a program to its end with posix_spawn and waitpid. Output goes through files: a daemon the program
-    /// starts (the tmux server, PulseAudio) inherits its descriptors and keeps them open, which makes
-    /// Foundation's `Process` wait for ever.
+    /// Runs a program to its end (see `Spawn`).
     @discardableResult
     static func run(_ path: String, _ args: [String]) -> (status: Int32, stdout: String, stderr: String) {
-        let base = NSTemporaryDirectory() + "tempera-run-\(getpid())-\(UUID().uuidString.prefix(8))"
-        defer {
-            try? FileManager.default.removeItem(atPath: base + ".out")
-            try? FileManager.default.removeItem(atPath: base + ".err")
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([path] + args).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return (-1, "", "cannot run \(path)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let o = FileManager.default.contents(atPath: base + ".out") ?? Data()
-        let e = FileManager.default.contents(atPath: base + ".err") ?? Data()
-        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (code, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        Spawn.run(path, args)
     }
 
+    /// The tmux server of this test; a new socket name makes a new one.
+    var session: TmuxSession { TmuxSession(server: socket) }
+
     @discardableResult
-    func tmux(_ args: String...) -> String {
-        TmuxTests.run("/usr/bin/tmux", ["-L", socket] + args).stdout
-    }
+    func tmux(_ args: String...) -> String { session.tmux(args) }
 
     /// Starts tempera in a 120x40 terminal with its own HOME and XDG folders; the pane stays after it exits
     /// and says how it ended.
@@ -85,38 +64,24 @@ final class TmuxTests: XCTestCase {
         let env = "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=\(home) XDG_CONFIG_HOME=\(home)/config "
             + "XDG_STATE_HOME=\(home)/state PULSE_SERVER=\(TmuxTests.pulseServer)"
         let args = arguments.map { "'\($0)'" }.joined(separator: " ")
-        tmux("-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "t",
-             "\(env) \(TmuxTests.binary) \(args); echo tempera-exited-$?; sleep 60")
+        session.start("\(env) \(TmuxTests.binary) \(args); echo tempera-exited-$?; sleep 60", width: width, height: height)
     }
 
-    func screen() -> String { tmux("capture-pane", "-p", "-t", "t") }
+    func screen() -> String { session.screen() }
 
-    func keys(_ names: String...) {
-        for n in names { tmux("send-keys", "-t", "t", n) }
-    }
+    func keys(_ names: String...) { session.keys(names) }
 
-    func type(_ text: String) { tmux("send-keys", "-t", "t", "-l", text) }
+    func type(_ text: String) { session.type(text) }
 
     /// A left click at a screen cell (0-based), as a terminal reports it in SGR mode.
-    func click(x: Int, y: Int) {
-        type("\u{1b}[<0;\(x + 1);\(y + 1)M")
-        type("\u{1b}[<0;\(x + 1);\(y + 1)m")
-    }
+    func click(x: Int, y: Int) { session.click(x: x, y: y) }
 
     /// Polls the screen until `predicate` holds, at most `timeout` seconds; returns the last screen.
     @discardableResult
     func waitFor(_ what: String, timeout: Double = 6, _ predicate: (String) -> Bool,
                  file: StaticString = #filePath, line: UInt = #line) -> String {
-        let end = Date().addingTimeInterval(timeout)
-        var s = screen()
-        while !predicate(s) {
-            if Date() > end {
-                XCTFail("timed out waiting for \(what); the screen:\n\(s)", file: file, line: line)
-                return s
-            }
-            usleep(40_000)
-            s = screen()
-        }
+        let (met, s) = session.wait(timeout: timeout, until: predicate)
+        if !met { XCTFail("timed out waiting for \(what); the screen:\n\(s)", file: file, line: line) }
         return s
     }
 
@@ -132,16 +97,8 @@ final class TmuxTests: XCTestCase {
     /// `threshold` when one is given.
     func recordRMS(seconds: Double, until threshold: Double? = nil) -> Double {
         let file = home + "/rec-\(UUID().uuidString.prefix(6)).wav"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/parecord")
-        p.arguments = ["--device=out.monitor", "--format=float32le", "--rate=48000", "--channels=2",
-                       "--file-format=wav", file]
-        p.environment = ["PULSE_SERVER": TmuxTests.pulseServer, "HOME": home]
-        guard (try? p.run()) != nil else { return -1 }
-        defer {
-            p.terminate()
-            p.waitUntilExit()
-        }
+        guard let p = try? TmuxTests.pulse?.record(to: file, environment: ["HOME": home]) else { return -1 }
+        defer { PulseTestServer.finish(p) }
         func bytes() -> Int { (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0 }
         // Flowing: a tenth of a second of stereo float samples past the header, within three seconds.
         let flowing = Date().addingTimeInterval(3)
@@ -151,37 +108,10 @@ final class TmuxTests: XCTestCase {
         var rms = -1.0
         repeat {
             usleep(100_000)
-            rms = TmuxTests.rms(wav: file, skipping: from)
+            rms = RecordedWAV.rms(file, skipping: from)
             if let threshold, rms > threshold { break }
         } while Date() < end
         return rms
-    }
-
-    /// RMS of a float WAV's samples from byte `skip` of the file (read to the end of the file: a recorder
-    /// still running leaves the size unset).
-    static func rms(wav path: String, skipping skip: Int = 0) -> Double {
-        guard let data = FileManager.default.contents(atPath: path), data.count > 44 else { return -1 }
-        let bytes = [UInt8](data)
-        var i = 12
-        while i + 8 <= bytes.count {
-            let id = String(decoding: bytes[i..<(i + 4)], as: UTF8.self)
-            let size = Int(bytes[i + 4]) | Int(bytes[i + 5]) << 8 | Int(bytes[i + 6]) << 16 | Int(bytes[i + 7]) << 24
-            if id == "data" {
-                var sum = 0.0, n = 0
-                let start = i + 8
-                var k = start + (max(skip, start) - start) / 4 * 4
-                while k + 4 <= bytes.count {
-                    let bits = UInt32(bytes[k]) | UInt32(bytes[k + 1]) << 8 | UInt32(bytes[k + 2]) << 16 | UInt32(bytes[k + 3]) << 24
-                    let x = Double(Float(bitPattern: bits))
-                    sum += x * x
-                    n += 1
-                    k += 4
-                }
-                return n > 0 ? (sum / Double(n)).squareRoot() : -1
-            }
-            i += 8 + size + (size & 1)
-        }
-        return -1
     }
 
     /// The transport's position reading, `0.734 s` at the end of its row.
@@ -362,13 +292,16 @@ final class TmuxTests: XCTestCase {
     func testThemeOptionAndThemeCommandRestyleTheScreen() {
         launch(["--theme", "high-contrast"])
         waitFor("timeline")
-        let before = tmux("capture-pane", "-p", "-e", "-t", "t")
+        let before = session.screen(escapes: true)
         keys(":")
         type("theme light")
         keys("Enter")
-        // The message, not the typed line (":theme light"), which shows before Enter takes effect.
-        waitFor("the theme's message", { $0.split(separator: "\n").last?.hasPrefix(" theme light") == true })
-        let after = tmux("capture-pane", "-p", "-e", "-t", "t")
+        // The message, not the line still being typed: the prompt shows ":theme light" until Enter is handled.
+        waitFor("the theme's message", { s in
+            let last = s.split(separator: "\n").last.map(String.init) ?? ""
+            return last.contains("theme light") && !last.contains(":theme")
+        })
+        let after = session.screen(escapes: true)
         // The same first row of text in other colours.
         let firstRow = { (s: String) in s.split(separator: "\n").first.map(String.init) ?? "" }
         XCTAssertNotEqual(firstRow(before), firstRow(after))

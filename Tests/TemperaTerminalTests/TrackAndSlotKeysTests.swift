@@ -7,20 +7,6 @@ import TemperaAudio
 /// Mute, solo, gain and rename of the current track, and the chosen slot's settings from the Clips tab,
 /// through the shipped key map.
 final class TrackAndSlotKeysTests: XCTestCase {
-    func make(_ document: Document = .newDocument()) -> Dispatcher {
-        let d = Dispatcher(session: Session(document: document), width: 120, height: 40, clock: { 0 })
-        d.fitView()
-        return d
-    }
-
-    func keys(_ d: Dispatcher, _ names: String) {
-        for k in Key.sequence(names) { d.handle(k) }
-    }
-
-    func type(_ d: Dispatcher, _ text: String) {
-        for c in text { d.handle(Key(c)) }
-    }
-
     // MARK: Tracks
 
     func testMuteAndSoloKeysToggleTheCurrentTrack() {

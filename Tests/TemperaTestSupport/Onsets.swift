@@ -1,0 +1,28 @@
+/// Where sound starts in interleaved stereo: exact frames, for clips whose first frame is not zero.
+public enum Onsets {
+    /// The first frame at or after `from` whose left sample is not zero.
+    public static func firstSound(_ stereo: [Float], from: Int = 0) -> Int? {
+        var i = from
+        while i < stereo.count / 2 {
+            if stereo[2 * i] != 0 { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Frames where sound starts (in either channel) after at least `gap` silent frames: the onsets of
+    /// clips that do not overlap.
+    public static func soundStarts(_ stereo: [Float], gap: Int = 8) -> [Int] {
+        var starts: [Int] = []
+        var silent = gap
+        for i in 0..<(stereo.count / 2) {
+            if stereo[2 * i] == 0 && stereo[2 * i + 1] == 0 {
+                silent += 1
+            } else {
+                if silent >= gap { starts.append(i) }
+                silent = 0
+            }
+        }
+        return starts
+    }
+}
