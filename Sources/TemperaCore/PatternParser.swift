@@ -148,7 +148,8 @@ public enum PatternParser {
                 }
                 symbol = .clip(n)
             } else {
-                throw CommandError("unknown clip '\(clipText)' (a clip is 1-16, - rest, + hold or ? random)",
+                // Short: it is shown beside the code being typed, on one line of an 80-column screen.
+                throw CommandError("unknown clip '\(clipText)' (1-16, -, + or ?)",
                                    column: column)
             }
         }
