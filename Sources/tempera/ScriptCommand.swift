@@ -13,12 +13,13 @@ struct ScriptCommand: ParsableCommand {
             SCRIPT holds one command a line, in the form the editor's ':' line takes ('#' starts a comment). \
             FILE may not exist yet: the script then starts from a new document (four tracks of 16 even markers). \
             The whole script is read first and then run in order; on the first error tempera prints \
-            SCRIPT:LINE:COL: message and saves nothing. Otherwise the result is saved, atomically, to OUT or FILE \
-            (so a script has no 'save' of its own). TIME, FACTOR and numbers take exact expressions such as 3/8, \
+            SCRIPT:LINE:COL: message and saves nothing. Otherwise the result is saved, atomically, to OUT or FILE; \
+            a 'save PATH' line also writes the document as it stands at that line to PATH, once the whole script \
+            has succeeded. TIME, FACTOR and numbers take exact expressions such as 3/8, \
             sqrt(2)/4 or 2*pi.
 
             Commands:
-            """ + "\n" + CommandParser.forms.filter { !$0.hasPrefix("save") }.map { "  " + $0 }.joined(separator: "\n"))
+            """ + "\n" + CommandParser.forms.map { "  " + $0 }.joined(separator: "\n"))
 
     @Argument(help: "The document to edit; created if it does not exist.")
     var file: String
@@ -48,19 +49,19 @@ struct ScriptCommand: ParsableCommand {
             throw CommandLineFailure.report(error, file: script)
         }
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
-        for (number, command) in commands {
-            if case .save = command {
-                throw CommandLineFailure.report(CommandError(
-                    "'save' is not used in scripts: the result is saved when the script ends (-o chooses where)",
-                    line: number, column: firstColumn(lines[number - 1])), file: script)
-            }
-        }
 
         let target = output ?? file
         var exists = stat()
         let document = stat(file, &exists) == 0 ? try CommandLineFailure.loadDocument(file) : Document.newDocument()
         let session = Session(document: document, path: target)
+        // `save PATH` keeps a copy of the document as it stands at that line; copies are written only once
+        // every line has run, so a script that fails writes nothing at all.
+        var copies: [(path: String, document: Document)] = []
         for (number, command) in commands {
+            if case .save(let path) = command {
+                if let path, path != target { copies.append((path, session.document)) }
+                continue
+            }
             do {
                 let message = try session.run(command)
                 if verbose, let message { print("\(script):\(number): \(message)") }
@@ -72,6 +73,7 @@ struct ScriptCommand: ParsableCommand {
             }
         }
         do {
+            for copy in copies { try DocumentFile.save(copy.document, to: copy.path) }
             try DocumentFile.save(session.document, to: target)
         } catch let error as CommandError {
             throw CommandLineFailure.report("tempera: \(error.message)")
