@@ -30,7 +30,7 @@ public enum AudioFile {
         info.channels = Int32(channels)
         info.format = container.format
         guard let f = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw WriteError(description: "\(path): \(String(cString: sf_strerror(nil)))")
+            throw WriteError(description: "cannot write \(path): \(sndfileMessage())")
         }
         sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         let frames = samples.count / channels
@@ -43,7 +43,7 @@ public enum AudioFile {
     public static func read(_ path: String) throws -> (samples: [Float], channels: Int, sampleRate: Int) {
         var info = SF_INFO()
         guard let f = sf_open(path, Int32(SFM_READ), &info) else {
-            throw WriteError(description: "\(path): \(String(cString: sf_strerror(nil)))")
+            throw WriteError(description: "\(path): \(sndfileMessage())")
         }
         defer { sf_close(f) }
         var out = [Float](repeating: 0, count: Int(info.frames) * Int(info.channels))

@@ -33,7 +33,7 @@ final class FileOutput: AudioOutput {
                 description: "\(path): libsndfile cannot write \(format.rawValue) at \(Int(sampleRate)) Hz")
         }
         guard let f = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw OfflineRenderer.RenderError(description: "\(path): \(String(cString: sf_strerror(nil)))")
+            throw OfflineRenderer.RenderError(description: "cannot write \(path): \(sndfileMessage())")
         }
         // Integer formats clip at full scale instead of wrapping around.
         sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
@@ -64,7 +64,7 @@ final class FileOutput: AudioOutput {
             buffer[2 * (frames - n + k) + 1] *= g
         }
         guard sf_writef_float(file, buffer, sf_count_t(frames)) == frames else {
-            throw OfflineRenderer.RenderError(description: "\(path): write failed (\(String(cString: sf_strerror(file))))")
+            throw OfflineRenderer.RenderError(description: "\(path): write failed (\(sndfileMessage(file)))")
         }
     }
 

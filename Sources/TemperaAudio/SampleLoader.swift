@@ -23,7 +23,7 @@ public enum SampleLoader {
         }
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-            throw LoadError(description: "\(label): \(String(cString: sf_strerror(nil)))")
+            throw LoadError(description: "\(label): \(sndfileMessage())")
         }
         defer { sf_close(file) }
         // A truncated WAV or AIFF opens without error, with fewer frames than its header announces; libsndfile

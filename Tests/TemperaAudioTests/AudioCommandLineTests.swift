@@ -85,6 +85,14 @@ final class AudioCommandLineTests: XCTestCase {
         XCTAssertEqual(run.stderr, "tempera: FLAC holds 16 or 24 bits, not 32f\n")
     }
 
+    func testAnUnwritableOutputIsOneLineNamingIt() throws {
+        let (_, path) = try clickDocumentFile()
+        let out = dir + "/no-such-folder/out.wav"
+        let run = try tempera(["render", path, "-o", out])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr, "tempera: cannot write \(out): No such file or directory\n")
+    }
+
     func testAMissingSampleIsNamedAndTheRenderStillHappens() throws {
         var (doc, path) = try clickDocumentFile()
         doc.slots[1] = ClipSlot(file: "gone.wav")
