@@ -46,7 +46,7 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("track.solo", "solo / unsolo the current track (only soloed tracks sound)"),
             ("track.gain.up", "current track 1 dB louder (held: one undo step)"),
             ("track.gain.down", "current track 1 dB softer (held: one undo step)"),
-            ("track.rename", "rename the current track on the : line"),
+            ("track.rename", "rename the current track (its name opens selected: type the new one)"),
             ("scroll.left", "scroll the timeline a page left"),
             ("scroll.right", "scroll the timeline a page right"),
             ("zoom.in", "zoom in"),

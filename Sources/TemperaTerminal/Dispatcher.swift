@@ -51,11 +51,12 @@ public final class Dispatcher {
     /// What the open prompt's line is for.
     private var promptPurpose = PromptPurpose.command
 
-    /// What the line at the bottom edits: a command, or the code of a pattern tool (fill, pattern select),
-    /// which Enter stores and applies at once.
+    /// What the line at the bottom edits: a command, the code of a pattern tool (fill, pattern select),
+    /// which Enter stores and applies at once, or the current track's name.
     enum PromptPurpose: Equatable {
         case command
         case pattern(Tool)
+        case rename
     }
 
     /// Questions answered with one key.
@@ -367,7 +368,7 @@ public final class Dispatcher {
             try nudge("gain", .trackGain(track: nil, gain: gain))
         case "track.rename":
             guard s.document.tracks.indices.contains(s.currentTrack) else { return say("no track", error: true) }
-            openPrompt("track name \"" + s.document.tracks[s.currentTrack].name + "\"", cursorBack: 1)
+            openRenameEditor()
         case "scroll.left", "scroll.right":
             let cols = Double(max(1, layout.timeline.width * 3 / 4))
             view.viewport.scroll(columns: name == "scroll.right" ? cols : -cols)
@@ -947,6 +948,15 @@ public final class Dispatcher {
         syncPrompt()
     }
 
+    /// The current track's name, selected so that typing replaces it and the arrows edit it; Enter renames.
+    private func openRenameEditor() {
+        var p = Prompt(session.document.tracks[session.currentTrack].name)
+        p.selectAll()
+        prompt = p
+        promptPurpose = .rename
+        syncPrompt()
+    }
+
     private func syncPrompt() {
         view.commandLine = prompt?.line
         view.commandCursor = prompt?.cursor ?? 0
@@ -958,6 +968,9 @@ public final class Dispatcher {
         case (let p?, .pattern(let tool)):
             view.commandLabel = (tool == .fill ? "fill" : "select") + " pattern: "
             view.patternInput = p.line
+        case (_?, .rename):
+            view.commandLabel = "rename track \(session.currentTrack + 1): "
+            view.patternInput = nil
         }
     }
 
@@ -1000,6 +1013,15 @@ public final class Dispatcher {
         if view.messageIsError, name != "prompt.accept" { say("") }
         if name == "prompt.accept", case .pattern(let tool) = promptPurpose {
             acceptPattern(p.line, tool: tool)
+            return
+        }
+        if promptPurpose == .rename, name == "prompt.accept" || name == "prompt.cancel" {
+            let newName = p.line
+            prompt = nil
+            syncPrompt()
+            if name == "prompt.accept" {
+                do { try command(.trackName(track: nil, name: newName)) } catch { fail(error) }
+            }
             return
         }
         if name == "prompt.cancel", case .pattern(let tool) = promptPurpose {
@@ -1045,8 +1067,8 @@ public final class Dispatcher {
         case "prompt.history.prev": p.historyPrevious()
         case "prompt.history.next": p.historyNext()
         case "prompt.complete":
-            // A pattern code has no command names to complete.
-            if case .pattern = promptPurpose { break }
+            // A pattern code or a name has no command names to complete.
+            if promptPurpose != .command { break }
             let candidates = p.complete(from: CommandParser.names + Dispatcher.editorCommands.filter { $0.count > 2 })
             if candidates.count > 1 { say(candidates.joined(separator: " ")) }
         default: break

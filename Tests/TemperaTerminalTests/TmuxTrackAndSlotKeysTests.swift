@@ -13,8 +13,8 @@ extension TmuxTests {
         // Track 2: muted, soloed, 2 dB down (Ctrl and Alt arrows), renamed.
         keys("Down", "M", "O", "C-Down", "M-Down")
         waitFor("M S -2dB")
-        keys("R", "C-u")
-        type("track name \"low tom\"")
+        keys("R")
+        type("low tom")
         keys("Enter")
         waitFor("low tom")
         // Clips tab, slot 5: gate, a semitone and an octave up, 1 dB down.

@@ -60,17 +60,37 @@ final class TrackAndSlotKeysTests: XCTestCase {
         XCTAssertEqual(Dispatcher.compactDecibels(0), "-infdB")
     }
 
-    func testRenameOpensTheLinePreFilledWithTheName() {
+    func testRenameOpensTheNameSelectedSoTypingReplacesIt() {
         let d = make()
         keys(d, "R")
-        XCTAssertEqual(d.view.commandLine, "track name \"kick\"")
-        XCTAssertEqual(d.view.commandCursor, 16)
-        keys(d, "backspace backspace backspace backspace")
-        XCTAssertEqual(d.view.commandLine, "track name \"\"")
+        XCTAssertEqual(d.view.commandLabel, "rename track 1: ")
+        XCTAssertEqual(d.view.commandLine, "kick")
+        XCTAssertTrue(d.view.commandSelected)
         type(d, "bass drum")
         keys(d, "enter")
+        XCTAssertNil(d.view.commandLine)
         XCTAssertEqual(d.session.document.tracks[0].name, "bass drum")
         XCTAssertEqual(d.session.undoName, "rename track 1")
+    }
+
+    func testRenameEditsTheOldNameAfterAnArrowAndEscRenamesNothing() {
+        let d = make()
+        keys(d, "R end")
+        type(d, " 2")
+        keys(d, "enter")
+        XCTAssertEqual(d.session.document.tracks[0].name, "kick 2")
+        keys(d, "R")
+        type(d, "other")
+        keys(d, "esc")
+        XCTAssertNil(d.view.commandLine)
+        XCTAssertEqual(d.session.document.tracks[0].name, "kick 2")
+    }
+
+    func testRenameToNothingIsRefusedInOneLine() {
+        let d = make()
+        keys(d, "R backspace enter")
+        XCTAssertEqual(d.session.document.tracks[0].name, "kick")
+        XCTAssertTrue(d.view.messageIsError)
     }
 
     func testClickOnATrackNameMakesItCurrent() {
