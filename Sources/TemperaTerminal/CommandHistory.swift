@@ -14,6 +14,6 @@ public enum CommandHistory {
         guard !lines.isEmpty else { return }
         try? FileManager.default.createDirectory(atPath: paths.state, withIntermediateDirectories: true)
         let text = lines.suffix(Prompt.historyLimit).joined(separator: "\n") + "\n"
-        FileManager.default.createFile(atPath: file(paths), contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: file(paths), contents: Data(text.utf8))
     }
 }
