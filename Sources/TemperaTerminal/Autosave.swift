@@ -5,6 +5,10 @@ import TemperaCore
 /// `$XDG_STATE_HOME/tempera/autosave/`, one file per document (the demo and unnamed documents have their own).
 /// A clean save or quit removes it; at the next start a copy newer than its file is offered back.
 ///
+/// The periodic copy is encoded and written on a background queue (a 100,000-marker document takes tens of
+/// milliseconds to encode and sync, a visible hitch on the editor thread); writing on a signal, removing and
+/// `flush()` wait for it, so a removal never races a write still in flight.
+///
 /// - Warning: main (editor) thread only.
 public struct Autosave {
     /// Where recovery files live.
@@ -15,6 +19,38 @@ public struct Autosave {
     public private(set) var written = false
     private var changedAt: Double?
     private var savedRevision: Int?
+    private let writer = Writer()
+
+    /// The background writer: one serial queue, and the last failure for the editor thread to report.
+    private final class Writer: @unchecked Sendable {
+        private let queue = DispatchQueue(label: "tempera.autosave")
+        private let lock = NSLock()
+        private var failure: String?
+
+        func write(_ document: Document, to path: String, in directory: String) {
+            queue.async { [self] in
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    try DocumentFile.save(document, to: path)
+                } catch {
+                    lock.lock()
+                    failure = "autosave failed: \(error)"
+                    lock.unlock()
+                }
+            }
+        }
+
+        /// Waits for every write handed over so far.
+        func drain() { queue.sync {} }
+
+        func takeFailure() -> String? {
+            lock.lock()
+            defer { lock.unlock() }
+            let f = failure
+            failure = nil
+            return f
+        }
+    }
 
     public init(paths: ConfigPaths, interval: Double = 5) {
         directory = paths.state + "/autosave"
@@ -30,24 +66,33 @@ public struct Autosave {
         return directory + "/" + base + "-" + Autosave.hash(absolute) + ".tempera"
     }
 
-    /// Notes the session's state at time `now` (seconds) and writes the recovery file when changes have
-    /// waited `interval` seconds. Returns the error text if writing failed.
+    /// Notes the session's state at time `now` (seconds) and, when changes have waited `interval` seconds,
+    /// hands a copy of the document to the background writer. Returns the error text of a write that failed.
     @discardableResult
     public mutating func tick(_ session: Session, now: Double) -> String? {
+        let failure = writer.takeFailure()
         guard session.isModified else {
             changedAt = nil
             savedRevision = session.revision
-            return nil
+            return failure
         }
-        guard session.revision != savedRevision else { return nil }
+        guard session.revision != savedRevision else { return failure }
         if changedAt == nil { changedAt = now }
-        guard now - changedAt! >= interval else { return nil }
-        return write(session)
+        guard now - changedAt! >= interval else { return failure }
+        writer.write(session.document, to: file(for: session.path), in: directory)
+        savedRevision = session.revision
+        changedAt = nil
+        written = true
+        return failure
     }
+
+    /// Waits until every copy handed to the background writer is on disk.
+    public func flush() { writer.drain() }
 
     /// Writes the recovery file now (on a termination signal, or from `tick`).
     @discardableResult
     public mutating func write(_ session: Session) -> String? {
+        writer.drain()
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try DocumentFile.save(session.document, to: file(for: session.path))
@@ -62,6 +107,7 @@ public struct Autosave {
 
     /// Removes the recovery file of a document (after a save, or a quit that discards on purpose).
     public mutating func remove(for documentPath: String?) {
+        writer.drain()
         try? FileManager.default.removeItem(atPath: file(for: documentPath))
         changedAt = nil
         written = false

@@ -222,6 +222,8 @@ public final class Editor {
         if dispatcher.discardedChanges || (!dispatcher.session.isModified && !dispatcher.unsavedRecovery) {
             autosave.remove(for: dispatcher.session.path)
         }
+        // A copy still being written in the background lands before the process may end.
+        autosave.flush()
         dispatcher.engine?.stop()
     }
 }

@@ -316,9 +316,11 @@ final class EditorTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
         now = 4.9
         press(editor, "right")
+        editor.autosave.flush()
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
         now = 5.0
         press(editor, "right")
+        editor.autosave.flush()
         XCTAssertTrue(FileManager.default.fileExists(atPath: file))
     }
 
@@ -329,6 +331,7 @@ final class EditorTests: XCTestCase {
         press(editor, "a")
         now = 6
         press(editor, "right")
+        editor.autosave.flush()   // the copy is written in the background
         XCTAssertTrue(FileManager.default.fileExists(atPath: file))
         press(editor, "C-s")
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
@@ -363,6 +366,7 @@ final class EditorTests: XCTestCase {
         press(editor, "a")
         now = 6
         press(editor, "right")
+        editor.autosave.flush()   // the copy is written in the background
         XCTAssertTrue(FileManager.default.fileExists(atPath: file))
         screen.feed(keys: "q n")
         XCTAssertTrue(editor.run())
