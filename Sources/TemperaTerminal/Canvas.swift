@@ -51,10 +51,10 @@ public struct Canvas: Hashable, Sendable {
 
     /// Fills a rectangle with one character.
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, _ char: Character = " ", _ role: Role = .normal) {
-        for row in max(y, 0)..<min(y + h, height) where row >= 0 {
-            for col in max(x, 0)..<min(x + w, width) where col >= 0 {
-                cells[row * width + col] = Cell(char, role)
-            }
+        let rows = max(y, 0)..<max(min(y + h, height), max(y, 0))
+        let cols = max(x, 0)..<max(min(x + w, width), max(x, 0))
+        for row in rows {
+            for col in cols { cells[row * width + col] = Cell(char, role) }
         }
     }
 
