@@ -69,9 +69,6 @@ public enum CommandParser {
     /// The linear gains a track may have: silence to four times (+12 dB).
     public static let trackGainRange: ClosedRange<Double> = 0...4
 
-    /// The presets `temper preset` knows.
-    public static let temperPresets = ["swing", "tigrigna", "five-seven"]
-
     /// The latest time (seconds) a document holds: about 116 days, far past any rhythm, and small enough that
     /// every sample frame fits an Int64 at any rate.
     public static let maxTime = 10_000_000.0
@@ -621,7 +618,7 @@ struct LineParser {
         case "preset":
             let u = "temper preset swing|tigrigna|five-seven"
             let name = try next("NAME", usage: u)
-            guard CommandParser.temperPresets.contains(name.text) else {
+            guard TemperamentPreset.names.contains(name.text) else {
                 throw fail("unknown preset '\(name.text)' (\(u))", at: name)
             }
             try end(usage: u)

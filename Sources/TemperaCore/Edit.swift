@@ -48,20 +48,20 @@ public struct Edit {
         document.tracks[track].markers.update(marker)
     }
 
-    /// Replaces many markers of one track at once (same ids, new times, amplitudes or contents); markers the
-    /// track does not hold are skipped. Given in the order they should move (see `MarkerList.update`), or any
-    /// order when they are many: a large batch rebuilds the track in one sort.
+    /// Replaces many markers of one track at once (same ids, new times, amplitudes or contents), in any
+    /// order; markers the track does not hold are skipped. They are applied in the order that replaces a run
+    /// moved together in place (see `MarkerList.updateOrder`); a large batch rebuilds the track in one sort.
     public mutating func replace(contentsOf markers: [Marker], track: Int) {
-        var changed: [Marker] = []
+        var changed: [(old: Marker, new: Marker)] = []
         changed.reserveCapacity(markers.count)
         let current = document.tracks[track].markers.markers(ids: markers.map(\.id))
         for m in markers {
             precondition(m.time.isFinite, "a marker's time must be finite")
             guard let old = current[m.id], old != m else { continue }
             record.touch(id: m.id, track: track, before: old)
-            changed.append(m)
+            changed.append((old, m))
         }
-        document.tracks[track].markers.apply(removing: [], upserting: changed)
+        document.tracks[track].markers.apply(removing: [], upserting: MarkerList.updateOrder(changed))
     }
 
     /// Sets the content of a marker (nil clears it).

@@ -84,27 +84,19 @@ public struct History {
     }
 
     /// Takes a track from holding the markers `old` to holding `new` (the same ids may appear in both).
-    /// Markers present in both are updated in an order that lets a run moved together be replaced in place:
-    /// those moving later from the latest, those moving earlier from the earliest.
     static func move(_ list: inout MarkerList, from old: [Marker], to new: [Marker]) {
         var incoming = [MarkerID: Marker](minimumCapacity: new.count)
         for m in new { incoming[m.id] = m }
         var removed: [MarkerID] = []
-        var later: [(Marker, Marker)] = [], earlier: [(Marker, Marker)] = []
+        var moves: [(old: Marker, new: Marker)] = []
         for m in old {
             guard let n = incoming.removeValue(forKey: m.id) else {
                 removed.append(m.id)
                 continue
             }
-            if n.time > m.time {
-                later.append((m, n))
-            } else {
-                earlier.append((m, n))
-            }
+            moves.append((m, n))
         }
-        later.sort { $1.0.precedes($0.0) }
-        earlier.sort { $0.0.precedes($1.0) }
-        let upserts = later.map(\.1) + earlier.map(\.1) + new.filter { incoming[$0.id] != nil }
+        let upserts = MarkerList.updateOrder(moves) + new.filter { incoming[$0.id] != nil }
         list.apply(removing: removed, upserting: upserts)
     }
 

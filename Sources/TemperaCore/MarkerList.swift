@@ -246,6 +246,18 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
         }
     }
 
+    /// The new states of markers the list holds, in the order that lets a run moved together be replaced in
+    /// place by `update`: those moving later from the latest, those moving earlier from the earliest.
+    static func updateOrder(_ moves: [(old: Marker, new: Marker)]) -> [Marker] {
+        var later: [(old: Marker, new: Marker)] = [], earlier: [(old: Marker, new: Marker)] = []
+        for move in moves {
+            if move.new.time > move.old.time { later.append(move) } else { earlier.append(move) }
+        }
+        later.sort { $1.old.precedes($0.old) }
+        earlier.sort { $0.old.precedes($1.old) }
+        return later.map(\.new) + earlier.map(\.new)
+    }
+
     /// Removes the markers with ids in `removed`, then puts each of `upserts` in (replacing the marker with
     /// its id, or inserting it). A batch that touches a large part of the list rebuilds it with one sort,
     /// cheaper than as many single moves; a small one is applied marker by marker, in the order given.

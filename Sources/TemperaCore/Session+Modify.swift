@@ -189,26 +189,21 @@ extension Session {
     /// Gives every selected marker the time `map` assigns to its current time.
     private func retime(_ name: String, _ groups: [(track: Int, markers: [Marker])],
                         _ map: (Double) -> Double) throws {
-        var plan: [(Int, Marker)] = []
-        var times: [Double] = []
+        var plan: [(track: Int, markers: [Marker])] = []
         for (track, markers) in groups {
+            var moved: [Marker] = []
+            moved.reserveCapacity(markers.count)
             for var m in markers {
-                times.append(m.time)
                 m.time = map(m.time)
                 guard m.time.isFinite, m.time >= 0 else {
                     throw CommandError("\(name) would move a marker before 0")
                 }
-                plan.append((track, m))
+                moved.append(m)
             }
+            plan.append((track, moved))
         }
-        // Markers moving later go first from the latest, those moving earlier from the earliest: each then
-        // usually stays between its neighbours and is replaced in place.
-        let later = plan.enumerated().filter { $0.element.1.time > times[$0.offset] }.sorted { $0.offset > $1.offset }
-        let earlier = plan.enumerated().filter { $0.element.1.time < times[$0.offset] }
-        let ordered = later.map(\.element) + earlier.map(\.element)
-        let tracks = Set(ordered.map(\.0)).sorted()
         try perform(name) { edit in
-            for t in tracks { edit.replace(contentsOf: ordered.filter { $0.0 == t }.map(\.1), track: t) }
+            for (track, markers) in plan { edit.replace(contentsOf: markers, track: track) }
         }
     }
 

@@ -54,9 +54,7 @@ extension Session {
             let selected = selectedIndices(track: track).map { markers[$0] }
             try document.designer.validate()
             let retimed = try document.designer.retimed(selected)
-            try perform("temper apply") { edit in
-                for m in retimed { edit.replace(m, track: track) }
-            }
+            try perform("temper apply") { edit in edit.replace(contentsOf: retimed, track: track) }
             return "retimed \(retimed.count) marker\(retimed.count == 1 ? "" : "s") at s = \(Temperament.format(document.designer.slider))"
 
         case .preset(let name):

@@ -165,7 +165,7 @@ public final class Session {
             history.push(step)
             revision += 1
         }
-        pruneSelection()
+        pruneSelection(touched: edit.record.markers)
     }
 
     /// Opens a transaction: everything run until `commitTransaction` is one undo step (a drag). A transaction
@@ -276,6 +276,16 @@ public final class Session {
             let markers = document.tracks[track].markers
             let kept = ids.filter { markers.contains(id: $0) }
             selection[track] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// Drops selected ids among the markers an edit touched that it removed. An edit only removes markers it
+    /// touched, so this costs what the edit touched, not the size of the selection.
+    private func pruneSelection(touched: [Int: [MarkerID: Marker?]]) {
+        for (track, ids) in touched where selection[track] != nil {
+            let markers = document.tracks[track].markers
+            for id in ids.keys where !markers.contains(id: id) { selection[track]?.remove(id) }
+            if selection[track]?.isEmpty == true { selection[track] = nil }
         }
     }
 

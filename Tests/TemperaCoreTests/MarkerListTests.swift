@@ -140,5 +140,15 @@ final class MarkerListTests: XCTestCase {
         XCTAssertEqual(list[50_000].amp, 0.8)
         XCTAssertEqual(copy[50_000].amp, 0.1)
         XCTAssertEqual(copy[0], list[0])
+        // Sharing, not just equal values: the untouched chunks are the same buffers, the touched one is not.
+        func storage(_ l: MarkerList, _ c: Int) -> UnsafeRawPointer? {
+            l.chunks[c].withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        let touched = list.chunk(containing: 50_000)
+        XCTAssertGreaterThan(list.chunks.count, 2)
+        for c in list.chunks.indices where c != touched {
+            XCTAssertEqual(storage(copy, c), storage(list, c), "chunk \(c)")
+        }
+        XCTAssertNotEqual(storage(copy, touched), storage(list, touched))
     }
 }

@@ -155,6 +155,17 @@ final class SessionHistoryTests: XCTestCase {
         XCTAssertFalse(s.canUndo)
     }
 
+    func testAnEditDropsTheMarkersItRemovedFromTheSelectionAndKeepsTheRest() throws {
+        let s = Fixture.session([[0, 1, 2], [0, 1]], selectTracks: [0, 1])
+        let ids0 = s.document.tracks[0].markers.map(\.id), ids1 = s.document.tracks[1].markers.map(\.id)
+        try s.perform("remove") { edit in
+            edit.remove(id: ids0[1], track: 0)
+            edit.remove(id: ids1[0], track: 1)
+            edit.remove(id: ids1[1], track: 1)
+        }
+        XCTAssertEqual(s.selection, [0: [ids0[0], ids0[2]]])
+    }
+
     func testTrackAddIsUndoneAndTheCurrentTrackStaysValid() throws {
         let s = Fixture.session([[0]])
         try s.run(.trackAdd(name: "bells"))
