@@ -156,6 +156,17 @@ final class EditorTests: XCTestCase {
         return (l.timeline.x + d.view.viewport.column(of: 0.5), l.rows(ofTrack: 0)!.y + 1)
     }
 
+    func testHelpScrolledPastItsEndMovesBackAtTheFirstKeyUp() {
+        let (editor, _) = make()
+        var canvas = Canvas(width: 120, height: 40)
+        let last = Help.draw(editor.dispatcher.keyMap, offset: .max, ascii: false, into: &canvas)
+        XCTAssertGreaterThan(last, 0)
+        press(editor, "? " + Array(repeating: "pgdn", count: 40).joined(separator: " "))
+        XCTAssertEqual(editor.dispatcher.helpOffset, last)
+        press(editor, "up")
+        XCTAssertEqual(editor.dispatcher.helpOffset, last - 1)
+    }
+
     func testMouseDragWithShiftIsOneUndoStep() {
         let (editor, _) = make(.newDocument())
         let d = editor.dispatcher
