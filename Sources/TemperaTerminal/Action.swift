@@ -130,8 +130,6 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             ("prompt.complete", "complete the command name"),
             ("none", "unbinds the key"),
         ]
-        // The rest of the designer's actions, described where they are handled.
-        list += DesignerTab.catalog.filter { d in !list.contains { $0.0 == d.name } }
         return list
     }()
 
@@ -151,6 +149,7 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
         "designer.rotate": "rotate the row's beats left", "designer.rotate.right": "rotate the row's beats right",
         "designer.slider.up": "slider right by 0.05", "designer.slider.down": "slider left by 0.05",
         "designer.slider.fine.up": "slider right by 0.01", "designer.slider.fine.down": "slider left by 0.01",
+        "designer.slider.up.coarse": "slider right by 0.1", "designer.slider.down.coarse": "slider left by 0.1",
         "designer.slider.zero": "slider to 0 (the top rhythm)", "designer.slider.half": "slider to 0.5",
         "designer.slider.one": "slider to 1 (the bottom rhythm)",
         "designer.amp.up": "beat louder", "designer.amp.down": "beat softer",
@@ -163,6 +162,7 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
         "designer.group.next": "next group slot", "designer.group.prev": "previous group slot",
         "designer.morph": "morph: cycles with the slider moving",
         "designer.morph.more": "morph over one cycle more", "designer.morph.less": "morph over one cycle fewer",
+        "designer.preset": "next preset (swing, tigrigna, five-seven)",
         "designer.preset.next": "next preset (swing, tigrigna, five-seven)",
         "designer.preset.prev": "previous preset",
         "designer.audition": "hear the temperament on the current track while the tab is open",

@@ -47,47 +47,6 @@ public enum DesignerTab {
         "designer.preset", "designer.preset.next", "designer.preset.prev", "designer.audition",
     ]
 
-    /// Each action with a line for the help overlay and the key-map check.
-    public static let catalog: [(name: String, help: String)] = [
-        ("designer.row", "designer: keys to the next row (top, bottom, map, slider)"),
-        ("designer.row.next", "designer: keys to the next row"),
-        ("designer.row.prev", "designer: keys to the previous row"),
-        ("designer.row.top", "designer: keys to the top row"),
-        ("designer.row.bottom", "designer: keys to the bottom row"),
-        ("designer.row.map", "designer: keys to the map"),
-        ("designer.row.slider", "designer: keys to the slider"),
-        ("designer.beat.left", "designer: previous beat (the slider row: slider left)"),
-        ("designer.beat.right", "designer: next beat (the slider row: slider right)"),
-        ("designer.beat.toggle", "designer: choose / drop the beat (map: pair / unpair it)"),
-        ("designer.division.up", "designer: one more pulse in the row (map: next partner)"),
-        ("designer.division.down", "designer: one pulse fewer in the row (map: previous partner)"),
-        ("designer.euclid", "designer: spread the row's beats evenly, E(k, n)"),
-        ("designer.k.up", "designer: one more beat, spread evenly"),
-        ("designer.k.down", "designer: one beat fewer, spread evenly"),
-        ("designer.rotate", "designer: turn the row's beats left by a pulse"),
-        ("designer.rotate.right", "designer: turn the row's beats right by a pulse"),
-        ("designer.slider.fine.up", "designer: slider right by 0.01"),
-        ("designer.slider.fine.down", "designer: slider left by 0.01"),
-        ("designer.slider.zero", "designer: slider to 0 (the top rhythm)"),
-        ("designer.slider.half", "designer: slider to 0.5 (halfway)"),
-        ("designer.slider.one", "designer: slider to 1 (the bottom rhythm)"),
-        ("designer.amp.up", "designer: the beat louder"),
-        ("designer.amp.down", "designer: the beat softer"),
-        ("designer.map.next", "designer: pair the beat with the next bottom beat"),
-        ("designer.map.prev", "designer: pair the beat with the previous bottom beat"),
-        ("designer.map.clear", "designer: unpair the beat"),
-        ("designer.map.reset", "designer: back to the default map (i-th to i-th)"),
-        ("designer.span.double", "designer: double the span"),
-        ("designer.span.half", "designer: halve the span"),
-        ("designer.group.next", "designer: the next group slot for results"),
-        ("designer.group.prev", "designer: the previous group slot for results"),
-        ("designer.morph.more", "designer: morph over one more cycle"),
-        ("designer.morph.less", "designer: morph over one cycle fewer"),
-        ("designer.preset.next", "designer: next preset"),
-        ("designer.preset.prev", "designer: previous preset"),
-        ("designer.audition", "designer: hear the temperament on the current track or not"),
-    ]
-
     // MARK: - Drawing
 
     /// Where each row lies for a content area of `width` x `height` cells (relative to its corner), so drawing

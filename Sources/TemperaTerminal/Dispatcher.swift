@@ -25,7 +25,8 @@ public final class Dispatcher {
     /// A question waiting for its one-key answer.
     public private(set) var question: Question?
     /// The help overlay's first line while it is shown.
-    public private(set) var helpOffset: Int?
+    /// The first help line shown; the editor clamps it to the last full page when it draws the overlay.
+    public internal(set) var helpOffset: Int?
     /// Set when the user asked to leave and nothing is left unsaved (or they chose to discard it).
     public private(set) var quitRequested = false
     /// The user chose to quit without saving: the recovery file goes too.

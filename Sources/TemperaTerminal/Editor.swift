@@ -19,9 +19,7 @@ public final class Editor {
     private var published: Published?
     private struct Published: Equatable {
         var revision: Int
-        var audition: Bool
-        var track: Int
-        var clip: Content
+        var audition: DesignerTab.AuditionKey?
     }
     private var engineGeneration = -1
     /// The samples the engine last said it could not load, so each problem is reported once.
@@ -134,10 +132,10 @@ public final class Editor {
         let s = dispatcher.session
         let view = dispatcher.view
         // While the designer tab is open its result is heard on the current track, so each slider step is.
-        let audition = view.tab == .designer && view.designer.audition
-        let now = Published(revision: s.revision, audition: audition, track: audition ? s.currentTrack : 0,
-                            clip: audition ? s.chosenClip : .clip(1))
-        let document = audition ? DesignerTab.playbackDocument(session: s, state: view.designer) : s.document
+        let now = Published(revision: s.revision, audition: DesignerTab.auditionKey(session: s, view: view))
+        // Built only when the engine gets it: this runs after every event and every idle timeout.
+        guard dispatcher.sessionGeneration != engineGeneration || now != published else { return }
+        let document = DesignerTab.playbackDocument(session: s, view: view)
         if dispatcher.sessionGeneration != engineGeneration {
             engineGeneration = dispatcher.sessionGeneration
             published = now
@@ -152,7 +150,7 @@ public final class Editor {
                 }
             }
             dirty = true
-        } else if now != published {
+        } else {
             published = now
             // A slot that changed is loaded here; a file that cannot play is said once, when it first fails.
             // (The engine loads, and answers, only when the slots changed.)
@@ -206,7 +204,9 @@ public final class Editor {
         EditorView.draw(session: dispatcher.session, view: dispatcher.view, into: &canvas)
         var cursor: (x: Int, y: Int)?
         if let offset = dispatcher.helpOffset {
-            Help.draw(dispatcher.keyMap, offset: offset, ascii: dispatcher.view.ascii, into: &canvas)
+            // Kept clamped, or keys and wheel steps past the end would first have to climb back unseen.
+            dispatcher.helpOffset = Help.draw(dispatcher.keyMap, offset: offset, ascii: dispatcher.view.ascii,
+                                              into: &canvas)
         } else if dispatcher.prompt != nil {
             // The `:` line is the screen's last row, after the colon, scrolled as the status line scrolls it
             // so the insertion point stays in view.

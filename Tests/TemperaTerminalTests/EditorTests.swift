@@ -148,13 +148,29 @@ final class EditorTests: XCTestCase {
         XCTAssertFalse(editor.session.snap)
     }
 
-    func testMouseDragWithShiftIsOneUndoStep() {
-        let (editor, _) = make(.newDocument())
+    /// Selects the whole first track, chooses shift, and returns the cell at 0.5 s on that track's bars.
+    func shiftDragStart(_ editor: Editor) -> (x0: Int, y: Int) {
         let d = editor.dispatcher
         press(editor, "* m")
         let l = d.layout
-        let y = l.rows(ofTrack: 0)!.y + 1
-        let x0 = l.timeline.x + d.view.viewport.column(of: 0.5)
+        return (l.timeline.x + d.view.viewport.column(of: 0.5), l.rows(ofTrack: 0)!.y + 1)
+    }
+
+    func testHelpScrolledPastItsEndMovesBackAtTheFirstKeyUp() {
+        let (editor, _) = make()
+        var canvas = Canvas(width: 120, height: 40)
+        let last = Help.draw(editor.dispatcher.keyMap, offset: .max, ascii: false, into: &canvas)
+        XCTAssertGreaterThan(last, 0)
+        press(editor, "? " + Array(repeating: "pgdn", count: 40).joined(separator: " "))
+        XCTAssertEqual(editor.dispatcher.helpOffset, last)
+        press(editor, "up")
+        XCTAssertEqual(editor.dispatcher.helpOffset, last - 1)
+    }
+
+    func testMouseDragWithShiftIsOneUndoStep() {
+        let (editor, _) = make(.newDocument())
+        let d = editor.dispatcher
+        let (x0, y) = shiftDragStart(editor)
         editor.process([.mouse(MouseEvent(.press, x: x0, y: y)),
                         .mouse(MouseEvent(.drag, x: x0 + 3, y: y)),
                         .mouse(MouseEvent(.drag, x: x0 + 5, y: y)),
@@ -171,11 +187,11 @@ final class EditorTests: XCTestCase {
     func testEscDuringAMouseDragPutsTheSelectionBack() {
         let (editor, _) = make(.newDocument())
         let d = editor.dispatcher
-        press(editor, "* m")
-        let l = d.layout
-        let y = l.rows(ofTrack: 0)!.y + 1
-        let x0 = l.timeline.x + d.view.viewport.column(of: 0.5)
-        editor.process([.mouse(MouseEvent(.press, x: x0, y: y)), .mouse(MouseEvent(.drag, x: x0 + 4, y: y)), .key(.esc)])
+        let (x0, y) = shiftDragStart(editor)
+        editor.process([.mouse(MouseEvent(.press, x: x0, y: y)), .mouse(MouseEvent(.drag, x: x0 + 4, y: y))])
+        // The drag moved the selection, so what Esc restores is a real change.
+        XCTAssertEqual(d.session.document.tracks[0].markers[0].time, 4 * d.view.viewport.secondsPerColumn, accuracy: 1e-9)
+        editor.process([.key(.esc)])
         XCTAssertEqual(d.session.document, Document.newDocument())
         XCTAssertFalse(d.session.canUndo)
     }
