@@ -258,7 +258,7 @@ struct RenderState {
             passLimit = Int(c.value)
             shared.pointee.finished.store(false, ordering: .releasing)
             playing = true
-        case .pause:
+        case .pause, .silence:
             if playing { stoppedOffset = frame - base }
             playing = false
             releaseAll()
@@ -269,10 +269,6 @@ struct RenderState {
             played.clear()
             base = frame
             stoppedOffset = 0
-        case .silence:
-            if playing { stoppedOffset = frame - base }
-            playing = false
-            releaseAll()
         }
     }
 
