@@ -229,7 +229,7 @@ public final class AudioEngine {
         guard shared.pointee.playing.load(ordering: .relaxed), let doc = document else { return rendered }
         let latency = Double(shared.pointee.latencyMicros.load(ordering: .relaxed)) / 1_000_000
         let t = doc.transport
-        let (a, b) = t.loopOn ? (t.loopStart, t.loopEnd) : (0, t.length)
+        let (a, b) = Schedule.region(of: t)
         var p = rendered - latency * t.tempo
         if p < a, b > a { p = t.loopOn ? b - (a - p).truncatingRemainder(dividingBy: b - a) : a }
         return p
