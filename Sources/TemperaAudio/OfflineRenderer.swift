@@ -47,7 +47,10 @@ public struct OfflineRenderer {
 
     /// The frames the passes take (without the tail): `schedule.frame(pass: loops, time: 0)`.
     public var passFrames: Int {
-        Int(Schedule(document: document, sampleRate: sampleRate).frame(pass: loops, time: 0))
+        // The arithmetic alone: compiling the whole schedule for one number would sort every event again.
+        let (start, end) = Schedule.region(of: document.transport)
+        return Int(Schedule.frame(pass: loops, time: 0, span: end - start, tempo: document.transport.tempo,
+                                  sampleRate: sampleRate))
     }
 
     /// Runs `body` with a render state playing the document from the loop start, `loops` passes.
