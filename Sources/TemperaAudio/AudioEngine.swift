@@ -134,10 +134,7 @@ public final class AudioEngine {
     @discardableResult
     public func load(document: Document, baseDirectory: String?) -> [String] {
         self.baseDirectory = baseDirectory
-        bank.retryFailures()
-        let (buffers, warnings) = bank.samples(for: document.slots, baseDirectory: baseDirectory)
-        samples = buffers
-        loadedSlots = document.slots
+        let warnings = loadSamples(document.slots)
         publish(document)
         return warnings
     }
@@ -148,15 +145,17 @@ public final class AudioEngine {
     /// per slot that cannot play; otherwise nothing is loaded and the result is empty.
     @discardableResult
     public func update(document: Document) -> [String] {
-        var warnings: [String] = []
-        if document.slots != loadedSlots {
-            bank.retryFailures()
-            let (buffers, w) = bank.samples(for: document.slots, baseDirectory: baseDirectory)
-            samples = buffers
-            loadedSlots = document.slots
-            warnings = w
-        }
+        let warnings = document.slots != loadedSlots ? loadSamples(document.slots) : []
         publish(document)
+        return warnings
+    }
+
+    /// Loads the slots' samples (files already loaded are reused, failed ones tried again); returns the problems.
+    private func loadSamples(_ slots: [ClipSlot]) -> [String] {
+        bank.retryFailures()
+        let (buffers, warnings) = bank.samples(for: slots, baseDirectory: baseDirectory)
+        samples = buffers
+        loadedSlots = slots
         return warnings
     }
 
@@ -229,7 +228,7 @@ public final class AudioEngine {
         guard shared.pointee.playing.load(ordering: .relaxed), let doc = document else { return rendered }
         let latency = Double(shared.pointee.latencyMicros.load(ordering: .relaxed)) / 1_000_000
         let t = doc.transport
-        let (a, b) = t.loopOn ? (t.loopStart, t.loopEnd) : (0, t.length)
+        let (a, b) = Schedule.region(of: t)
         var p = rendered - latency * t.tempo
         if p < a, b > a { p = t.loopOn ? b - (a - p).truncatingRemainder(dividingBy: b - a) : a }
         return p

@@ -57,12 +57,7 @@ final class FileOutput: AudioOutput {
         guard let render, let file else { return }
         precondition(frames <= capacity)
         RenderState.render(render, into: buffer, frames: frames)
-        let n = min(fadeOutLast, frames)
-        for k in 0..<n {
-            let g = Float(n - 1 - k) / Float(n)
-            buffer[2 * (frames - n + k)] *= g
-            buffer[2 * (frames - n + k) + 1] *= g
-        }
+        Fades.fadeOut(buffer, frames: frames, last: fadeOutLast)
         guard sf_writef_float(file, buffer, sf_count_t(frames)) == frames else {
             throw OfflineRenderer.RenderError(description: "\(path): write failed (\(sndfileMessage(file)))")
         }

@@ -2,8 +2,6 @@
 /// Tests and benchmarks drive the engine block by block with it.
 final class NullOutput: AudioOutput {
     private var render: UnsafeMutablePointer<RenderState>?
-    private var scratch: UnsafeMutablePointer<Float>?
-    private var capacity = 0
 
     func open(render: UnsafeMutablePointer<RenderState>, shared: UnsafeMutablePointer<EngineShared>, sampleRate: Double) {
         self.render = render

@@ -47,7 +47,10 @@ public struct OfflineRenderer {
 
     /// The frames the passes take (without the tail): `schedule.frame(pass: loops, time: 0)`.
     public var passFrames: Int {
-        Int(Schedule(document: document, sampleRate: sampleRate).frame(pass: loops, time: 0))
+        // The arithmetic alone: compiling the whole schedule for one number would sort every event again.
+        let (start, end) = Schedule.region(of: document.transport)
+        return Int(Schedule.frame(pass: loops, time: 0, span: end - start, tempo: document.transport.tempo,
+                                  sampleRate: sampleRate))
     }
 
     /// Runs `body` with a render state playing the document from the loop start, `loops` passes.
@@ -118,18 +121,9 @@ public struct OfflineRenderer {
         var out: [Float] = []
         out.reserveCapacity(passFrames * 2)
         render(blockFrames: blockFrames) { block, _ in out.append(contentsOf: block) }
-        Self.fadeEnd(&out, frames: endFadeFrames)
+        let frames = out.count / 2, fade = endFadeFrames
+        out.withUnsafeMutableBufferPointer { if let p = $0.baseAddress { Fades.fadeOut(p, frames: frames, last: fade) } }
         return out
-    }
-
-    static func fadeEnd(_ out: inout [Float], frames: Int) {
-        let total = out.count / 2
-        let n = min(frames, total)
-        for k in 0..<n {
-            let g = Float(n - 1 - k) / Float(n)
-            out[2 * (total - n + k)] *= g
-            out[2 * (total - n + k) + 1] *= g
-        }
     }
 
     /// Writes the render to `path` through the file output backend. `progress` is called with 0...1.

@@ -184,12 +184,13 @@ struct RenderState {
             voices[oldest].release(over: stealFrames)
         }
         if free >= 0 { return free }
-        // Every slot busy with fading voices: reuse the quietest.
-        var quietest = 0
-        for v in 0..<Self.voiceCapacity where voices[v].stolen && voices[v].level < voices[quietest].level {
+        // Every slot busy: reuse the quietest of the fading (stolen) voices, never one still sounding.
+        var quietest = -1
+        for v in 0..<Self.voiceCapacity
+            where voices[v].stolen && (quietest < 0 || voices[v].level < voices[quietest].level) {
             quietest = v
         }
-        return quietest
+        return quietest >= 0 ? quietest : max(oldest, 0)
     }
 
     /// Adopts a newly published snapshot between two blocks. The musical position is kept; when the tempo or the
@@ -257,7 +258,7 @@ struct RenderState {
             passLimit = Int(c.value)
             shared.pointee.finished.store(false, ordering: .releasing)
             playing = true
-        case .pause:
+        case .pause, .silence:
             if playing { stoppedOffset = frame - base }
             playing = false
             releaseAll()
@@ -268,10 +269,6 @@ struct RenderState {
             played.clear()
             base = frame
             stoppedOffset = 0
-        case .silence:
-            if playing { stoppedOffset = frame - base }
-            playing = false
-            releaseAll()
         }
     }
 
