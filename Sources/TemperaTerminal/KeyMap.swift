@@ -30,10 +30,8 @@ public struct KeyMap: Equatable, Sendable {
     public init() {}
 
     /// The shipped default map.
-    public static var standard: KeyMap {
-        // The shipped file is tested to parse; a failure here is a build defect, not user input.
-        try! KeyMap().merging(ShippedFiles.defaultKeys, file: "Keymaps/default.keys")
-    }
+    // The shipped file is tested to parse; a failure here is a build defect, not user input.
+    public static let standard = try! KeyMap().merging(ShippedFiles.defaultKeys, file: "Keymaps/default.keys")
 
     /// The default map plus the user's overrides, if the user has a keys file.
     public static func load(paths: ConfigPaths) throws -> KeyMap {

@@ -27,9 +27,4 @@ public struct Rect: Hashable, Sendable {
     public func contains(x px: Int, y py: Int) -> Bool {
         px >= x && px < maxX && py >= y && py < maxY
     }
-
-    /// The rectangle shrunk by `n` cells on every side.
-    public func inset(_ n: Int) -> Rect {
-        Rect(x: x + n, y: y + n, width: width - 2 * n, height: height - 2 * n)
-    }
 }
