@@ -26,11 +26,13 @@ let package = Package(
         .target(name: "TemperaCore", linkerSettings: [.linkedLibrary("m")]),
         // Samples, voices, mixer, the engine and its output backends.
         .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate"]),
+        // Sharing a document over TCP: the host, participants and their line protocol (Dispatch, no C).
+        .target(name: "TemperaNet", dependencies: ["TemperaCore"]),
         // Screen, panes, key maps, themes, the editor loop.
         .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaAudio", "CNcursesw"]),
 
         .executableTarget(name: "tempera", dependencies: [
-            "TemperaCore", "TemperaAudio", "TemperaTerminal",
+            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaNet",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
@@ -44,6 +46,7 @@ let package = Package(
         // tmux sessions, the built program's path.
         .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio"], path: "Tests/TemperaTestSupport"),
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
+        .testTarget(name: "TemperaNetTests", dependencies: ["TemperaNet", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",
                                                                  "TemperaTestSupport"]),
