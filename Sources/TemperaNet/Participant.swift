@@ -56,6 +56,8 @@ public final class Participant: @unchecked Sendable {
     public private(set) var connected = false
     /// The name the host gave (it adds a number when two share a name).
     public private(set) var givenName: String?
+    /// The number of the change the host's last answer followed (the copy is up to date once `seq` reaches it).
+    public private(set) var lastReplySeq = 0
     /// Commands sent again after a reconnect.
     public private(set) var resent = 0
 
@@ -109,6 +111,11 @@ public final class Participant: @unchecked Sendable {
         }
     }
 
+    /// Splits "HOST:PORT" ("[V6]:PORT"; the port defaults to 7400).
+    public static func split(_ address: String) throws -> (host: String, port: Int) {
+        try Sockets.split(address, defaultPort: 7400)
+    }
+
     /// Sends a clock probe.
     public func ping() {
         queue.async { [self] in connection?.send(Wire.ping(monotonicSeconds())) }
@@ -139,6 +146,7 @@ public final class Participant: @unchecked Sendable {
         if let seq = m["delta"]?.int { return delta(m, seq: seq) }
         if let id = m["reply"] {
             if let v = m["view"] { Wire.read(view: v, into: &view) }
+            if let s = m["seq"]?.int { lastReplySeq = max(lastReplySeq, s) }
             guard let id = id.int else { return }
             return answered(id, message: m["ok"]?.string, error: m["error"]?.string)
         }

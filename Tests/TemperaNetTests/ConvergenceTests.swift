@@ -81,9 +81,9 @@ final class ConvergenceTests: XCTestCase {
 
     func converge(cut: Bool) throws -> (host: [UInt8], counts: String) {
         let session = Session(document: Document.newDocument())
-        var options = Host.Options()
+        var options = DocumentHost.Options()
         options.port = 0
-        let host = try Host(session: session, options: options)
+        let host = try DocumentHost(session: session, options: options)
         defer { host.stop() }
         let ana = Participant(host: "127.0.0.1", port: host.port, name: "ana")
         let bo = Participant(host: "127.0.0.1", port: host.port, name: "bo")

@@ -10,7 +10,7 @@ import Glibc
 /// loses its own connection.
 ///
 /// - Warning: create it and call it from any thread; it does its work on `queue`.
-public final class Host: @unchecked Sendable {
+public final class DocumentHost: @unchecked Sendable {
     /// The host's settings.
     public struct Options: Sendable {
         /// The address to listen on (`127.0.0.1` unless told otherwise).
@@ -182,7 +182,7 @@ public final class Host: @unchecked Sendable {
         }
         let replied = m["replied"]?.int ?? 0
         var key = m["session"]?.string ?? ""
-        if key.isEmpty || shared.participants[key] == nil { key = Host.newKey() }
+        if key.isEmpty || shared.participants[key] == nil { key = DocumentHost.newKey() }
         // A participant coming back takes over from a connection the host has not yet seen break.
         for (id, other) in clients where other.key == key && other !== client {
             other.key = nil
