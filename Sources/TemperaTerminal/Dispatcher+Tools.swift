@@ -89,6 +89,9 @@ extension Dispatcher {
         guard s.document.tracks.indices.contains(s.currentTrack) else { return say("no track to draw on") }
         let clip = s.chosenClip
         if let existing = markerUnderCursor {
+            if existing.content == clip {
+                return say("clip \(clip.code) is already on the marker at " + String(format: "%.3f s", existing.time))
+            }
             try command(.markerAdd(time: existing.time, amp: nil, content: clip))
             say("clip \(clip.code)\(clipName(clip)) on the marker at " + String(format: "%.3f s", existing.time))
             return
