@@ -59,12 +59,16 @@ public enum CommandParser {
         "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,I-J,...] [s=X]", "temper slider X",
         "temper stamp [times=K]", "temper group N", "temper apply", "temper morph times=K from=S0 to=S1",
         "temper preset swing|tigrigna|five-seven",
+        "section add [NAME] [A B] [x R] [tempo=X]", "section N repeats R", "section N tempo X",
+        "section N region A B", "section N name NAME", "section N move M", "section N delete",
+        "song on|off", "song loop on|off",
     ]
 
     /// The command names, for completion and suggestions.
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
                                "mode", "snap", "clip", "draw", "type", "fill", "select", "shift", "scale",
-                               "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper"]
+                               "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
+                               "section", "song"]
 
     /// The linear gains a track may have: silence to four times (+12 dB).
     public static let trackGainRange: ClosedRange<Double> = 0...4
@@ -329,6 +333,8 @@ struct LineParser {
             try end(usage: usage)
             return .save(path)
         case "temper": return .temper(try parseTemper())
+        case "section": return try parseSection()
+        case "song": return try parseSong()
         default:
             var message = "unknown command '\(head.text)'"
             if let near = Self.nearest(head.text, in: CommandParser.names) { message += " (did you mean '\(near)'?)" }

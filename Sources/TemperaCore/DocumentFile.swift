@@ -36,6 +36,7 @@ public enum DocumentFile {
         out += "  \"transport\": {\"tempo\": \(number(t.tempo)), \"volume\": \(number(t.volume)), "
             + "\"length\": \(number(t.length)), \"loop\": {\"on\": \(t.loopOn), \"start\": \(number(t.loopStart)), "
             + "\"end\": \(number(t.loopEnd))}},\n"
+        if document.song != Song() { out += song(document.song) }
         let d = document.designer
         out += "  \"designer\": {\"span\": \(number(d.span)), \"slider\": \(number(d.slider)), \"map\": "
         if let map = d.map {
@@ -142,6 +143,17 @@ public enum DocumentFile {
             var text = text
             text.withUTF8 { buffer.bytes.append(contentsOf: $0) }
         }
+    }
+
+    /// The song's line (and one line a section), written only when the song is not the empty default.
+    static func song(_ song: Song) -> String {
+        var out = "  \"song\": {\"on\": \(song.on), \"loop\": \(song.loop), \"sections\": ["
+        for (j, s) in song.sections.enumerated() {
+            out += "\n    {\"name\": \(string(s.name)), \"start\": \(number(s.start)), \"end\": \(number(s.end)), "
+                + "\"repeats\": \(s.repeats)" + (s.tempo.map { ", \"tempo\": \(number($0))" } ?? "") + "}"
+            out += j == song.sections.count - 1 ? "\n  " : ","
+        }
+        return out + "]},\n"
     }
 
     static func row(_ r: Temperament.Row) -> String {
