@@ -40,7 +40,7 @@ struct EventsCommand: ParsableCommand {
         guard (1...1_536_000).contains(sampleRate) else {
             throw CommandLineFailure.report("tempera: --sample-rate must be from 1 to 1536000, not \(sampleRate)")
         }
-        let document = try CommandLineFailure.loadDocument(file)
+        let document = try CommandLineFailure.loadDocument(file, song: song)
         if song { return try printSong(document) }
         let schedule = Schedule(document: document, sampleRate: Double(sampleRate))
         // Every frame must fit an Int64; only absurd loop counts on very long regions come near.
@@ -65,9 +65,6 @@ struct EventsCommand: ParsableCommand {
 
     /// `--song`: the song's onsets, each line with its section and pass.
     func printSong(_ document: Document) throws {
-        guard !document.song.sections.isEmpty else {
-            throw CommandLineFailure.report("tempera: \(file): the song has no section (add one with 'section add')")
-        }
         let schedule = SongSchedule(document: document, sampleRate: Double(sampleRate))
         guard Double(loops) * schedule.timing.total * Double(sampleRate) < 0x1p62 else {
             throw CommandLineFailure.report("tempera: \(loops) passes of this song run past the last sample frame")
