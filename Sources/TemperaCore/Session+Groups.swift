@@ -15,7 +15,8 @@ extension Session {
     ///
     /// Its span is the length of what it was taken from: the loop region's length when the selection lies
     /// inside the region and reaches its last marker (no marker of a selected track lies after the selection
-    /// inside the region), else up to the next marker after the selection on a selected track; with none,
+    /// inside the region), else up to the next marker after the selection on a selected track (in clip mode
+    /// too: markers are the grid); with none,
     /// the selection's last interval, else 0. So a bar stored whole and stamped four times gives four bars.
     public func selectionGroup() throws -> (group: Group, firstTrack: Int, first: Double) {
         let groups = try requireSelection().compactMap { g -> (track: Int, markers: [Marker])? in
@@ -37,12 +38,11 @@ extension Session {
     }
 
     private func groupSpan(_ groups: [(track: Int, markers: [Marker])], first: Double, last: Double) -> Double {
-        // The next element after the selection on any selected track.
+        // The next marker (a grid position, in clip mode too) after the selection on any selected track.
         var next: Double?
         for (track, _) in groups {
             let list = document.tracks[track].markers
-            var p = list.upperBound(time: last)
-            while p < list.count, !isElement(list[p]) { p += 1 }
+            let p = list.upperBound(time: last)
             if p < list.count { next = min(next ?? list[p].time, list[p].time) }
         }
         let t = document.transport
