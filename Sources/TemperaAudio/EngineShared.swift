@@ -14,6 +14,8 @@ struct EngineShared: ~Copyable {
     /// The playhead: bit pattern of seconds on the document timeline, at the end of the last rendered block.
     let positionBits = Atomic<UInt64>(0)
     let playing = Atomic<Bool>(false)
+    /// The count-in is sounding (playback starts when it ends).
+    let countingIn = Atomic<Bool>(false)
     /// Set by the audio thread when a pass limit (loop off, `--loops N`) was reached and every voice is silent.
     let finished = Atomic<Bool>(false)
     /// Output frames rendered since the output opened.

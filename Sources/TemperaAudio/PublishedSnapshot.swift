@@ -5,11 +5,16 @@ final class PublishedSnapshot {
     let pointer: UnsafeMutablePointer<MixSnapshot>
     /// Keeps the samples the snapshot points into alive.
     let samples: [SampleBuffer?]
+    /// Keeps the metronome's sounds alive.
+    let clickSound: ClickSound?
     var seq: Int { pointer.pointee.seq }
 
     /// A snapshot of `doc` with its events already compiled (by an `EventCompiler`).
-    init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double, samples: [SampleBuffer?]) {
+    /// `clickSound` nil: the metronome is silent whatever the document says.
+    init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double, samples: [SampleBuffer?],
+         clickSound: ClickSound? = nil) {
         self.samples = samples
+        self.clickSound = clickSound
         let (start, end) = Schedule.region(of: doc.transport)
         let trackGains = Schedule.trackGains(of: doc.tracks)
         let events = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(compiled.count, 1))
@@ -34,7 +39,17 @@ final class PublishedSnapshot {
             trackCount: trackGains.count, start: start, end: end, span: end - start,
             tempo: doc.transport.tempo, looping: doc.transport.loopOn,
             volume: Float(min(max(doc.transport.volume, 0), 1)),
-            seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots)))
+            seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots),
+            click: Self.click(doc.transport, start: start, end: end, sound: clickSound)))
+    }
+
+    static func click(_ t: Transport, start: Double, end: Double, sound: ClickSound?) -> MixClick {
+        guard t.click, let sound else { return .off }
+        let (first, last) = MixClick.beats(start: start, end: end, beat: t.beat)
+        return MixClick(on: true, level: Float(min(max(t.clickLevel, 0), 1)), beat: t.beat, meter: max(1, t.meter),
+                        first: first, end: last, countIn: max(0, t.countIn),
+                        accent: UnsafePointer(sound.accent.data), accentFrames: sound.accent.frames,
+                        normal: UnsafePointer(sound.beat.data), normalFrames: sound.beat.frames)
     }
 
     deinit {

@@ -30,6 +30,17 @@ struct RenderState {
     var stoppedOffset: Int64 = 0
     /// Passes to play before stopping; 0: endless when the loop is on, one pass when it is off.
     var passLimit = 0
+    /// The metronome's next beat of the timeline in this pass (see `MixClick`).
+    var clickNext = 0
+    /// A count-in is sounding: clicks from `countInStart`, one every `countInBeatFrames`, `countInBeats` of them
+    /// (accent every `countInMeter`); the music starts at output frame `countInEnd`.
+    var countingIn = false
+    var countInStart: Int64 = 0
+    var countInEnd: Int64 = 0
+    var countInBeatFrames = 0.0
+    var countInBeats = 0
+    var countInMeter = 1
+    var countInNext = 0
     var voices: UnsafeMutablePointer<Voice>
     /// Voices sounding at once before the oldest is stolen.
     var polyphony = 64
@@ -98,10 +109,39 @@ struct RenderState {
     /// Fires every event due at output frame `frame + offset` and returns where the next segment ends: the
     /// next event, the end of the pass, or `count`.
     private mutating func fireDueEvents(upTo count: Int, offset: Int) -> Int {
+        if countingIn {
+            let now = frame + Int64(offset)
+            while countInNext < countInBeats {
+                let at = countInStart + Int64((Double(countInNext) * countInBeatFrames).rounded())
+                if at > now { break }
+                if let snap = snapshot { fireClick(accent: countInNext % countInMeter == 0, snap.pointee.click, seq: snap.pointee.seq) }
+                countInNext += 1
+            }
+            guard now >= countInEnd else {
+                let nextAt = countInNext < countInBeats
+                    ? countInStart + Int64((Double(countInNext) * countInBeatFrames).rounded()) : countInEnd
+                return offset + Int(min(min(nextAt, countInEnd) - now, Int64(count - offset)))
+            }
+            // The count-in is over: the music starts on this very frame, from where it stood.
+            countingIn = false
+            playing = true
+            base = countInEnd - stoppedOffset
+        }
         guard playing, let snap = snapshot, snap.pointee.span > 0 else { return count }
         let now = frame + Int64(offset)
         while true {
             let sn = snap.pointee
+            // The metronome's next beat, merged with the events by frame.
+            var clickAt = Int64.max
+            if sn.click.on && clickNext < sn.click.end {
+                let at = base + sn.frame(pass: pass, time: sn.click.time(clickNext, start: sn.start), rate: rate)
+                if at <= now {
+                    fireClick(accent: clickNext % sn.click.meter == 0, sn.click, seq: sn.seq)
+                    clickNext += 1
+                    continue
+                }
+                clickAt = at
+            }
             if next < sn.eventCount {
                 let ev = sn.events[next]
                 let at = base + sn.frame(pass: pass, time: ev.time, rate: rate)
@@ -114,12 +154,13 @@ struct RenderState {
                     next += 1
                     continue
                 }
-                return offset + Int(min(at - now, Int64(count - offset)))
+                return offset + Int(min(min(at, clickAt) - now, Int64(count - offset)))
             }
             let wrap = base + sn.frame(pass: pass + 1, time: 0, rate: rate)
             if wrap <= now {
                 pass += 1
                 next = 0
+                clickNext = sn.click.first
                 lastFired = -.infinity
                 played.clear()
                 let limit = passLimit > 0 ? passLimit : (sn.looping ? Int.max : 1)
@@ -134,8 +175,38 @@ struct RenderState {
                 }
                 continue
             }
-            return offset + Int(min(wrap - now, Int64(count - offset)))
+            return offset + Int(min(min(wrap, clickAt) - now, Int64(count - offset)))
         }
+    }
+
+    /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
+    static let clickTrack: Int32 = -1
+
+    /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
+    private mutating func fireClick(accent: Bool, _ click: MixClick, seq: Int) {
+        guard click.on, click.level > 0, let data = accent ? click.accent : click.normal else { return }
+        let frames = accent ? click.accentFrames : click.normalFrames
+        guard frames > 0 else { return }
+        let v = allocateVoice()
+        anyVoiceSounded = true
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: Self.clickTrack, data: data, frames: frames, position: 0,
+            gain: click.level, trackGain: 1, level: 0, stage: .attack,
+            attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
+            releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
+            seq: seq, order: order)
+    }
+
+    /// The first metronome beat of the current pass whose frame is at or after the current frame.
+    private func firstClick(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
+        let sn = snap.pointee, ck = sn.click
+        guard ck.on, ck.end > ck.first, sn.span > 0 else { return ck.first }
+        let inPass = Double(frame - base) / rate * sn.tempo - Double(pass) * sn.span
+        let guess = ((sn.start + inPass) / ck.beat).rounded(.down) - 1
+        var k = guess.isFinite ? Int(max(Double(ck.first), min(Double(ck.end), guess))) : ck.first
+        while k < ck.end && base + sn.frame(pass: pass, time: ck.time(k, start: sn.start), rate: rate) < frame { k += 1 }
+        return k
     }
 
     private mutating func fire(_ ev: MixEvent, snap: UnsafeMutablePointer<MixSnapshot>) {
@@ -200,12 +271,14 @@ struct RenderState {
             snapshot = new
             base = frame
             stoppedOffset = 0
+            clickNext = new.pointee.click.first
             return
         }
         let o = old.pointee, n = new.pointee
         snapshot = new
         guard o.tempo != n.tempo || o.start != n.start || o.end != n.end else {
             next = nextIndex(in: new)
+            clickNext = firstClick(in: new)
             return
         }
         let position = Double(frame - base) / rate * o.tempo
@@ -225,6 +298,7 @@ struct RenderState {
         base = frame - Int64(((Double(pass) * n.span + inPass) / n.tempo * rate).rounded())
         stoppedOffset = frame - base
         next = nextIndex(in: new)
+        clickNext = firstClick(in: new)
         // Open gates close where the music now puts their end (never before the present).
         let shift = o.start - n.start
         for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].stage != .release
@@ -257,14 +331,29 @@ struct RenderState {
         case .play:
             passLimit = Int(c.value)
             shared.pointee.finished.store(false, ordering: .releasing)
-            playing = true
+            guard !playing && !countingIn else { return }
+            if let snap = snapshot, snap.pointee.click.on, snap.pointee.click.countIn > 0, snap.pointee.tempo > 0 {
+                // Count-in bars of click first; the music stays where it stands until they end.
+                let ck = snap.pointee.click
+                countingIn = true
+                countInStart = frame
+                countInMeter = ck.meter
+                countInBeats = ck.countIn * ck.meter
+                countInBeatFrames = ck.beat / snap.pointee.tempo * rate
+                countInNext = 0
+                countInEnd = frame + Int64((Double(countInBeats) * countInBeatFrames).rounded())
+            } else {
+                playing = true
+            }
         case .pause, .silence:
             if playing { stoppedOffset = frame - base }
             playing = false
+            countingIn = false
             releaseAll()
         case .rewind:
             pass = 0
             next = 0
+            clickNext = snapshot?.pointee.click.first ?? 0
             lastFired = -.infinity
             played.clear()
             base = frame
@@ -286,7 +375,11 @@ struct RenderState {
         for v in 0..<Self.voiceCapacity where voices[v].active {
             let t = Int(voices[v].track)
             var target: Float = 0
-            if let snap, t < snap.pointee.trackCount { target = snap.pointee.trackGains[t] }
+            if t < 0 {
+                target = 1
+            } else if let snap, t < snap.pointee.trackCount {
+                target = snap.pointee.trackGains[t]
+            }
             voices[v].mix(into: out, count: count, firstFrame: firstFrame, targetTrackGain: target,
                           smoothing: trackSmoothing)
         }
@@ -334,6 +427,7 @@ struct RenderState {
         sh.pointee.oldestInUse.store(oldest, ordering: .releasing)
         sh.pointee.activeVoices.store(sounding, ordering: .relaxed)
         sh.pointee.playing.store(playing, ordering: .relaxed)
+        sh.pointee.countingIn.store(countingIn, ordering: .relaxed)
         sh.pointee.renderedFrames.store(Int(frame), ordering: .relaxed)
         var seconds = 0.0
         if let snap = snapshot, snap.pointee.span > 0 {
