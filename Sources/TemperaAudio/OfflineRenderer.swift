@@ -21,7 +21,7 @@ public struct OfflineRenderer {
 
     public let document: Document
     public let sampleRate: Double
-    /// Passes of the region to play.
+    /// Passes of the region to play (of the whole song when the document's song plays).
     public let loops: Int
     /// After the last pass, voices ring out for at most this long (0: the file ends with the last pass, with
     /// a short fade so it does not click).
@@ -45,20 +45,28 @@ public struct OfflineRenderer {
         self.warnings = warnings
     }
 
-    /// The frames the passes take (without the count-in and the tail): `schedule.frame(pass: loops, time: 0)`.
+    /// The frames the passes take (without the count-in and the tail): `schedule.frame(pass: loops, time: 0)`, or for a song
+    /// where its pass `loops` would start.
     public var passFrames: Int {
         // The arithmetic alone: compiling the whole schedule for one number would sort every event again.
+        if document.song.plays {
+            let timing = SongTiming(song: document.song, tempo: document.transport.tempo)
+            let first = timing.sections[0]
+            return Int(SongTiming.frame(songPass: loops, total: timing.total, offset: 0, pass: 0, time: 0,
+                                        span: first.span, tempo: first.tempo, sampleRate: sampleRate))
+        }
         let (start, end) = Schedule.region(of: document.transport)
         return Int(Schedule.frame(pass: loops, time: 0, span: end - start, tempo: document.transport.tempo,
                                   sampleRate: sampleRate))
     }
 
-    /// The frames of the count-in before the first pass: the document's `countin` bars of click when its
-    /// click is on, else 0.
+    /// The frames of the count-in before the first pass: the document's `countin` bars of click at the tempo
+    /// playback starts with, when its click is on; else 0.
     public var countInFrames: Int {
         let t = document.transport
         guard t.click, t.countIn > 0 else { return 0 }
-        return Int((Double(t.countIn * max(1, t.meter)) * (t.beat / t.tempo * sampleRate)).rounded())
+        let tempo = document.song.plays ? SongTiming(song: document.song, tempo: t.tempo).sections[0].tempo : t.tempo
+        return Int((Double(t.countIn * max(1, t.meter)) * (t.beat / tempo * sampleRate)).rounded())
     }
 
     /// Runs `body` with a render state playing the document from the loop start, `loops` passes.
@@ -67,8 +75,8 @@ public struct OfflineRenderer {
         let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
         shared.initialize(to: EngineShared())
         let state = RenderState.make(rate: sampleRate, shared: shared)
-        let snap = PublishedSnapshot(seq: 1, document: document, events: EventCompiler().events(for: document),
-                                     sampleRate: sampleRate, samples: samples,
+        let snap = PublishedSnapshot(seq: 1, document: document, sampleRate: sampleRate, samples: samples,
+                                     playback: EventCompiler().playback(for: document),
                                      clickSound: document.transport.click ? ClickSound(sampleRate: sampleRate) : nil)
         defer {
             RenderState.destroy(state)

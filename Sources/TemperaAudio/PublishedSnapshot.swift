@@ -9,13 +9,26 @@ final class PublishedSnapshot {
     let clickSound: ClickSound?
     var seq: Int { pointer.pointee.seq }
 
-    /// A snapshot of `doc` with its events already compiled (by an `EventCompiler`).
+    /// A snapshot of `doc` playing its loop, with the loop's events already compiled (by an `EventCompiler`).
+    convenience init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double,
+                     samples: [SampleBuffer?], clickSound: ClickSound? = nil) {
+        let (start, end) = Schedule.region(of: doc.transport)
+        self.init(seq: seq, document: doc, sampleRate: rate, samples: samples,
+                  playback: .loop(events: compiled, start: start, end: end, tempo: doc.transport.tempo,
+                                  looping: doc.transport.loopOn), clickSound: clickSound)
+    }
+
+    /// A snapshot of `doc` playing `playback` (the loop or the song, compiled by an `EventCompiler`).
     /// `clickSound` nil: the metronome is silent whatever the document says.
-    init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double, samples: [SampleBuffer?],
+    init(seq: Int, document doc: Document, sampleRate rate: Double, samples: [SampleBuffer?], playback: Playback,
          clickSound: ClickSound? = nil) {
         self.samples = samples
         self.clickSound = clickSound
-        let (start, end) = Schedule.region(of: doc.transport)
+        let compiled = playback.events
+        let sections = UnsafeMutablePointer<MixSection>.allocate(capacity: max(playback.sections.count, 1))
+        playback.sections.withUnsafeBufferPointer {
+            if let p = $0.baseAddress { sections.initialize(from: p, count: $0.count) }
+        }
         let trackGains = Schedule.trackGains(of: doc.tracks)
         let events = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(compiled.count, 1))
         compiled.withUnsafeBufferPointer { if let p = $0.baseAddress { events.initialize(from: p, count: $0.count) } }
@@ -35,25 +48,26 @@ final class PublishedSnapshot {
         for (i, g) in trackGains.enumerated() { (gains + i).initialize(to: Float(g)) }
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: MixSnapshot(
-            seq: seq, events: events, eventCount: compiled.count, slots: mixSlots, trackGains: gains,
-            trackCount: trackGains.count, start: start, end: end, span: end - start,
-            tempo: doc.transport.tempo, looping: doc.transport.loopOn,
+            seq: seq, events: events, eventCount: compiled.count, sections: sections,
+            sectionCount: playback.sections.count, song: playback.song, total: playback.total,
+            totalPasses: playback.totalPasses, slots: mixSlots, trackGains: gains,
+            trackCount: trackGains.count, looping: playback.looping,
             volume: Float(min(max(doc.transport.volume, 0), 1)),
             seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots),
-            click: Self.click(doc.transport, start: start, end: end, sound: clickSound)))
+            click: Self.click(doc.transport, sound: clickSound)))
     }
 
-    static func click(_ t: Transport, start: Double, end: Double, sound: ClickSound?) -> MixClick {
+    static func click(_ t: Transport, sound: ClickSound?) -> MixClick {
         guard t.click, let sound else { return .off }
-        let (first, last) = MixClick.beats(start: start, end: end, beat: t.beat)
         return MixClick(on: true, level: Float(min(max(t.clickLevel, 0), 1)), beat: t.beat, meter: max(1, t.meter),
-                        first: first, end: last, countIn: max(0, t.countIn),
+                        countIn: max(0, t.countIn),
                         accent: UnsafePointer(sound.accent.data), accentFrames: sound.accent.frames,
                         normal: UnsafePointer(sound.beat.data), normalFrames: sound.beat.frames)
     }
 
     deinit {
         pointer.pointee.events.deallocate()
+        pointer.pointee.sections.deallocate()
         pointer.pointee.slots.deallocate()
         pointer.pointee.trackGains.deallocate()
         pointer.deallocate()
