@@ -67,6 +67,28 @@ extension Command {
         case .redo(let k): return k == 1 ? "redo" : "redo \(k)"
         case .save(let path): return path.map { "save \(q($0))" } ?? "save"
         case .temper(let t): return "temper " + t.text
+        case .beat(let t): return "beat \(n(t))"
+        case .meter(let m): return "meter \(m)"
+        case .bpm(let x): return "bpm \(n(x))"
+        case .grid(let steps): return steps.map { "grid \($0)" } ?? "grid off"
+        case .click(let on, let level):
+            var out = "click"
+            if let on { out += on ? " on" : " off" }
+            if let level { out += " level=\(n(level))" }
+            return out
+        case .countIn(let bars): return "countin \(bars)"
+        case .amp(let a, let relative):
+            guard relative else { return "amp \(n(a))" }
+            return a < 0 || (a == 0 && a.sign == .minus) ? "amp \(n(a))" : "amp +\(n(a))"
+        case .copy: return "copy"
+        case .cut: return "cut"
+        case .paste: return "paste"
+        case .duplicate: return "duplicate"
+        case .trackDelete(let t): return Command.trackPrefix(t) + "delete"
+        case .trackMove(let t, let to): return Command.trackPrefix(t) + "move \(to)"
+        case .trackDuplicate(let t): return Command.trackPrefix(t) + "duplicate"
+        case .quantize(let steps, let strength):
+            return "quantize \(steps)" + (strength == 1 ? "" : " strength=\(n(strength))")
         }
     }
 

@@ -118,7 +118,7 @@ extension DocumentFile {
             if v < 1 { throw version.error("unknown format version \(v)") }
 
             let o = try Object(root, "the document", allowed: [versionKey, "version", "seed", "pattern", "transport",
-                                                                "designer", "slots", "groups", "tracks"])
+                                                                "time", "designer", "slots", "groups", "tracks"])
             var doc = Document(tracks: [])
             if let s = o.optional("seed") {
                 guard case .number(let d, let text) = s.kind,
@@ -130,6 +130,7 @@ extension DocumentFile {
             }
             if let p = o.optional("pattern") { doc.pattern = try string(p, "pattern") }
             if let t = o.optional("transport") { doc.transport = try transport(t) }
+            if let t = o.optional("time") { try musicalTime(t, into: &doc.transport) }
             if let d = o.optional("designer") { doc.designer = try designer(d) }
             if let s = o.optional("slots") { doc.slots = try slots(s) }
             if let g = o.optional("groups") { doc.groups = try groups(g) }
@@ -165,6 +166,26 @@ extension DocumentFile {
                 }
             }
             return t
+        }
+
+        /// The `time` object: beat, meter, grid, click and count-in, each optional.
+        static func musicalTime(_ v: JSONValue, into t: inout Transport) throws {
+            let o = try Object(v, "time", allowed: ["beat", "meter", "grid", "click", "countin"])
+            let beats = Transport.beatRange
+            if let x = o.optional("beat") {
+                t.beat = try double(x, "beat", { beats.contains($0) },
+                                    "must be from \(number(beats.lowerBound)) to \(number(beats.upperBound)) seconds")
+            }
+            if let x = o.optional("meter") { t.meter = try int(x, "meter", Transport.meterRange) }
+            if let x = o.optional("grid") {
+                if case .null = x.kind { t.grid = nil } else { t.grid = try int(x, "grid", Transport.gridRange) }
+            }
+            if let c = o.optional("click") {
+                let co = try Object(c, "click", allowed: ["on", "level"])
+                if let x = co.optional("on") { t.click = try bool(x, "click on") }
+                if let x = co.optional("level") { t.clickLevel = try double(x, "click level", { (0...1).contains($0) }, "must be from 0 to 1") }
+            }
+            if let x = o.optional("countin") { t.countIn = try int(x, "countin", Transport.countInRange) }
         }
 
         static func row(_ v: JSONValue, _ name: String) throws -> Temperament.Row {

@@ -36,6 +36,9 @@ public enum DocumentFile {
         out += "  \"transport\": {\"tempo\": \(number(t.tempo)), \"volume\": \(number(t.volume)), "
             + "\"length\": \(number(t.length)), \"loop\": {\"on\": \(t.loopOn), \"start\": \(number(t.loopStart)), "
             + "\"end\": \(number(t.loopEnd))}},\n"
+        // Musical time (beat, meter, grid, metronome) has its own line: older files without it read as the defaults.
+        out += "  \"time\": {\"beat\": \(number(t.beat)), \"meter\": \(t.meter), \"grid\": \(t.grid.map(String.init) ?? "null"), "
+            + "\"click\": {\"on\": \(t.click), \"level\": \(number(t.clickLevel))}, \"countin\": \(t.countIn)},\n"
         let d = document.designer
         out += "  \"designer\": {\"span\": \(number(d.span)), \"slider\": \(number(d.slider)), \"map\": "
         if let map = d.map {

@@ -33,6 +33,9 @@ public struct History {
         public var transport: (before: Transport, after: Transport)?
         public var designer: (before: Temperament, after: Temperament)?
         public var pattern: (before: String, after: String)?
+        /// The whole list of tracks, when the step deleted, moved or duplicated one (then it is the step's
+        /// only change to tracks). The tracks share their marker storage with the document's.
+        public var tracks: (before: [Track], after: [Track])?
         public var nextMarkerID: (before: MarkerID, after: MarkerID)
 
         init(name: String, tracksBefore: Int, nextMarkerID: (MarkerID, MarkerID)) {
@@ -44,7 +47,7 @@ public struct History {
         var changesDocument: Bool {
             !markers.isEmpty || !addedTracks.isEmpty || !slots.isEmpty || !groups.isEmpty || !trackSettings.isEmpty
                 || transport != nil
-                || designer != nil || pattern != nil || nextMarkerID.before != nextMarkerID.after
+                || designer != nil || pattern != nil || tracks != nil || nextMarkerID.before != nextMarkerID.after
         }
 
         /// Markers held by the step (before and after states, added tracks included): what it costs to keep.
@@ -54,6 +57,7 @@ public struct History {
 
         /// Takes the document from the state before the step to the state after it.
         func redo(_ doc: inout Document) {
+            if let tracks { doc.tracks = tracks.after }
             doc.tracks.append(contentsOf: addedTracks)
             for change in markers {
                 History.move(&doc.tracks[change.track].markers, from: change.before, to: change.after)
@@ -72,6 +76,7 @@ public struct History {
             for change in markers {
                 History.move(&doc.tracks[change.track].markers, from: change.after, to: change.before)
             }
+            if let tracks { doc.tracks = tracks.before }
             if doc.tracks.count > tracksBefore { doc.tracks.removeLast(doc.tracks.count - tracksBefore) }
             for s in slots { doc.slots[s.index - 1] = s.before }
             for g in groups { doc.groups[g.index] = g.before }

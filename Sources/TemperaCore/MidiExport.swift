@@ -2,7 +2,7 @@
 /// tempo and time signature, then one track per tempera track, named after it.
 ///
 /// An onset at playback time T (the `time` of `tempera events`) is written at `tick = round(T·960·BPM/60)`
-/// with BPM = 60·tempo/beat. Its note is the slot's `note`, else the General MIDI drum note of the slot's name
+/// with BPM = 60·tempo/beat (the document's beat and meter give the tempo and time signature). Its note is the slot's `note`, else the General MIDI drum note of the slot's name
 /// on channel 10 (`GeneralMIDI`); velocity = max(1, round(amp·127)). Its note off is where the sound ends: a
 /// one-shot after the sample's length (or earlier at a `-` of its track), a gate at the next marker of its
 /// track that is not `+`. A note struck again on its channel before its end is ended there.
@@ -12,17 +12,12 @@ public enum MidiExport {
     public struct Options: Sendable {
         /// Passes of the loop region.
         public var loops: Int
-        /// Seconds per beat at tempo x1, and beats per bar.
-        public var beat: Double
-        public var meter: Int
         /// How long each slot's sound lasts, in seconds (slot 1 first): a one-shot's note off comes after it.
         /// nil: unknown (the file could not be read), and the note ends where a gate would.
         public var soundSeconds: [Double?]
 
-        public init(loops: Int = 1, beat: Double = 0.5, meter: Int = 4, soundSeconds: [Double?] = []) {
+        public init(loops: Int = 1, soundSeconds: [Double?] = []) {
             self.loops = loops
-            self.beat = beat
-            self.meter = meter
             self.soundSeconds = soundSeconds
         }
     }
@@ -62,7 +57,7 @@ public enum MidiExport {
     /// The file, and one line for each thing it could not say exactly.
     public static func file(_ doc: Document, options: Options = Options()) -> (file: MidiFile, warnings: [String]) {
         let tempo = doc.transport.tempo
-        let bpm = 60 * tempo / options.beat
+        let bpm = 60 * tempo / doc.transport.beat
         let (voices, slotWarnings) = self.voices(of: doc.slots)
         var warnings = slotWarnings
         let schedule = Schedule(document: doc, sampleRate: 48_000)
@@ -71,7 +66,7 @@ public enum MidiExport {
 
         var conductor: [MidiEvent] = [
             .trackName("tempo"),
-            .timeSignature(numerator: options.meter),
+            .timeSignature(numerator: doc.transport.meter),
             .tempo(tick: 0, microsecondsPerQuarter: Int((60_000_000 / bpm).rounded())),
         ]
         var lastTick = 0

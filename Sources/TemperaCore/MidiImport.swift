@@ -102,6 +102,17 @@ public enum MidiImport {
         }
         length = min(length, CommandParser.maxTime)
         doc.transport = Transport(tempo: 1, volume: 0.8, loopStart: 0, loopEnd: length, loopOn: true, length: length)
+        // The beat is the first tempo's quarter note; the meter counts the first time signature in quarters.
+        let firstBeat = Double(map.changes[0].microsecondsPerQuarter) / 1_000_000
+        doc.transport.beat = min(max(firstBeat, Transport.beatRange.lowerBound), Transport.beatRange.upperBound)
+        if let sig = file.tracks.lazy.flatMap({ $0 }).first(where: {
+            if case .meta(0x58, let d) = $0.message, d.count >= 2 { return true }
+            return false
+        }), case .meta(_, let d) = sig.message {
+            let quarters = Double(d[0]) * 4 / Double(1 << min(Int(d[1]), 8))
+            let meter = quarters == quarters.rounded() && quarters >= 1 ? Int(quarters) : Int(d[0])
+            doc.transport.meter = min(max(meter, Transport.meterRange.lowerBound), Transport.meterRange.upperBound)
+        }
         return (doc, warnings)
     }
 }

@@ -131,6 +131,35 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(bytes(doc), before)
     }
 
+    func testAnalysePrintsOneJSONLinePerMarker() throws {
+        let scriptPath = try write("script.txt", """
+            track add swing
+            marker add 1/3
+            marker add 0.76 amp=0.5
+            track add click
+            bpm 60
+            marker add 1.5
+
+            """)
+        let doc = path("a.tempera")
+        XCTAssertEqual(try tempera(["script", doc, scriptPath]).err, "")
+        // Strip the four tracks of a new document: keep the two added here.
+        let result = try tempera(["analyse", doc])
+        XCTAssertEqual(result.err, "")
+        XCTAssertEqual(result.status, 0)
+        let lines = result.out.split(separator: "\n").filter { $0.hasPrefix("{\"track\":5") || $0.hasPrefix("{\"track\":6") }
+        // bpm 60 makes the tempo x0.5: deviations are playback milliseconds, twice the document's seconds.
+        XCTAssertEqual(lines, [
+            "{\"track\":5,\"t\":0.333333,\"bar\":1,\"beat\":1,\"n\":3,\"k\":2,\"dev_ms\":0.0,\"on_grid\":true}",
+            "{\"track\":5,\"t\":0.760000,\"bar\":1,\"beat\":2,\"n\":2,\"k\":1,\"dev_ms\":20.0,\"on_grid\":false}",
+            "{\"track\":6,\"t\":1.500000,\"bar\":1,\"beat\":4,\"n\":1,\"k\":0,\"dev_ms\":0.0,\"on_grid\":true}",
+        ])
+        XCTAssertEqual(result.out.split(separator: "\n").count, 64 + 3)
+        let missing = try tempera(["analyse", path("nothing.tempera")])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertEqual(missing.err.split(separator: "\n").count, 1)
+    }
+
     func testHappyPathBuildsARhythmAndListsItsEvents() throws {
         let scriptPath = try write("script.txt", """
             # two tracks against each other, twice as fast

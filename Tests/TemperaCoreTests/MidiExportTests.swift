@@ -26,7 +26,7 @@ final class MidiExportTests: XCTestCase {
 
     func testTheTempoTrackSaysTheBPMAndTheMeterAndEachTrackIsNamed() {
         let (f, _) = MidiExport.file(document(tempo: 1.25, markers: [(0, 1, .clip(1))]),
-                                     options: .init(beat: 0.5, meter: 4, soundSeconds: [0.3]))
+                                     options: .init(soundSeconds: [0.3]))
         XCTAssertEqual(f.format, 1)
         XCTAssertEqual(f.division, 960)
         XCTAssertEqual(f.tracks.count, 2)
@@ -36,10 +36,30 @@ final class MidiExportTests: XCTestCase {
         XCTAssertEqual(f.tracks[1].first, .trackName("line"))
     }
 
+    func testTheDocumentsBeatAndMeterGiveTheTempoAndTimeSignature() {
+        var doc = document(markers: [(0.6, 1, .clip(1))])
+        doc.transport.beat = 0.6
+        doc.transport.meter = 7
+        let (f, _) = MidiExport.file(doc, options: .init(soundSeconds: [0.1]))
+        XCTAssertEqual(Array(f.tracks[0].prefix(3)), [.trackName("tempo"), .timeSignature(numerator: 7),
+                                                      .tempo(tick: 0, microsecondsPerQuarter: 600_000)])
+        XCTAssertEqual(notes(f, track: 1).first?.tick, 960, "one beat of 0.6 s")
+    }
+
+    func testImportTakesTheBeatFromTheFirstTempoAndTheMeterInQuarters() throws {
+        let f = MidiFile(format: 0, division: 96, tracks: [[
+            .timeSignature(numerator: 6, denominatorPower: 3), .tempo(tick: 0, microsecondsPerQuarter: 600_000),
+            MidiEvent(tick: 0, .noteOn(channel: 9, note: 36, velocity: 100)),
+        ]])
+        let (doc, _) = try MidiImport.document(from: f)
+        XCTAssertEqual(doc.transport.beat, 0.6)
+        XCTAssertEqual(doc.transport.meter, 3, "6/8 is three quarters a bar")
+    }
+
     func testOnsetsSitAtTheRoundedTickOfTheirPlaybackTimeEveryLoop() {
         let r2 = 2.0.squareRoot() / 4
         let doc = document(tempo: 1.25, markers: [(0, 1, .clip(1)), (r2, 0.5, .clip(1)), (1.3, 0, .clip(1))])
-        let (f, _) = MidiExport.file(doc, options: .init(loops: 3, beat: 0.5, soundSeconds: [0.01]))
+        let (f, _) = MidiExport.file(doc, options: .init(loops: 3, soundSeconds: [0.01]))
         let ons = notes(f, track: 1).compactMap { e -> (Int, UInt8, UInt8)? in
             if case .noteOn(let c, _, let v) = e.message { return (e.tick, c, v) }
             return nil
@@ -61,7 +81,7 @@ final class MidiExportTests: XCTestCase {
     func testAOneShotEndsAfterItsSoundAndAGateAtTheNextMarkerThatIsNotAHold() {
         let doc = document(markers: [(0, 1, .clip(1)), (0.5, 1, .clip(2)), (0.75, 1, .hold), (1, 1, nil),
                                      (1.5, 1, .clip(2))])
-        let (f, _) = MidiExport.file(doc, options: .init(beat: 0.5, soundSeconds: [0.25]))
+        let (f, _) = MidiExport.file(doc, options: .init(soundSeconds: [0.25]))
         XCTAssertEqual(notes(f, track: 1), [
             MidiEvent(tick: 0, .noteOn(channel: 9, note: 36, velocity: 127)),
             MidiEvent(tick: 480, .noteOff(channel: 9, note: 36, velocity: 64)),
@@ -75,7 +95,7 @@ final class MidiExportTests: XCTestCase {
 
     func testARestCutsAOneShotAndAKeyStruckAgainEndsTheNoteBefore() {
         let doc = document(markers: [(0, 1, .clip(1)), (0.25, 1, .rest), (1, 1, .clip(1)), (1.125, 1, .clip(1))])
-        let (f, _) = MidiExport.file(doc, options: .init(beat: 0.5, soundSeconds: [0.5]))
+        let (f, _) = MidiExport.file(doc, options: .init(soundSeconds: [0.5]))
         XCTAssertEqual(notes(f, track: 1), [
             MidiEvent(tick: 0, .noteOn(channel: 9, note: 36, velocity: 127)),
             MidiEvent(tick: 480, .noteOff(channel: 9, note: 36, velocity: 64)),
@@ -88,7 +108,7 @@ final class MidiExportTests: XCTestCase {
 
     func testASlotWhoseNameIsNoDrumIsNote60OnChannel1WithAWarning() {
         let doc = document(markers: [(0, 1, .clip(3))])
-        let (f, warnings) = MidiExport.file(doc, options: .init(beat: 0.5, soundSeconds: [nil, nil, 0.1]))
+        let (f, warnings) = MidiExport.file(doc, options: .init(soundSeconds: [nil, nil, 0.1]))
         XCTAssertEqual(notes(f, track: 1).first, MidiEvent(tick: 0, .noteOn(channel: 0, note: 60, velocity: 127)))
         XCTAssertEqual(warnings, ["slot 3 (violin): no General MIDI drum has that name; written as note 60 on channel 1"])
     }
