@@ -21,7 +21,7 @@ public struct OfflineRenderer {
 
     public let document: Document
     public let sampleRate: Double
-    /// Passes of the region to play.
+    /// Passes of the region to play (of the whole song when the document's song plays).
     public let loops: Int
     /// After the last pass, voices ring out for at most this long (0: the file ends with the last pass, with
     /// a short fade so it does not click).
@@ -45,9 +45,16 @@ public struct OfflineRenderer {
         self.warnings = warnings
     }
 
-    /// The frames the passes take (without the tail): `schedule.frame(pass: loops, time: 0)`.
+    /// The frames the passes take (without the tail): `schedule.frame(pass: loops, time: 0)`, or for a song
+    /// where its pass `loops` would start.
     public var passFrames: Int {
         // The arithmetic alone: compiling the whole schedule for one number would sort every event again.
+        if document.song.plays {
+            let timing = SongTiming(song: document.song, tempo: document.transport.tempo)
+            let first = timing.sections[0]
+            return Int(SongTiming.frame(songPass: loops, total: timing.total, offset: 0, pass: 0, time: 0,
+                                        span: first.span, tempo: first.tempo, sampleRate: sampleRate))
+        }
         let (start, end) = Schedule.region(of: document.transport)
         return Int(Schedule.frame(pass: loops, time: 0, span: end - start, tempo: document.transport.tempo,
                                   sampleRate: sampleRate))
@@ -59,8 +66,8 @@ public struct OfflineRenderer {
         let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
         shared.initialize(to: EngineShared())
         let state = RenderState.make(rate: sampleRate, shared: shared)
-        let snap = PublishedSnapshot(seq: 1, document: document, events: EventCompiler().events(for: document),
-                                     sampleRate: sampleRate, samples: samples)
+        let snap = PublishedSnapshot(seq: 1, document: document, sampleRate: sampleRate, samples: samples,
+                                     playback: EventCompiler().playback(for: document))
         defer {
             RenderState.destroy(state)
             shared.deinitialize(count: 1)

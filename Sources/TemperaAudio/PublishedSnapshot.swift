@@ -7,10 +7,23 @@ final class PublishedSnapshot {
     let samples: [SampleBuffer?]
     var seq: Int { pointer.pointee.seq }
 
-    /// A snapshot of `doc` with its events already compiled (by an `EventCompiler`).
-    init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double, samples: [SampleBuffer?]) {
-        self.samples = samples
+    /// A snapshot of `doc` playing its loop, with the loop's events already compiled (by an `EventCompiler`).
+    convenience init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double,
+                     samples: [SampleBuffer?]) {
         let (start, end) = Schedule.region(of: doc.transport)
+        self.init(seq: seq, document: doc, sampleRate: rate, samples: samples,
+                  playback: .loop(events: compiled, start: start, end: end, tempo: doc.transport.tempo,
+                                  looping: doc.transport.loopOn))
+    }
+
+    /// A snapshot of `doc` playing `playback` (the loop or the song, compiled by an `EventCompiler`).
+    init(seq: Int, document doc: Document, sampleRate rate: Double, samples: [SampleBuffer?], playback: Playback) {
+        self.samples = samples
+        let compiled = playback.events
+        let sections = UnsafeMutablePointer<MixSection>.allocate(capacity: max(playback.sections.count, 1))
+        playback.sections.withUnsafeBufferPointer {
+            if let p = $0.baseAddress { sections.initialize(from: p, count: $0.count) }
+        }
         let trackGains = Schedule.trackGains(of: doc.tracks)
         let events = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(compiled.count, 1))
         compiled.withUnsafeBufferPointer { if let p = $0.baseAddress { events.initialize(from: p, count: $0.count) } }
@@ -30,15 +43,17 @@ final class PublishedSnapshot {
         for (i, g) in trackGains.enumerated() { (gains + i).initialize(to: Float(g)) }
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: MixSnapshot(
-            seq: seq, events: events, eventCount: compiled.count, slots: mixSlots, trackGains: gains,
-            trackCount: trackGains.count, start: start, end: end, span: end - start,
-            tempo: doc.transport.tempo, looping: doc.transport.loopOn,
+            seq: seq, events: events, eventCount: compiled.count, sections: sections,
+            sectionCount: playback.sections.count, song: playback.song, total: playback.total,
+            totalPasses: playback.totalPasses, slots: mixSlots, trackGains: gains,
+            trackCount: trackGains.count, looping: playback.looping,
             volume: Float(min(max(doc.transport.volume, 0), 1)),
             seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots)))
     }
 
     deinit {
         pointer.pointee.events.deallocate()
+        pointer.pointee.sections.deallocate()
         pointer.pointee.slots.deallocate()
         pointer.pointee.trackGains.deallocate()
         pointer.deallocate()

@@ -15,11 +15,17 @@ struct RenderState {
     var playing = false
     /// The output frame the next rendered sample has.
     var frame: Int64 = 0
-    /// The output frame of pass 0, time 0: event frames are `base + schedule.frame(pass:time:)`. While paused it
-    /// moves with `frame`, so the musical position stands still.
+    /// The output frame of pass 0, time 0 (of section 1, song pass 0): event frames are
+    /// `base + snapshot.frame(songPass:section:pass:time:)`. While paused it moves with `frame`, so the musical
+    /// position stands still.
     var base: Int64 = 0
+    /// The pass of the current section (the loop's pass).
     var pass = 0
-    /// The next event of the current pass.
+    /// The section playing, from 0 (always 0 for the loop).
+    var section = 0
+    /// The pass of the whole song (always 0 for the loop).
+    var songPass = 0
+    /// The next event of the current pass, counted within the section's events.
     var next = 0
     /// The time (in pass) of the last event fired this pass, so a re-anchoring never fires an event twice.
     var lastFired = -Double.infinity
@@ -28,7 +34,8 @@ struct RenderState {
     var played: PlayedMarkers
     /// While stopped: frames from `base` to the position where the music stopped (`frame - base` then).
     var stoppedOffset: Int64 = 0
-    /// Passes to play before stopping; 0: endless when the loop is on, one pass when it is off.
+    /// Passes to play before stopping (of the loop, or of the whole song); 0: endless when the loop (song loop)
+    /// is on, one pass when it is off.
     var passLimit = 0
     var voices: UnsafeMutablePointer<Voice>
     /// Voices sounding at once before the oldest is stolen.
@@ -98,13 +105,18 @@ struct RenderState {
     /// Fires every event due at output frame `frame + offset` and returns where the next segment ends: the
     /// next event, the end of the pass, or `count`.
     private mutating func fireDueEvents(upTo count: Int, offset: Int) -> Int {
-        guard playing, let snap = snapshot, snap.pointee.span > 0 else { return count }
+        guard playing, let snap = snapshot, snap.pointee.sectionCount > 0 else { return count }
         let now = frame + Int64(offset)
+        if section >= snap.pointee.sectionCount || (snap.pointee.song && songPass >= songPassLimit(snap)) {
+            return stop(at: now, count: count)
+        }
         while true {
             let sn = snap.pointee
-            if next < sn.eventCount {
-                let ev = sn.events[next]
-                let at = base + sn.frame(pass: pass, time: ev.time, rate: rate)
+            let sec = sn.sections[section]
+            guard sec.span > 0 else { return count }
+            if next < sec.eventCount {
+                let ev = sn.events[sec.firstEvent + next]
+                let at = base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.time, rate: rate)
                 if at <= now {
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
                     // waits for the next pass. (A pass with more markers than the table holds records only the
@@ -116,26 +128,47 @@ struct RenderState {
                 }
                 return offset + Int(min(at - now, Int64(count - offset)))
             }
-            let wrap = base + sn.frame(pass: pass + 1, time: 0, rate: rate)
+            let wrap = base + sn.passEnd(songPass: songPass, section: section, pass: pass, rate: rate)
             if wrap <= now {
                 pass += 1
                 next = 0
                 lastFired = -.infinity
                 played.clear()
-                let limit = passLimit > 0 ? passLimit : (sn.looping ? Int.max : 1)
-                if pass >= limit {
-                    // The end: stop and return to the start; sounding voices ring out.
-                    playing = false
-                    pass = 0
-                    base = now
-                    stoppedOffset = 0
-                    shared.pointee.finished.store(true, ordering: .releasing)
-                    return count
+                if sn.song {
+                    if pass >= sec.repeats {
+                        pass = 0
+                        section += 1
+                        if section >= sn.sectionCount {
+                            section = 0
+                            songPass += 1
+                            if songPass >= songPassLimit(snap) { return stop(at: now, count: count) }
+                        }
+                    }
+                } else if pass >= (passLimit > 0 ? passLimit : (sn.looping ? Int.max : 1)) {
+                    return stop(at: now, count: count)
                 }
                 continue
             }
             return offset + Int(min(wrap - now, Int64(count - offset)))
         }
+    }
+
+    /// Song passes to play: the limit asked for, else endless with song loop on, one pass without.
+    private func songPassLimit(_ snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
+        passLimit > 0 ? passLimit : (snap.pointee.looping ? Int.max : 1)
+    }
+
+    /// The end: stop and return to the start; sounding voices ring out.
+    private mutating func stop(at now: Int64, count: Int) -> Int {
+        playing = false
+        pass = 0
+        section = 0
+        songPass = 0
+        next = 0
+        base = now
+        stoppedOffset = 0
+        shared.pointee.finished.store(true, ordering: .releasing)
+        return count
     }
 
     private mutating func fire(_ ev: MixEvent, snap: UnsafeMutablePointer<MixSnapshot>) {
@@ -146,8 +179,9 @@ struct RenderState {
             return
         }
         let sn = snap.pointee
+        let draw = songPass &* sn.totalPasses &+ sn.sections[section].passesBefore &+ pass
         let clip = ev.clip != 0 ? Int(ev.clip)
-            : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: pass)
+            : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: draw)
         guard (1...16).contains(clip) else { return }
         let slot = sn.slots[clip - 1]
         guard let data = slot.data, slot.frames > 0 else { return }
@@ -162,8 +196,11 @@ struct RenderState {
             gain: ev.amp * slot.gain, trackGain: targetGain, level: 0, stage: .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
-            releaseAt: slot.gate ? base + sn.frame(pass: pass, time: ev.gateEnd, rate: rate) : Int64.max,
-            gatePass: pass, gateTime: ev.gateEnd, seq: sn.seq, order: order)
+            releaseAt: slot.gate
+                ? base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.gateEnd, rate: rate)
+                : Int64.max,
+            gatePass: pass, gateTime: ev.gateEnd, gateSection: section, gateSongPass: songPass, seq: sn.seq,
+            order: order)
     }
 
     /// A free voice; at the polyphony limit the oldest sounding voice is stolen (it fades out in a few ms).
@@ -194,7 +231,8 @@ struct RenderState {
     }
 
     /// Adopts a newly published snapshot between two blocks. The musical position is kept; when the tempo or the
-    /// region changed, the clock is re-anchored so onsets from here on land on the new tempo's frames.
+    /// region changed, the clock is re-anchored so onsets from here on land on the new tempo's frames. Switching
+    /// between the loop and the song starts the new one from its beginning.
     private mutating func adopt(_ new: UnsafeMutablePointer<MixSnapshot>) {
         guard let old = snapshot else {
             snapshot = new
@@ -204,45 +242,100 @@ struct RenderState {
         }
         let o = old.pointee, n = new.pointee
         snapshot = new
-        guard o.tempo != n.tempo || o.start != n.start || o.end != n.end else {
+        if o.song != n.song || n.sectionCount == 0 || o.sectionCount == 0 {
+            restart()
+            return
+        }
+        if n.sameTiming(as: o) {
             next = nextIndex(in: new)
             return
         }
-        let position = Double(frame - base) / rate * o.tempo
-        var inPass = o.span > 0 ? position - Double(pass) * o.span : 0
-        if o.start != n.start || o.end != n.end {
-            let docTime = o.start + inPass
-            if docTime >= n.start && docTime < n.end {
-                inPass = docTime - n.start
-                lastFired = lastFired.isFinite ? lastFired + o.start - n.start : lastFired
-            } else {
+        let oldBase = base
+        let os = o.sections[min(section, o.sectionCount - 1)]
+        // Seconds at x1 into the current pass, on the old clock.
+        let position = Double(frame - base) / rate
+        var inPass = (position - (Double(songPass) * o.total + os.offset)) * os.tempo - Double(pass) * os.span
+        if !(inPass > 0) { inPass = 0 }
+        if section >= n.sectionCount {
+            // The section playing is gone: the song goes on with its next pass.
+            nextSongPass()
+            inPass = 0
+        } else {
+            let ns = n.sections[section]
+            if os.start != ns.start || os.span != ns.span {
+                let docTime = os.start + inPass
+                if docTime >= ns.start && docTime < ns.start + ns.span {
+                    inPass = docTime - ns.start
+                    lastFired = lastFired.isFinite ? lastFired + os.start - ns.start : lastFired
+                } else {
+                    inPass = 0
+                    lastFired = -.infinity
+                }
+                // A new region is a new pass as far as markers go: everything in it may sound once from here.
+                played.clear()
+            }
+            if pass >= ns.repeats {
+                // Fewer repeats than already played: on to the next section.
+                pass = 0
+                section += 1
+                if section >= n.sectionCount { nextSongPass() }
                 inPass = 0
                 lastFired = -.infinity
+                played.clear()
             }
-            // A new region is a new pass as far as markers go: everything in it may sound once from here.
-            played.clear()
         }
-        base = frame - Int64(((Double(pass) * n.span + inPass) / n.tempo * rate).rounded())
+        let ns = n.sections[section]
+        base = frame - Int64((SongTiming.time(songPass: songPass, total: n.total, offset: ns.offset, pass: pass,
+                                              time: inPass, span: ns.span, tempo: ns.tempo) * rate).rounded())
         stoppedOffset = frame - base
         next = nextIndex(in: new)
         // Open gates close where the music now puts their end (never before the present).
-        let shift = o.start - n.start
+        let shift = os.start - ns.start
         for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].stage != .release
             && voices[v].releaseAt != Int64.max {
-            let at = base + n.frame(pass: voices[v].gatePass, time: voices[v].gateTime + shift, rate: rate)
-            voices[v].gateTime += shift
+            if n.song && voices[v].gateSection >= n.sectionCount {
+                voices[v].releaseAt = max(voices[v].releaseAt + base - oldBase, frame)
+                continue
+            }
+            voices[v].gateTime += voices[v].gateSection == section ? shift : 0
+            let at = base + n.frame(songPass: voices[v].gateSongPass, section: voices[v].gateSection,
+                                    pass: voices[v].gatePass, time: voices[v].gateTime, rate: rate)
             voices[v].releaseAt = max(at, frame)
         }
+    }
+
+    /// On to the first section of the next pass of the song.
+    private mutating func nextSongPass() {
+        section = 0
+        pass = 0
+        songPass += 1
+        lastFired = -.infinity
+        played.clear()
+    }
+
+    /// From the beginning: the loop's start, or the song's first section.
+    private mutating func restart() {
+        pass = 0
+        section = 0
+        songPass = 0
+        next = 0
+        lastFired = -.infinity
+        played.clear()
+        base = frame
+        stoppedOffset = 0
     }
 
     /// The first event of the current pass still to come: at or after the current frame and after the last fired.
     private func nextIndex(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
         let sn = snap.pointee
-        var lo = 0, hi = sn.eventCount
+        guard section < sn.sectionCount else { return 0 }
+        let sec = sn.sections[section]
+        var lo = 0, hi = sec.eventCount
         while lo < hi {
             let mid = (lo + hi) / 2
-            let e = sn.events[mid]
-            if base + sn.frame(pass: pass, time: e.time, rate: rate) < frame || e.time <= lastFired {
+            let e = sn.events[sec.firstEvent + mid]
+            if base + sn.frame(songPass: songPass, section: section, pass: pass, time: e.time, rate: rate) < frame
+                || e.time <= lastFired {
                 lo = mid + 1
             } else {
                 hi = mid
@@ -263,12 +356,18 @@ struct RenderState {
             playing = false
             releaseAll()
         case .rewind:
+            restart()
+        case .jump:
+            // Section `value` (from 0) from its first pass, from this block on; the song pass stays.
+            guard let snap = snapshot, snap.pointee.song, snap.pointee.sectionCount > 0 else { return }
+            let sn = snap.pointee
+            section = min(max(Int(c.value), 0), sn.sectionCount - 1)
             pass = 0
             next = 0
             lastFired = -.infinity
             played.clear()
-            base = frame
-            stoppedOffset = 0
+            base = frame - sn.frame(songPass: songPass, section: section, pass: 0, time: 0, rate: rate)
+            stoppedOffset = frame - base
         }
     }
 
@@ -336,14 +435,18 @@ struct RenderState {
         sh.pointee.playing.store(playing, ordering: .relaxed)
         sh.pointee.renderedFrames.store(Int(frame), ordering: .relaxed)
         var seconds = 0.0
-        if let snap = snapshot, snap.pointee.span > 0 {
+        if let snap = snapshot, section < snap.pointee.sectionCount, snap.pointee.sections[section].span > 0 {
             let sn = snap.pointee
-            let position = Double(frame - base) / rate * sn.tempo
-            var inPass = position - Double(pass) * sn.span
+            let sec = sn.sections[section]
+            let position = Double(frame - base) / rate
+            var inPass = (position - (Double(songPass) * sn.total + sec.offset)) * sec.tempo - Double(pass) * sec.span
             if inPass < 0 { inPass = 0 }
-            if inPass >= sn.span { inPass = inPass.truncatingRemainder(dividingBy: sn.span) }
-            seconds = sn.start + inPass
+            if inPass >= sec.span { inPass = inPass.truncatingRemainder(dividingBy: sec.span) }
+            seconds = sec.start + inPass
         }
+        sh.pointee.section.store(section, ordering: .relaxed)
+        sh.pointee.sectionPass.store(pass, ordering: .relaxed)
+        sh.pointee.songPass.store(songPass, ordering: .relaxed)
         sh.pointee.positionBits.store(seconds.bitPattern, ordering: .relaxed)
     }
 }

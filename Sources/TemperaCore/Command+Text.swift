@@ -67,6 +67,24 @@ extension Command {
         case .redo(let k): return k == 1 ? "redo" : "redo \(k)"
         case .save(let path): return path.map { "save \(q($0))" } ?? "save"
         case .temper(let t): return "temper " + t.text
+        case .sectionAdd(let name, let start, let end, let repeats, let tempo):
+            var out = "section add"
+            if let name { out += " " + Command.quoteName(name) }
+            if let start, let end { out += " \(n(start)) \(n(end))" }
+            if let repeats { out += " x\(repeats)" }
+            if let tempo { out += " tempo=\(n(tempo))" }
+            return out
+        case .section(let k, let change):
+            switch change {
+            case .repeats(let r): return "section \(k) repeats \(r)"
+            case .tempo(let x): return "section \(k) tempo \(n(x))"
+            case .region(let a, let b): return "section \(k) region \(n(a)) \(n(b))"
+            case .name(let name): return "section \(k) name \(q(name))"
+            case .move(let m): return "section \(k) move \(m)"
+            case .delete: return "section \(k) delete"
+            }
+        case .song(let on): return on ? "song on" : "song off"
+        case .songLoop(let on): return on ? "song loop on" : "song loop off"
         case .beat(let t): return "beat \(n(t))"
         case .meter(let m): return "meter \(m)"
         case .bpm(let x): return "bpm \(n(x))"
@@ -97,6 +115,15 @@ extension Command {
 
     /// ` on`, ` off`, or nothing for a toggle.
     static func onOff(_ on: Bool?) -> String { on.map { $0 ? " on" : " off" } ?? "" }
+
+    /// A section's name as `section add` reads it back: quoted when it could be read as a region bound or a
+    /// repeat count (`"2"`, `"x3"`).
+    static func quoteName(_ s: String) -> String {
+        let plain = quote(s)
+        guard plain == s else { return plain }
+        if (try? Expression.evaluate(s)) != nil || LineParser.repeatCount(s) != nil { return "\"" + s + "\"" }
+        return s
+    }
 
     /// A word as the lexer reads it back: bare when it can be, else in quotes with `\"` and `\\` escaped.
     static func quote(_ s: String) -> String {

@@ -48,6 +48,25 @@ public enum Command: Hashable, Sendable {
     case redo(Int)
     case save(String?)
     case temper(TemperCommand)
+    /// `section add [NAME] [A B] [x R] [tempo=X]`: a section at the end of the song; the region defaults to the
+    /// loop region, repeats to 1, the tempo to the document's (followed when it changes).
+    case sectionAdd(name: String?, start: Double?, end: Double?, repeats: Int?, tempo: Double?)
+    /// `section N repeats R | tempo X | region A B | name NAME | move M | delete`, N and M from 1.
+    case section(Int, SectionChange)
+    /// `song on|off`: play the song instead of the loop.
+    case song(on: Bool)
+    /// `song loop on|off`: start the song again at its end.
+    case songLoop(on: Bool)
+
+    /// What `section N ...` changes.
+    public enum SectionChange: Hashable, Sendable {
+        case repeats(Int)
+        case tempo(Double)
+        case region(Double, Double)
+        case name(String)
+        case move(Int)
+        case delete
+    }
     /// `beat TIME`: seconds per beat at tempo x1 (times do not change).
     case beat(Double)
     /// `meter N`: beats per bar.

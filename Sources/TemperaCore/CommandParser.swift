@@ -62,12 +62,16 @@ public enum CommandParser {
         "beat TIME", "meter N", "bpm X", "grid N|off", "click on|off [level=L] | click level=L", "countin BARS",
         "amp A | amp +D | amp -D", "copy | cut | paste", "duplicate",
         "track [N] delete | track [N] duplicate | track [N] move M", "quantize N [strength=S]",
+        "section add [NAME] [A B] [x R] [tempo=X]", "section N repeats R", "section N tempo X",
+        "section N region A B", "section N name NAME", "section N move M", "section N delete",
+        "song on|off", "song loop on|off",
     ]
 
     /// The command names, for completion and suggestions.
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
                                "mode", "snap", "clip", "draw", "type", "fill", "select", "shift", "scale",
                                "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
+                               "section", "song",
                                "beat", "meter", "bpm", "grid", "click", "countin", "amp", "copy", "cut", "paste",
                                "duplicate", "quantize"]
 
@@ -337,6 +341,8 @@ struct LineParser {
             try end(usage: usage)
             return .save(path)
         case "temper": return .temper(try parseTemper())
+        case "section": return try parseSection()
+        case "song": return try parseSong()
         case "beat":
             let usage = "beat TIME"
             let range = Transport.beatRange

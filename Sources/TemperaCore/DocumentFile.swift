@@ -39,6 +39,7 @@ public enum DocumentFile {
         // Musical time (beat, meter, grid, metronome) has its own line: older files without it read as the defaults.
         out += "  \"time\": {\"beat\": \(number(t.beat)), \"meter\": \(t.meter), \"grid\": \(t.grid.map(String.init) ?? "null"), "
             + "\"click\": {\"on\": \(t.click), \"level\": \(number(t.clickLevel))}, \"countin\": \(t.countIn)},\n"
+        if document.song != Song() { out += song(document.song) }
         let d = document.designer
         out += "  \"designer\": {\"span\": \(number(d.span)), \"slider\": \(number(d.slider)), \"map\": "
         if let map = d.map {
@@ -145,6 +146,17 @@ public enum DocumentFile {
             var text = text
             text.withUTF8 { buffer.bytes.append(contentsOf: $0) }
         }
+    }
+
+    /// The song's line (and one line a section), written only when the song is not the empty default.
+    static func song(_ song: Song) -> String {
+        var out = "  \"song\": {\"on\": \(song.on), \"loop\": \(song.loop), \"sections\": ["
+        for (j, s) in song.sections.enumerated() {
+            out += "\n    {\"name\": \(string(s.name)), \"start\": \(number(s.start)), \"end\": \(number(s.end)), "
+                + "\"repeats\": \(s.repeats)" + (s.tempo.map { ", \"tempo\": \(number($0))" } ?? "") + "}"
+            out += j == song.sections.count - 1 ? "\n  " : ","
+        }
+        return out + "]},\n"
     }
 
     static func row(_ r: Temperament.Row) -> String {

@@ -120,6 +120,11 @@ public final class Session {
         case .redo(let k): return try redo(k)
         case .save(let p): return try save(to: p)
         case .temper(let c): return try runTemper(c)
+        case .sectionAdd(let name, let start, let end, let repeats, let tempo):
+            return try runSectionAdd(name: name, start: start, end: end, repeats: repeats, tempo: tempo)
+        case .section(let n, let change): return try runSection(n, change)
+        case .song(let on): return try runSong(on: on)
+        case .songLoop(let on): return try runSongLoop(on: on)
         case .beat(let b): return try runBeat(b)
         case .meter(let m): return try runMeter(m)
         case .bpm(let x): return try runBPM(x)

@@ -15,8 +15,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The audio file to write.")
     var output: String
 
-    @Option(help: "Passes of the loop region to render.")
+    @Option(help: "Passes of the loop region to render (with --song: of the whole song).")
     var loops: Int = 1
+
+    @Flag(help: "Render the document's song (its sections) instead of the loop.")
+    var song = false
 
     @Option(name: .customLong("sample-rate"), help: "Output sample rate in Hz.")
     var sampleRate: Int = 48_000
@@ -42,7 +45,7 @@ struct RenderCommand: ParsableCommand {
         guard let depth = OfflineRenderer.Bits(rawValue: bits.lowercased()) else { throw fail("--bits must be 16, 24 or 32f (got \(bits))") }
         if fmt == .flac && depth == .float32 { throw fail("FLAC holds 16 or 24 bits, not 32f") }
 
-        let document = try CommandLineFailure.loadDocument(file)
+        let document = try CommandLineFailure.loadDocument(file, song: song)
         let base = (file as NSString).deletingLastPathComponent
         let renderer = OfflineRenderer(document: document, baseDirectory: base.isEmpty ? "." : base,
                                        sampleRate: Double(sampleRate), loops: loops, maxTail: tail)

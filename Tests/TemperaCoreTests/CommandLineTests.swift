@@ -252,3 +252,45 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try DocumentFile.load(doc), Document.newDocument())
     }
 }
+
+/// `tempera script` builds a song and `tempera events --song` prints it with its sections and passes.
+extension CommandLineTests {
+    func testAScriptBuildsASongAndEventsSongPrintsSectionAndPass() throws {
+        let cli = self
+        let script = try cli.write("song.txt", """
+            track add beat
+            marker add 0
+            marker add sqrt(2)/4
+            marker add 2.5
+            length 4
+            select all
+            fill "1 10 2"
+            section add 0 2 x2
+            section add 2 3.5 x3 tempo=1.25
+            section add 0 2 tempo=0.8
+            song loop on
+            """)
+        let doc = cli.path("song.json")
+        XCTAssertEqual(try cli.tempera(["script", doc, script]).status, 0)
+        let lines = try cli.tempera(["events", doc, "--song", "--sample-rate", "44100", "--loops", "2"]).out
+            .split(separator: "\n").filter { $0.contains("\"track\":5") }
+        XCTAssertEqual(lines.count, 2 * (2 * 2 + 3 + 2))
+        XCTAssertEqual(lines[4], #"{"loop":0,"section":2,"pass":0,"track":5,"clip":2,"amp":0.8,"time":4.4,"frame":194040}"#)
+        XCTAssertEqual(lines[8], #"{"loop":0,"section":3,"pass":0,"track":5,"clip":10,"amp":0.8,"time":8.041941738241592,"frame":354650}"#)
+        XCTAssertEqual(lines[17], #"{"loop":1,"section":3,"pass":0,"track":5,"clip":10,"amp":0.8,"time":18.14194173824159,"frame":800060}"#)
+    }
+
+    func testSongFlagsOnADocumentWithoutASongAreOneLine() throws {
+        let cli = self
+        let doc = cli.path("plain.json")
+        XCTAssertEqual(try cli.tempera(["script", doc, try cli.write("s.txt", "tempo 1\n")]).status, 0)
+        for args in [["events", doc, "--song"], ["render", doc, "--song", "-o", cli.path("x.wav")]] {
+            let r = try cli.tempera(args)
+            XCTAssertEqual(r.status, 1)
+            XCTAssertEqual(r.err, "tempera: \(doc): the song has no section (add one with 'section add')\n")
+        }
+        let bad = try cli.tempera(["script", doc, try cli.write("b.txt", "section add 1 1\n")])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.err, "\(cli.path("b.txt")):1:15: the region must end after it starts (1)\n")
+    }
+}
