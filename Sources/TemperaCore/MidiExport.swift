@@ -1,0 +1,141 @@
+/// A document as a Standard MIDI File (`tempera export`): type 1, 960 ticks per beat, a first track with the
+/// tempo and time signature, then one track per tempera track, named after it.
+///
+/// An onset at playback time T (the `time` of `tempera events`) is written at `tick = round(T·960·BPM/60)`
+/// with BPM = 60·tempo/beat (the document's beat and meter give the tempo and time signature). Its note is the slot's `note`, else the General MIDI drum note of the slot's name
+/// on channel 10 (`GeneralMIDI`); velocity = max(1, round(amp·127)). Its note off is where the sound ends: a
+/// one-shot after the sample's length (or earlier at a `-` of its track), a gate at the next marker of its
+/// track that is not `+`. A note struck again on its channel before its end is ended there.
+public enum MidiExport {
+    public static let ticksPerBeat = 960
+
+    public struct Options: Sendable {
+        /// Passes of the loop region.
+        public var loops: Int
+        /// How long each slot's sound lasts, in seconds (slot 1 first): a one-shot's note off comes after it.
+        /// nil: unknown (the file could not be read), and the note ends where a gate would.
+        public var soundSeconds: [Double?]
+
+        public init(loops: Int = 1, soundSeconds: [Double?] = []) {
+            self.loops = loops
+            self.soundSeconds = soundSeconds
+        }
+    }
+
+    /// What a slot plays as MIDI.
+    public struct Voice: Equatable, Sendable {
+        /// 0...15; 9 is General MIDI's drum channel 10.
+        public var channel: UInt8
+        public var note: UInt8
+        /// A program change (and bank select when the bank is not 0) the channel needs first; nil: none.
+        public var program: Int?
+        public var bank: Int
+    }
+
+    /// `round(T·960·BPM/60)`, halves away from zero (as frames are rounded).
+    public static func tick(time: Double, bpm: Double) -> Int {
+        Int((time * Double(ticksPerBeat) * bpm / 60).rounded())
+    }
+
+    /// The MIDI voice of each slot (nil for an empty slot), and a line for each slot whose name names no drum.
+    /// Drum sounds go to channel 10; pitched slots share channel 1.
+    public static func voices(of slots: [ClipSlot]) -> (voices: [Voice?], warnings: [String]) {
+        var warnings: [String] = []
+        let voices: [Voice?] = slots.enumerated().map { i, slot in
+            if slot.isEmpty { return nil }
+            if let note = slot.note { return Voice(channel: 0, note: UInt8(clamping: note), program: nil, bank: 0) }
+            let name = slot.name.isEmpty ? (slot.file ?? "") : slot.name
+            if let drum = GeneralMIDI.drumNote(forName: name) ?? slot.file.flatMap(GeneralMIDI.drumNote(forName:)) {
+                return Voice(channel: GeneralMIDI.drumChannel, note: UInt8(drum), program: nil, bank: 0)
+            }
+            warnings.append("slot \(i + 1) (\(name)): no General MIDI drum has that name; written as note 60 on channel 1")
+            return Voice(channel: 0, note: 60, program: nil, bank: 0)
+        }
+        return (voices, warnings)
+    }
+
+    /// The file, and one line for each thing it could not say exactly.
+    public static func file(_ doc: Document, options: Options = Options()) -> (file: MidiFile, warnings: [String]) {
+        let tempo = doc.transport.tempo
+        let bpm = 60 * tempo / doc.transport.beat
+        let (voices, slotWarnings) = self.voices(of: doc.slots)
+        var warnings = slotWarnings
+        let schedule = Schedule(document: doc, sampleRate: 48_000)
+        let (start, end) = Schedule.region(of: doc.transport)
+        let span = end - start
+
+        var conductor: [MidiEvent] = [
+            .trackName("tempo"),
+            .timeSignature(numerator: doc.transport.meter),
+            .tempo(tick: 0, microsecondsPerQuarter: Int((60_000_000 / bpm).rounded())),
+        ]
+        var lastTick = 0
+        var unknownLength = Set<Int>()
+
+        var tracks: [[MidiEvent]] = []
+        for (ti, track) in doc.tracks.enumerated() {
+            let events = Schedule.events(of: track, index: ti, start: start, end: end)
+            // Notes as (on, off, channel, note, velocity); offs settled once the whole track is read.
+            var notes: [(on: Int, off: Int, channel: UInt8, note: UInt8, velocity: UInt8)] = []
+            var programs: [UInt8: (program: Int, bank: Int)] = [:]
+            for k in 0..<max(options.loops, 0) {
+                func at(_ rel: Double) -> Double { (Double(k) * span + rel) / tempo }
+                for e in events {
+                    let t = tick(time: at(e.time), bpm: bpm)
+                    switch e.kind {
+                    case .cut:
+                        // A `-` stops whatever the track is sounding.
+                        for n in notes.indices where notes[n].off > t { notes[n].off = max(t, notes[n].on + 1) }
+                    case .onset:
+                        let clip = schedule.clip(of: e, pass: k)
+                        guard (1...voices.count).contains(clip), let voice = voices[clip - 1] else { continue }
+                        let slot = doc.slots[clip - 1]
+                        let T = at(e.time)
+                        var off: Int
+                        if slot.mode == .gate {
+                            off = tick(time: at(e.gateEnd), bpm: bpm)
+                        } else if clip - 1 < options.soundSeconds.count, let length = options.soundSeconds[clip - 1] {
+                            off = tick(time: T + length, bpm: bpm)
+                        } else {
+                            unknownLength.insert(clip)
+                            off = tick(time: at(e.gateEnd), bpm: bpm)
+                        }
+                        off = max(off, t + 1)
+                        // The same key struck again on its channel ends the note before.
+                        for n in notes.indices where notes[n].channel == voice.channel && notes[n].note == voice.note
+                            && notes[n].off > t {
+                            notes[n].off = max(t, notes[n].on + 1)
+                        }
+                        let velocity = UInt8(max(1, min(127, Int((e.amp * 127).rounded()))))
+                        notes.append((t, off, voice.channel, voice.note, velocity))
+                        if let p = voice.program { programs[voice.channel] = (p, voice.bank) }
+                    }
+                }
+            }
+            var out: [MidiEvent] = [.trackName(track.name)]
+            for (channel, p) in programs.sorted(by: { $0.key < $1.key }) {
+                if p.bank != 0 {
+                    out.append(MidiEvent(tick: 0, .channel(status: 0xB0 | channel, data: [0, UInt8(clamping: p.bank & 0x7F)])))
+                }
+                out.append(MidiEvent(tick: 0, .programChange(channel: channel, program: UInt8(clamping: p.program))))
+            }
+            // At one tick, note offs before note ons, so a note struck again is not cut by its own end.
+            var timed: [(tick: Int, rank: Int, order: Int, event: MidiEvent)] = []
+            for (i, n) in notes.enumerated() {
+                timed.append((n.on, 1, i, MidiEvent(tick: n.on, .noteOn(channel: n.channel, note: n.note, velocity: n.velocity))))
+                timed.append((n.off, 0, i, MidiEvent(tick: n.off, .noteOff(channel: n.channel, note: n.note, velocity: 64))))
+            }
+            timed.sort { ($0.tick, $0.rank, $0.order) < ($1.tick, $1.rank, $1.order) }
+            out += timed.map(\.event)
+            lastTick = max(lastTick, timed.last?.tick ?? 0)
+            tracks.append(out)
+        }
+        for clip in unknownLength.sorted() {
+            warnings.append("slot \(clip): its sound's length is unknown; its notes end where a gate would")
+        }
+        // The conductor track lasts as long as the music, and at least the passes exported.
+        let passesEnd = tick(time: Double(max(options.loops, 0)) * span / tempo, bpm: bpm)
+        conductor.append(MidiEvent(tick: max(lastTick, passesEnd), .meta(type: 0x2F, data: [])))
+        return (MidiFile(format: 1, division: ticksPerBeat, tracks: [conductor] + tracks), warnings)
+    }
+}
