@@ -114,7 +114,11 @@ public enum Command: Hashable, Sendable {
         public var bank: Int?
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
-                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil) {
+                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
+                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil) {
+            self.soundFont = soundFont
+            self.program = program
+            self.bank = bank
             self.file = file
             self.note = note
             self.gain = gain

@@ -38,11 +38,27 @@ public enum MidiExport {
     }
 
     /// The MIDI voice of each slot (nil for an empty slot), and a line for each slot whose name names no drum.
-    /// Drum sounds go to channel 10; pitched slots share channel 1.
+    /// Drum sounds (and SoundFont bank 128) go to channel 10. Pitched slots share channel 1; each SoundFont
+    /// preset gets a channel of its own (2, 3, ... skipping 10) with its program change.
     public static func voices(of slots: [ClipSlot]) -> (voices: [Voice?], warnings: [String]) {
         var warnings: [String] = []
+        var channels: [[Int]: UInt8] = [:]
+        let free: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15]
         let voices: [Voice?] = slots.enumerated().map { i, slot in
             if slot.isEmpty { return nil }
+            if slot.soundFont != nil {
+                let note = UInt8(clamping: slot.note ?? 60)
+                if slot.bank == 128 { return Voice(channel: GeneralMIDI.drumChannel, note: note, program: nil, bank: 0) }
+                let preset = [slot.bank, slot.program]
+                if channels[preset] == nil {
+                    guard channels.count < free.count else {
+                        warnings.append("slot \(i + 1): more SoundFont presets than MIDI channels; it shares channel 16")
+                        return Voice(channel: 15, note: note, program: slot.program, bank: slot.bank)
+                    }
+                    channels[preset] = free[channels.count]
+                }
+                return Voice(channel: channels[preset]!, note: note, program: slot.program, bank: slot.bank)
+            }
             if let note = slot.note { return Voice(channel: 0, note: UInt8(clamping: note), program: nil, bank: 0) }
             let name = slot.name.isEmpty ? (slot.file ?? "") : slot.name
             if let drum = GeneralMIDI.drumNote(forName: name) ?? slot.file.flatMap(GeneralMIDI.drumNote(forName:)) {
@@ -184,7 +200,11 @@ public enum MidiExport {
             var out: [MidiEvent] = [.trackName(track.name)]
             for (channel, p) in programs.sorted(by: { $0.key < $1.key }) {
                 if p.bank != 0 {
-                    out.append(MidiEvent(tick: 0, .channel(status: 0xB0 | channel, data: [0, UInt8(clamping: p.bank & 0x7F)])))
+                    // Bank select as GS (FluidSynth's default) reads it: controller 0 is the bank below 128;
+                    // above, controller 0 holds the high seven bits and controller 32 the low seven.
+                    let (msb, lsb) = p.bank < 128 ? (p.bank, 0) : (p.bank >> 7 & 0x7F, p.bank & 0x7F)
+                    out.append(MidiEvent(tick: 0, .channel(status: 0xB0 | channel, data: [0, UInt8(msb)])))
+                    out.append(MidiEvent(tick: 0, .channel(status: 0xB0 | channel, data: [32, UInt8(lsb)])))
                 }
                 out.append(MidiEvent(tick: 0, .programChange(channel: channel, program: UInt8(clamping: p.program))))
             }

@@ -51,8 +51,14 @@ struct ExportCommand: ParsableCommand {
     static func soundSeconds(of slots: [ClipSlot], baseDirectory: String) -> ([Double?], [String]) {
         var warnings: [String] = []
         let rate = 48_000.0
+        let fonts = SoundFontBank(sampleRate: rate)
         let lengths: [Double?] = slots.enumerated().map { i, slot in
             guard !slot.isEmpty, slot.mode == .oneShot else { return nil }
+            if slot.soundFont != nil {
+                let (note, problem) = fonts.sample(for: slot, baseDirectory: baseDirectory)
+                if let problem { warnings.append("slot \(i + 1): \(problem)") }
+                return note.map { Double($0.frames) / rate }
+            }
             let reference = slot.file ?? "kit/\(SampleBank.noteSampleName).wav"
             let path = SamplePaths.resolve(reference, baseDirectory: baseDirectory)
             do {
