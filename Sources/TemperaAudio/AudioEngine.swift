@@ -44,6 +44,8 @@ public final class AudioEngine {
     private var attemptAt = Date.distantPast
     private let bank: SampleBank
     private let compiler = EventCompiler()
+    /// The metronome's sounds, made once for the output rate.
+    private let clickSound: ClickSound
     private var live: [PublishedSnapshot] = []
     private var seq = 0
     private var document: Document?
@@ -61,6 +63,7 @@ public final class AudioEngine {
         self.sampleRate = sampleRate
         self.outputKind = output
         bank = SampleBank(sampleRate: sampleRate, kitDirectory: kitDirectory)
+        clickSound = ClickSound(sampleRate: sampleRate)
         shared = .allocate(capacity: 1)
         shared.initialize(to: EngineShared())
         renderState = RenderState.make(rate: sampleRate, shared: shared)
@@ -168,7 +171,7 @@ public final class AudioEngine {
         self.document = document
         seq += 1
         let snap = PublishedSnapshot(seq: seq, document: document, sampleRate: sampleRate, samples: samples,
-                                     playback: compiler.playback(for: document))
+                                     playback: compiler.playback(for: document), clickSound: clickSound)
         live.append(snap)
         shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
         if !rendering {
@@ -228,6 +231,10 @@ public final class AudioEngine {
         if shared.pointee.finished.load(ordering: .acquiring) { wantPlaying = false }
         return wantPlaying
     }
+
+    /// True while a count-in sounds (the document's `countin` bars of click, with the click on); playback
+    /// starts when it ends.
+    public var isCountingIn: Bool { shared.pointee.countingIn.load(ordering: .relaxed) }
 
     /// True once a pass limit was reached and every voice has rung out.
     public var isFinished: Bool {

@@ -14,6 +14,8 @@ struct EngineShared: ~Copyable {
     /// The playhead: bit pattern of seconds on the document timeline, at the end of the last rendered block.
     let positionBits = Atomic<UInt64>(0)
     let playing = Atomic<Bool>(false)
+    /// The count-in is sounding (playback starts when it ends).
+    let countingIn = Atomic<Bool>(false)
     /// The song's playhead: the section (from 0), its pass, and the pass of the whole song (all 0 for the loop).
     let section = Atomic<Int>(0)
     let sectionPass = Atomic<Int>(0)

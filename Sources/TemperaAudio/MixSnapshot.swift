@@ -42,7 +42,8 @@ struct MixSection {
     var offset: Double
     /// Σ_{i<j} R_i: for the pass a `?` draws with.
     var passesBefore: Int
-    var firstEvent: Int
+    /// The events of the section's region (shared by every section and snapshot playing that region).
+    var events: UnsafeMutablePointer<MixEvent>
     var eventCount: Int
 }
 
@@ -50,8 +51,6 @@ struct MixSection {
 /// them, the slots with their sample pointers, track gains and transport settings. Immutable once published.
 struct MixSnapshot {
     var seq: Int
-    var events: UnsafeMutablePointer<MixEvent>
-    var eventCount: Int
     var sections: UnsafeMutablePointer<MixSection>
     var sectionCount: Int
     /// Playing the song's sections (else the loop, one section).
@@ -68,6 +67,8 @@ struct MixSnapshot {
     var volume: Float
     var seed: UInt64
     var randomPool: UInt16
+    /// The metronome (see `MixClick`).
+    var click: MixClick
 
     /// The output frame offset of `time` in pass `pass` of section `section`, song pass `songPass`: exactly
     /// `SongTiming.frame`, which for the loop (one section, offset 0, pass 0 of the song) is
@@ -99,5 +100,44 @@ struct MixSnapshot {
                 || x.offset != y.offset { return false }
         }
         return true
+    }
+}
+
+/// The metronome as the audio thread reads it: beat k of the timeline (from time 0) sounds at
+/// `k * beat - start` seconds (x1) into each pass of a section whose region starts at `start`, for the beats
+/// inside the region (`beats(start:end:beat:)`); `k % meter == 0` is the accent.
+struct MixClick {
+    var on: Bool
+    var level: Float
+    var beat: Double
+    var meter: Int
+    /// Bars of count-in before playback starts (with the click on).
+    var countIn: Int
+    var accent: UnsafePointer<Float>?
+    var accentFrames: Int
+    var normal: UnsafePointer<Float>?
+    var normalFrames: Int
+
+    /// No metronome.
+    static var off: MixClick { MixClick(on: false, level: 0, beat: 1, meter: 1, countIn: 0, accent: nil,
+                              accentFrames: 0, normal: nil, normalFrames: 0) }
+
+    /// Seconds (x1) after the region's start where beat `k` falls.
+    @inline(__always)
+    func time(_ k: Int, start: Double) -> Double { Double(k) * beat - start }
+
+    /// The beats of the timeline inside [start, end): `first..<end`, computed so that `time(k) >= 0` exactly.
+    /// Plain arithmetic (the render path calls it).
+    @inline(__always)
+    static func beats(start: Double, end: Double, beat: Double) -> (first: Int, end: Int) {
+        // A region or beat so far apart that the count would not fit is treated as having no beat.
+        guard beat > 0, end / beat < 1e15 else { return (0, 0) }
+        var first = Int((start / beat).rounded(.up))
+        while first > 0 && Double(first - 1) * beat >= start { first -= 1 }
+        while Double(first) * beat < start { first += 1 }
+        var last = Int((end / beat).rounded(.up))
+        while last > first && Double(last - 1) * beat >= end { last -= 1 }
+        while Double(last) * beat < end { last += 1 }
+        return (first, max(first, last))
     }
 }

@@ -45,7 +45,7 @@ public struct OfflineRenderer {
         self.warnings = warnings
     }
 
-    /// The frames the passes take (without the tail): `schedule.frame(pass: loops, time: 0)`, or for a song
+    /// The frames the passes take (without the count-in and the tail): `schedule.frame(pass: loops, time: 0)`, or for a song
     /// where its pass `loops` would start.
     public var passFrames: Int {
         // The arithmetic alone: compiling the whole schedule for one number would sort every event again.
@@ -60,6 +60,15 @@ public struct OfflineRenderer {
                                   sampleRate: sampleRate))
     }
 
+    /// The frames of the count-in before the first pass: the document's `countin` bars of click at the tempo
+    /// playback starts with, when its click is on; else 0.
+    public var countInFrames: Int {
+        let t = document.transport
+        guard t.click, t.countIn > 0 else { return 0 }
+        let tempo = document.song.plays ? SongTiming(song: document.song, tempo: t.tempo).sections[0].tempo : t.tempo
+        return Int((Double(t.countIn * max(1, t.meter)) * (t.beat / tempo * sampleRate)).rounded())
+    }
+
     /// Runs `body` with a render state playing the document from the loop start, `loops` passes.
     private func withPlayingState<R>(_ body: (UnsafeMutablePointer<RenderState>, UnsafeMutablePointer<EngineShared>) throws -> R)
         rethrows -> R {
@@ -67,7 +76,8 @@ public struct OfflineRenderer {
         shared.initialize(to: EngineShared())
         let state = RenderState.make(rate: sampleRate, shared: shared)
         let snap = PublishedSnapshot(seq: 1, document: document, sampleRate: sampleRate, samples: samples,
-                                     playback: EventCompiler().playback(for: document))
+                                     playback: EventCompiler().playback(for: document),
+                                     clickSound: document.transport.click ? ClickSound(sampleRate: sampleRate) : nil)
         defer {
             RenderState.destroy(state)
             shared.deinitialize(count: 1)
@@ -86,7 +96,7 @@ public struct OfflineRenderer {
     /// The blocks a render is cut into: the passes, then the tail while voices sound. `block` renders `n` frames
     /// and reports whether any voice still sounds; it gets the progress 0...1 too.
     private func forEachBlock(blockFrames: Int, minimumLast: Int = 0, _ block: (Int, Double) throws -> Bool) rethrows {
-        let total = passFrames
+        let total = countInFrames + passFrames
         var done = 0
         var sounding = false
         while done < total {
@@ -126,7 +136,7 @@ public struct OfflineRenderer {
     /// The whole render in memory, interleaved stereo. With `maxTail` 0 the last 5 ms are faded out.
     public func renderAll(blockFrames: Int = 512) -> [Float] {
         var out: [Float] = []
-        out.reserveCapacity(passFrames * 2)
+        out.reserveCapacity((countInFrames + passFrames) * 2)
         render(blockFrames: blockFrames) { block, _ in out.append(contentsOf: block) }
         let frames = out.count / 2, fade = endFadeFrames
         out.withUnsafeMutableBufferPointer { if let p = $0.baseAddress { Fades.fadeOut(p, frames: frames, last: fade) } }
@@ -140,7 +150,7 @@ public struct OfflineRenderer {
                                     blockFrames: 512 + endFadeFrames)
         try withPlayingState { state, shared in
             output.open(render: state, shared: shared, sampleRate: sampleRate)
-            let total = passFrames
+            let total = countInFrames + passFrames
             var written = 0
             try forEachBlock(blockFrames: 512, minimumLast: endFadeFrames) { n, fraction in
                 written += n

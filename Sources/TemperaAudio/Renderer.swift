@@ -37,6 +37,17 @@ struct RenderState {
     /// Passes to play before stopping (of the loop, or of the whole song); 0: endless when the loop (song loop)
     /// is on, one pass when it is off.
     var passLimit = 0
+    /// The metronome's next beat of the timeline in this pass (see `MixClick`).
+    var clickNext = 0
+    /// A count-in is sounding: clicks from `countInStart`, one every `countInBeatFrames`, `countInBeats` of them
+    /// (accent every `countInMeter`); the music starts at output frame `countInEnd`.
+    var countingIn = false
+    var countInStart: Int64 = 0
+    var countInEnd: Int64 = 0
+    var countInBeatFrames = 0.0
+    var countInBeats = 0
+    var countInMeter = 1
+    var countInNext = 0
     var voices: UnsafeMutablePointer<Voice>
     /// Voices sounding at once before the oldest is stolen.
     var polyphony = 64
@@ -105,6 +116,26 @@ struct RenderState {
     /// Fires every event due at output frame `frame + offset` and returns where the next segment ends: the
     /// next event, the end of the pass, or `count`.
     private mutating func fireDueEvents(upTo count: Int, offset: Int) -> Int {
+        if countingIn {
+            let now = frame + Int64(offset)
+            while countInNext < countInBeats {
+                let at = countInStart + Int64((Double(countInNext) * countInBeatFrames).rounded())
+                if at > now { break }
+                if let snap = snapshot {
+                    fireClick(accent: countInNext % countInMeter == 0, snap.pointee.click, seq: snap.pointee.seq)
+                }
+                countInNext += 1
+            }
+            guard now >= countInEnd else {
+                let nextAt = countInNext < countInBeats
+                    ? countInStart + Int64((Double(countInNext) * countInBeatFrames).rounded()) : countInEnd
+                return offset + Int(min(min(nextAt, countInEnd) - now, Int64(count - offset)))
+            }
+            // The count-in is over: the music starts on this very frame, from where it stood.
+            countingIn = false
+            playing = true
+            base = countInEnd - stoppedOffset
+        }
         guard playing, let snap = snapshot, snap.pointee.sectionCount > 0 else { return count }
         let now = frame + Int64(offset)
         if section >= snap.pointee.sectionCount || (snap.pointee.song && songPass >= songPassLimit(snap)) {
@@ -114,8 +145,20 @@ struct RenderState {
             let sn = snap.pointee
             let sec = sn.sections[section]
             guard sec.span > 0 else { return count }
+            // The metronome's next beat, merged with the events by frame.
+            var clickAt = Int64.max
+            if sn.click.on && clickNext < MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sn.click.beat).end {
+                let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
+                                         time: sn.click.time(clickNext, start: sec.start), rate: rate)
+                if at <= now {
+                    fireClick(accent: clickNext % sn.click.meter == 0, sn.click, seq: sn.seq)
+                    clickNext += 1
+                    continue
+                }
+                clickAt = at
+            }
             if next < sec.eventCount {
-                let ev = sn.events[sec.firstEvent + next]
+                let ev = sec.events[next]
                 let at = base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.time, rate: rate)
                 if at <= now {
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
@@ -126,7 +169,7 @@ struct RenderState {
                     next += 1
                     continue
                 }
-                return offset + Int(min(at - now, Int64(count - offset)))
+                return offset + Int(min(min(at, clickAt) - now, Int64(count - offset)))
             }
             let wrap = base + sn.passEnd(songPass: songPass, section: section, pass: pass, rate: rate)
             if wrap <= now {
@@ -147,10 +190,52 @@ struct RenderState {
                 } else if pass >= (passLimit > 0 ? passLimit : (sn.looping ? Int.max : 1)) {
                     return stop(at: now, count: count)
                 }
+                resetClick()
                 continue
             }
-            return offset + Int(min(wrap - now, Int64(count - offset)))
+            return offset + Int(min(min(wrap, clickAt) - now, Int64(count - offset)))
         }
+    }
+
+    /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
+    static let clickTrack: Int32 = -1
+
+    /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
+    private mutating func fireClick(accent: Bool, _ click: MixClick, seq: Int) {
+        guard click.on, click.level > 0, let data = accent ? click.accent : click.normal else { return }
+        let frames = accent ? click.accentFrames : click.normalFrames
+        guard frames > 0 else { return }
+        let v = allocateVoice()
+        anyVoiceSounded = true
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: Self.clickTrack, data: data, frames: frames, position: 0,
+            gain: click.level, trackGain: 1, level: 0, stage: .attack,
+            attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
+            releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
+            gateSection: 0, gateSongPass: 0, seq: seq, order: order)
+    }
+
+    /// The metronome back to the first beat of the current pass.
+    private mutating func resetClick() {
+        guard let snap = snapshot, section < snap.pointee.sectionCount else { clickNext = 0; return }
+        let sec = snap.pointee.sections[section]
+        clickNext = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: snap.pointee.click.beat).first
+    }
+
+    /// The metronome's first beat of the current pass whose frame is at or after the current frame.
+    private func firstClick(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
+        let sn = snap.pointee
+        guard section < sn.sectionCount else { return 0 }
+        let sec = sn.sections[section]
+        var (lo, hi) = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sn.click.beat)
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
+                                     time: sn.click.time(mid, start: sec.start), rate: rate)
+            if at < frame { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// Song passes to play: the limit asked for, else endless with song loop on, one pass without.
@@ -167,6 +252,7 @@ struct RenderState {
         next = 0
         base = now
         stoppedOffset = 0
+        resetClick()
         shared.pointee.finished.store(true, ordering: .releasing)
         return count
     }
@@ -238,6 +324,7 @@ struct RenderState {
             snapshot = new
             base = frame
             stoppedOffset = 0
+            resetClick()
             return
         }
         let o = old.pointee, n = new.pointee
@@ -248,6 +335,7 @@ struct RenderState {
         }
         if n.sameTiming(as: o) {
             next = nextIndex(in: new)
+            clickNext = firstClick(in: new)
             return
         }
         let oldBase = base
@@ -289,6 +377,7 @@ struct RenderState {
                                               time: inPass, span: ns.span, tempo: ns.tempo) * rate).rounded())
         stoppedOffset = frame - base
         next = nextIndex(in: new)
+        clickNext = firstClick(in: new)
         // Open gates close where the music now puts their end (never before the present).
         let shift = os.start - ns.start
         for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].stage != .release
@@ -311,6 +400,7 @@ struct RenderState {
         songPass += 1
         lastFired = -.infinity
         played.clear()
+        resetClick()
     }
 
     /// From the beginning: the loop's start, or the song's first section.
@@ -323,6 +413,7 @@ struct RenderState {
         played.clear()
         base = frame
         stoppedOffset = 0
+        resetClick()
     }
 
     /// The first event of the current pass still to come: at or after the current frame and after the last fired.
@@ -333,7 +424,7 @@ struct RenderState {
         var lo = 0, hi = sec.eventCount
         while lo < hi {
             let mid = (lo + hi) / 2
-            let e = sn.events[sec.firstEvent + mid]
+            let e = sec.events[mid]
             if base + sn.frame(songPass: songPass, section: section, pass: pass, time: e.time, rate: rate) < frame
                 || e.time <= lastFired {
                 lo = mid + 1
@@ -350,10 +441,26 @@ struct RenderState {
         case .play:
             passLimit = Int(c.value)
             shared.pointee.finished.store(false, ordering: .releasing)
-            playing = true
+            guard !playing && !countingIn else { return }
+            if let snap = snapshot, snap.pointee.click.on, snap.pointee.click.countIn > 0, snap.pointee.sectionCount > 0 {
+                // Count-in bars of click first, at the tempo playback starts with; the music stays where it
+                // stands until they end.
+                let ck = snap.pointee.click
+                let tempo = snap.pointee.sections[min(section, snap.pointee.sectionCount - 1)].tempo
+                countingIn = true
+                countInStart = frame
+                countInMeter = ck.meter
+                countInBeats = ck.countIn * ck.meter
+                countInBeatFrames = ck.beat / tempo * rate
+                countInNext = 0
+                countInEnd = frame + Int64((Double(countInBeats) * countInBeatFrames).rounded())
+            } else {
+                playing = true
+            }
         case .pause, .silence:
             if playing { stoppedOffset = frame - base }
             playing = false
+            countingIn = false
             releaseAll()
         case .rewind:
             restart()
@@ -368,6 +475,7 @@ struct RenderState {
             played.clear()
             base = frame - sn.frame(songPass: songPass, section: section, pass: 0, time: 0, rate: rate)
             stoppedOffset = frame - base
+            resetClick()
         }
     }
 
@@ -385,7 +493,11 @@ struct RenderState {
         for v in 0..<Self.voiceCapacity where voices[v].active {
             let t = Int(voices[v].track)
             var target: Float = 0
-            if let snap, t < snap.pointee.trackCount { target = snap.pointee.trackGains[t] }
+            if t < 0 {
+                target = 1
+            } else if let snap, t < snap.pointee.trackCount {
+                target = snap.pointee.trackGains[t]
+            }
             voices[v].mix(into: out, count: count, firstFrame: firstFrame, targetTrackGain: target,
                           smoothing: trackSmoothing)
         }
@@ -433,6 +545,7 @@ struct RenderState {
         sh.pointee.oldestInUse.store(oldest, ordering: .releasing)
         sh.pointee.activeVoices.store(sounding, ordering: .relaxed)
         sh.pointee.playing.store(playing, ordering: .relaxed)
+        sh.pointee.countingIn.store(countingIn, ordering: .relaxed)
         sh.pointee.renderedFrames.store(Int(frame), ordering: .relaxed)
         var seconds = 0.0
         if let snap = snapshot, section < snap.pointee.sectionCount, snap.pointee.sections[section].span > 0 {

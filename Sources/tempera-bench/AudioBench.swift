@@ -13,7 +13,8 @@ enum AudioBench {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         renderSpeed()
         voiceCost(dir: dir)
-        allocations()
+        allocations(click: false)
+        allocations(click: true)
         publishCost()
         soundFontCost()
     }
@@ -164,7 +165,8 @@ enum AudioBench {
                      ns / 10_000_000 * 100))
     }
 
-    static func allocations() {
+    /// With `click`, the metronome sounds on every beat and a bar of count-in starts the playback.
+    static func allocations(click: Bool) {
         // The counter counts: an array allocates.
         tempera_alloc_count_start()
         let probe = [Int](repeating: 1, count: Int(getpid() % 7) + 100)
@@ -172,6 +174,8 @@ enum AudioBench {
         _ = probe.count
 
         var doc = sixteenTrackDocument()
+        doc.transport.click = click
+        doc.transport.countIn = click ? 1 : 0
         let engine = AudioEngine(output: .null)
         engine.load(document: doc, baseDirectory: nil)
         engine.start()
@@ -184,13 +188,14 @@ enum AudioBench {
             // Edits and tempo changes published between blocks (outside the count), adopted inside it.
             doc.transport.tempo = 1 + Double(round % 5) / 10
             doc.tracks[round % 16].gain = 0.5 + Double(round % 3) / 4
+            if click { doc.transport.beat = 0.5 - Double(round % 3) / 10 }
             engine.update(document: doc)
             tempera_alloc_count_start()
             for _ in 0..<94 { engine.pump(into: buffer, frames: block) }   // about half a second
             counted += tempera_alloc_count_stop()
             calls += 94
         }
-        print("  allocations in the render path: \(counted) in \(calls) render calls (10 s of audio, 20 live edits;"
-            + " counter check: \(check) for one array)")
+        print("  allocations in the render path\(click ? " with the click and a count-in" : ""): \(counted) in \(calls) "
+            + "render calls (10 s of audio, 20 live edits; counter check: \(check) for one array)")
     }
 }
