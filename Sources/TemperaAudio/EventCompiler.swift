@@ -19,6 +19,8 @@ final class EventCompiler {
         /// The last merge and which tracks went into it: reused when an edit changed no track's events here.
         var merged: [MixEvent] = []
         var mergedTracks: [Bool] = []
+        /// `merged` in raw memory for snapshots, made when first asked for after `merged` changed.
+        var buffer: RegionEvents?
     }
 
     private var regions: [SongSchedule.Region: RegionCache] = [:]
@@ -27,10 +29,19 @@ final class EventCompiler {
     func events(for doc: Document) -> [MixEvent] {
         let (a, b) = Schedule.region(of: doc.transport)
         let key = SongSchedule.Region(start: a, end: b)
-        let gains = Schedule.trackGains(of: doc.tracks)
-        let events = regionEvents(doc, key, gains)
+        let events = regionEvents(doc, key, Schedule.trackGains(of: doc.tracks))
         regions = regions.filter { $0.key == key }
         return events
+    }
+
+    /// A region's events in raw memory: the same buffer as last time when nothing in the region changed, so a
+    /// publish copies only the regions an edit touched.
+    private func regionBuffer(_ doc: Document, _ key: SongSchedule.Region, _ gains: [Double]) -> RegionEvents {
+        let events = regionEvents(doc, key, gains)
+        if let buffer = regions[key]?.buffer { return buffer }
+        let buffer = RegionEvents(events)
+        regions[key]!.buffer = buffer
+        return buffer
     }
 
     /// What the document plays: the loop as one endless section, or the song's sections over their regions'
@@ -38,27 +49,30 @@ final class EventCompiler {
     func playback(for doc: Document) -> Playback {
         guard doc.song.plays else {
             let (a, b) = Schedule.region(of: doc.transport)
-            return Playback.loop(events: events(for: doc), start: a, end: b, tempo: doc.transport.tempo,
+            let key = SongSchedule.Region(start: a, end: b)
+            let buffer = regionBuffer(doc, key, Schedule.trackGains(of: doc.tracks))
+            regions = regions.filter { $0.key == key }
+            return Playback.loop(events: buffer, start: a, end: b, tempo: doc.transport.tempo,
                                  looping: doc.transport.loopOn)
         }
         let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo)
         let gains = Schedule.trackGains(of: doc.tracks)
-        var placed: [SongSchedule.Region: (first: Int, count: Int)] = [:]
-        var events: [MixEvent] = []
+        var placed: [SongSchedule.Region: RegionEvents] = [:]
+        var lists: [RegionEvents] = []
         var sections: [MixSection] = []
         for (j, s) in doc.song.sections.enumerated() {
             let key = SongSchedule.Region(start: s.start, end: s.end)
             if placed[key] == nil {
-                let list = regionEvents(doc, key, gains)
-                placed[key] = (events.count, list.count)
-                events.append(contentsOf: list)
+                let buffer = regionBuffer(doc, key, gains)
+                placed[key] = buffer
+                lists.append(buffer)
             }
-            let t = timing.sections[j], at = placed[key]!
+            let t = timing.sections[j], buffer = placed[key]!
             sections.append(MixSection(start: s.start, span: t.span, tempo: t.tempo, repeats: t.repeats, offset: t.offset,
-                                       passesBefore: t.passesBefore, firstEvent: at.first, eventCount: at.count))
+                                       passesBefore: t.passesBefore, events: buffer.pointer, eventCount: buffer.count))
         }
         regions = regions.filter { placed[$0.key] != nil }
-        return Playback(events: events, sections: sections, song: true, looping: doc.song.loop, total: timing.total,
+        return Playback(regions: lists, sections: sections, song: true, looping: doc.song.loop, total: timing.total,
                         totalPasses: timing.totalPasses)
     }
 
@@ -89,6 +103,7 @@ final class EventCompiler {
         if audible == cache.mergedTracks && changed.count <= 4 {
             // A few tracks edited: take their old events out and merge their new ones in, in linear time.
             guard !changed.isEmpty else { return cache.merged }
+            cache.buffer = nil
             var isChanged = [Bool](repeating: false, count: doc.tracks.count)
             for ti in changed { isChanged[ti] = true }
             var result = cache.merged.filter { !isChanged[Int($0.track)] }
@@ -97,6 +112,7 @@ final class EventCompiler {
         } else {
             cache.merged = Self.merge(lists)
             cache.mergedTracks = audible
+            cache.buffer = nil
         }
         return cache.merged
     }
@@ -173,7 +189,8 @@ extension MixEvent {
 
 /// What a snapshot plays: events and the sections over them (the loop is one endless section).
 struct Playback {
-    var events: [MixEvent]
+    /// The regions' events the sections point into (kept alive by the snapshot).
+    var regions: [RegionEvents]
     var sections: [MixSection]
     /// The song's sections (else the loop).
     var song: Bool
@@ -185,10 +202,25 @@ struct Playback {
     var totalPasses: Int
 
     /// The loop over [start, end) as one section repeated without end; its frames are the loop's of §8.
-    static func loop(events: [MixEvent], start: Double, end: Double, tempo: Double, looping: Bool) -> Playback {
-        Playback(events: events,
+    static func loop(events: RegionEvents, start: Double, end: Double, tempo: Double, looping: Bool) -> Playback {
+        Playback(regions: [events],
                  sections: [MixSection(start: start, span: end - start, tempo: tempo, repeats: Int.max, offset: 0,
-                                       passesBefore: 0, firstEvent: 0, eventCount: events.count)],
+                                       passesBefore: 0, events: events.pointer, eventCount: events.count)],
                  song: false, looping: looping, total: 0, totalPasses: 0)
     }
+}
+
+/// One region's events in raw memory, immutable, shared by every snapshot that plays the region until an edit
+/// changes it; freed (on the editor thread) with the last snapshot and compiler cache holding it.
+final class RegionEvents {
+    let pointer: UnsafeMutablePointer<MixEvent>
+    let count: Int
+
+    init(_ events: [MixEvent]) {
+        count = events.count
+        pointer = .allocate(capacity: max(events.count, 1))
+        events.withUnsafeBufferPointer { if let p = $0.baseAddress { pointer.initialize(from: p, count: $0.count) } }
+    }
+
+    deinit { pointer.deallocate() }
 }

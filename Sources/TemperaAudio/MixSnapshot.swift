@@ -42,7 +42,8 @@ struct MixSection {
     var offset: Double
     /// Σ_{i<j} R_i: for the pass a `?` draws with.
     var passesBefore: Int
-    var firstEvent: Int
+    /// The events of the section's region (shared by every section and snapshot playing that region).
+    var events: UnsafeMutablePointer<MixEvent>
     var eventCount: Int
 }
 
@@ -50,8 +51,6 @@ struct MixSection {
 /// them, the slots with their sample pointers, track gains and transport settings. Immutable once published.
 struct MixSnapshot {
     var seq: Int
-    var events: UnsafeMutablePointer<MixEvent>
-    var eventCount: Int
     var sections: UnsafeMutablePointer<MixSection>
     var sectionCount: Int
     /// Playing the song's sections (else the loop, one section).

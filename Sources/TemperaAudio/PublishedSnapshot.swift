@@ -5,6 +5,8 @@ final class PublishedSnapshot {
     let pointer: UnsafeMutablePointer<MixSnapshot>
     /// Keeps the samples the snapshot points into alive.
     let samples: [SampleBuffer?]
+    /// Keeps the regions' events the sections point into alive.
+    let regions: [RegionEvents]
     /// Keeps the metronome's sounds alive.
     let clickSound: ClickSound?
     var seq: Int { pointer.pointee.seq }
@@ -14,7 +16,7 @@ final class PublishedSnapshot {
                      samples: [SampleBuffer?], clickSound: ClickSound? = nil) {
         let (start, end) = Schedule.region(of: doc.transport)
         self.init(seq: seq, document: doc, sampleRate: rate, samples: samples,
-                  playback: .loop(events: compiled, start: start, end: end, tempo: doc.transport.tempo,
+                  playback: .loop(events: RegionEvents(compiled), start: start, end: end, tempo: doc.transport.tempo,
                                   looping: doc.transport.loopOn), clickSound: clickSound)
     }
 
@@ -24,14 +26,12 @@ final class PublishedSnapshot {
          clickSound: ClickSound? = nil) {
         self.samples = samples
         self.clickSound = clickSound
-        let compiled = playback.events
         let sections = UnsafeMutablePointer<MixSection>.allocate(capacity: max(playback.sections.count, 1))
         playback.sections.withUnsafeBufferPointer {
             if let p = $0.baseAddress { sections.initialize(from: p, count: $0.count) }
         }
         let trackGains = Schedule.trackGains(of: doc.tracks)
-        let events = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(compiled.count, 1))
-        compiled.withUnsafeBufferPointer { if let p = $0.baseAddress { events.initialize(from: p, count: $0.count) } }
+        regions = playback.regions
         let mixSlots = UnsafeMutablePointer<MixSlot>.allocate(capacity: ClipSlot.count)
         for n in 0..<ClipSlot.count {
             let slot = n < doc.slots.count ? doc.slots[n] : ClipSlot()
@@ -48,7 +48,7 @@ final class PublishedSnapshot {
         for (i, g) in trackGains.enumerated() { (gains + i).initialize(to: Float(g)) }
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: MixSnapshot(
-            seq: seq, events: events, eventCount: compiled.count, sections: sections,
+            seq: seq, sections: sections,
             sectionCount: playback.sections.count, song: playback.song, total: playback.total,
             totalPasses: playback.totalPasses, slots: mixSlots, trackGains: gains,
             trackCount: trackGains.count, looping: playback.looping,
@@ -66,7 +66,6 @@ final class PublishedSnapshot {
     }
 
     deinit {
-        pointer.pointee.events.deallocate()
         pointer.pointee.sections.deallocate()
         pointer.pointee.slots.deallocate()
         pointer.pointee.trackGains.deallocate()

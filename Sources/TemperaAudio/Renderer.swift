@@ -158,7 +158,7 @@ struct RenderState {
                 clickAt = at
             }
             if next < sec.eventCount {
-                let ev = sn.events[sec.firstEvent + next]
+                let ev = sec.events[next]
                 let at = base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.time, rate: rate)
                 if at <= now {
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
@@ -424,7 +424,7 @@ struct RenderState {
         var lo = 0, hi = sec.eventCount
         while lo < hi {
             let mid = (lo + hi) / 2
-            let e = sn.events[sec.firstEvent + mid]
+            let e = sec.events[mid]
             if base + sn.frame(songPass: songPass, section: section, pass: pass, time: e.time, rate: rate) < frame
                 || e.time <= lastFired {
                 lo = mid + 1
