@@ -34,6 +34,9 @@ public final class Session {
     /// What `copy` and `cut` took and `paste` puts down: a group keeping its span. Session state, not part of
     /// the document (and not an undo step).
     public var clipboard: Group?
+    /// What the last stamp, paste or duplicate placed (the selection it left) and the span it was placed
+    /// with: taking that selection again keeps the span, so a copy of a bar duplicates as a bar.
+    var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
     /// Every undoable step, for inspection (memory figures, a history view).
     public private(set) var history = History()
 

@@ -103,6 +103,21 @@ final class MetronomeTests: XCTestCase {
         XCTAssertEqual(Self.accents(out, at: starts), [true, false, true, false, true, false, false])
     }
 
+    func testInASongEachSectionClicksOnTheTimelinesBeatsAtItsOwnTempo() throws {
+        // 2/4 at beat 0.5: section A [0, 1) at x1, then B [1, 2.5) at x2 (beats 2, 3, 4 of the timeline, a
+        // quarter second apart), after a bar of count-in at A's tempo.
+        var doc = Self.silentDocument(beat: 0.5, meter: 2, tempo: 1, loop: (0, 2.5), countIn: 1)
+        doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 1), Song.Section(name: "B", start: 1, end: 2.5, tempo: 2)],
+                        on: true)
+        let r = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0)
+        XCTAssertEqual(r.countInFrames, 48_000)
+        let out = r.renderAll()
+        XCTAssertEqual(out.count / 2, 48_000 + 84_000)
+        let starts = Onsets.soundStarts(out)
+        XCTAssertEqual(starts, [0, 24_000, 48_000, 72_000, 96_000, 108_000, 120_000])
+        XCTAssertEqual(Self.accents(out, at: starts), [true, false, true, false, true, false, true])
+    }
+
     func testTheClickIsNotATrackAndIsSilentWhenOff() throws {
         var doc = Self.silentDocument(beat: 0.25, meter: 4, tempo: 1, loop: (0, 1))
         doc.tracks[0].mute = true

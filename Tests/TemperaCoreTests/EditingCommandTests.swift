@@ -93,6 +93,14 @@ final class EditingCommandTests: XCTestCase {
         assertTimes(s.times(1), [0.125])
     }
 
+    func testDuplicatingADuplicateKeepsTheSpan() throws {
+        // An uneven bar inside the loop: the copy lies outside it, yet duplicates again one bar on.
+        let s = Fixture.session([[0, 0.3, 1.1]], contents: [[.clip(1), .clip(2), .clip(1)]], selectTracks: [0])
+        try s.run(line: "duplicate")
+        try s.run(line: "duplicate")
+        assertTimes(s.times(), [0, 0.3, 1.1, 2, 2.3, 3.1, 4, 4.3, 5.1])
+    }
+
     // MARK: a stored group's span
 
     func testAStoredBarStampedFourTimesGivesFourBarsExactly() throws {
