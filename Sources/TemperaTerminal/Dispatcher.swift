@@ -815,11 +815,6 @@ public final class Dispatcher {
         case .group(let n):
             view.chosenGroup = n
             say("group \(n) chosen")
-        case .section(let j):
-            view.tab = .song
-            view.songRow = j
-        case .songMode:
-            try command(.song(on: !s.document.song.on))
         case .play: try run(Action("play"))
         case .rewind: try run(Action("rewind"))
         case .loop: try run(Action("loop"))

@@ -43,11 +43,7 @@ enum TransportPane {
         x += 1
         item(playText, info.isPlaying ? .playing : .stopped, .play)
         x += 2
-        if song.plays {
-            item(loopText(compact), .loopRegion, .songMode)
-        } else {
-            item(loopText(compact), t.loopOn ? .loopRegion : .dim, song.sections.isEmpty ? .loop : .songMode)
-        }
+        item(loopText(compact), song.plays || t.loopOn ? .loopRegion : .dim, .loop)
         x += 2
         item(tempoText, .normal, .tempo(t.tempo))
         let tempoX = x, w = sliderWidth
