@@ -20,6 +20,9 @@ extension Command {
         case .slot(let number, let s):
             var out = "slot \(number)"
             if let file = s.file { out += " file=\(q(file))" }
+            if let font = s.soundFont { out += " sf2=\(q(font))" }
+            if let program = s.program { out += " program=\(program)" }
+            if let bank = s.bank { out += " bank=\(bank)" }
             if let note = s.note { out += " note=\(note)" }
             if let gain = s.gain { out += " gain=\(n(gain))" }
             if let mode = s.mode { out += " mode=\(mode.rawValue)" }

@@ -108,9 +108,17 @@ public enum Command: Hashable, Sendable {
         public var decay: Double?
         public var release: Double?
         public var name: String?
+        /// `sf2=PATH`: play `note` through a SoundFont; `program=` and `bank=` choose its preset.
+        public var soundFont: String?
+        public var program: Int?
+        public var bank: Int?
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
-                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil) {
+                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
+                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil) {
+            self.soundFont = soundFont
+            self.program = program
+            self.bank = bank
             self.file = file
             self.note = note
             self.gain = gain

@@ -50,6 +50,7 @@ public enum CommandParser {
         "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
         "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
         "slot N note=MIDI [file=PATH] [decay=MS] [name=NAME] ...",
+        "slot N sf2=PATH|default [program=P] [bank=B] note=MIDI ...",
         "cursor TIME", "marker add TIME [amp=A]", "pulse period=TIME count=N [start=TIME] [amp=A]",
         "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"",
         "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
@@ -552,14 +553,19 @@ struct LineParser {
     }
 
     mutating func parseSlot() throws -> Command {
-        let usage = "slot N file=PATH|note=MIDI [gain=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS]"
+        let usage = "slot N file=PATH|note=MIDI|sf2=PATH [program=P] [bank=B] [gain=G] [mode=oneshot|gate] [attack=MS] "
+            + "[decay=MS] [release=MS]"
         let n = try integer(try next("N", usage: usage), "slot", ClipSlot.range)
-        let opts = try options(["file", "note", "gain", "mode", "attack", "decay", "release", "name"], usage: usage)
+        let opts = try options(["file", "note", "gain", "mode", "attack", "decay", "release", "name", "sf2", "program",
+                                "bank"], usage: usage)
         if opts.isEmpty { throw CommandError("missing settings (\(usage))", column: missingColumn) }
         var s = Command.SlotSettings()
         s.file = opts["file"]?.text
         s.name = opts["name"]?.text
         s.note = try opts["note"].map { try integer($0, "note", 0...127) }
+        s.soundFont = opts["sf2"]?.text
+        s.program = try opts["program"].map { try integer($0, "program", ClipSlot.programRange) }
+        s.bank = try opts["bank"].map { try integer($0, "bank", ClipSlot.bankRange) }
         s.gain = try opts["gain"].map { try number($0, "gain", { (0...16).contains($0) }, "must be from 0 to 16") }
         if let m = opts["mode"] {
             guard let mode = ClipSlot.Mode(rawValue: m.text) else {

@@ -268,7 +268,7 @@ extension DocumentFile {
             var seen = Set<Int>()
             for item in try array(v, "slots") {
                 let o = try Object(item, "a slot", allowed: ["slot", "name", "file", "note", "gain", "mode", "attack",
-                                                             "decay", "release"])
+                                                             "decay", "release", "sf2", "program", "bank"])
                 let numberValue = try o.required("slot", in: "a slot")
                 let n = try int(numberValue, "slot", ClipSlot.range)
                 if !seen.insert(n).inserted { throw numberValue.error("slot \(n) is given twice") }
@@ -276,6 +276,12 @@ extension DocumentFile {
                 if let x = o.optional("name") { s.name = try string(x, "name") }
                 if let x = o.optional("file") { s.file = try string(x, "file") }
                 if let x = o.optional("note") { s.note = try int(x, "note", 0...127) }
+                if let x = o.optional("sf2") {
+                    s.soundFont = try string(x, "sf2")
+                    if s.note == nil { throw x.error("a SoundFont slot needs a \"note\"") }
+                }
+                if let x = o.optional("program") { s.program = try int(x, "program", ClipSlot.programRange) }
+                if let x = o.optional("bank") { s.bank = try int(x, "bank", ClipSlot.bankRange) }
                 if let x = o.optional("gain") { s.gain = try double(x, "gain", { gainRange.contains($0) }, "must be from 0 to 16") }
                 if let x = o.optional("mode") {
                     let text = try string(x, "mode")

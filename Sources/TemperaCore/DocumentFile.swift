@@ -53,6 +53,9 @@ public enum DocumentFile {
             out += "    {\"slot\": \(i + 1), \"name\": \(string(slot.name))"
             if let file = slot.file { out += ", \"file\": \(string(file))" }
             if let note = slot.note { out += ", \"note\": \(note)" }
+            if let font = slot.soundFont {
+                out += ", \"sf2\": \(string(font)), \"program\": \(slot.program), \"bank\": \(slot.bank)"
+            }
             out += ", \"gain\": \(number(slot.gain)), \"mode\": \"\(slot.mode.rawValue)\", "
                 + "\"attack\": \(number(slot.attack))"
             if let decay = slot.decay { out += ", \"decay\": \(number(decay))" }

@@ -2,12 +2,16 @@
 /// each note on a marker at the exact second the file's tempo map gives its tick, velocity/127 as amplitude.
 ///
 /// Channel 10 notes become one-shot drum slots named by the General MIDI table, on the default kit's sample
-/// when the kit has that sound, else on the note itself. Other channels' notes become gate slots holding the
-/// note, and a note off that comes before the track's next note on becomes a `-` there. The document plays
+/// when the kit has that sound, else on the General MIDI SoundFont's drum (bank 128). Other channels' notes
+/// become gate slots playing the note with the channel's program on that font, and a note off that comes
+/// before the track's next note on becomes a `-` there. The document plays
 /// at tempo x1 and loops over the whole file (to its last End of Track).
 public enum MidiImport {
     /// The document and one line for each thing it could not carry.
-    public static func document(from file: MidiFile) throws -> (document: Document, warnings: [String]) {
+    /// `soundFont` is what sounds without a kit sample play on (`default`: the system's General MIDI font);
+    /// nil plays them on the sampler's note tone instead.
+    public static func document(from file: MidiFile, soundFont: String? = "default") throws
+        -> (document: Document, warnings: [String]) {
         if file.format == 2 {
             throw MidiFileError("a format 2 file holds independent sequences; tempera imports formats 0 and 1")
         }
@@ -35,12 +39,19 @@ public enum MidiImport {
         }
         all.sort { ($0.tick, $0.track, $0.order) < ($1.tick, $1.track, $1.order) }
         var trackNames: [Int: String] = [:]
+        var channelProgram: [UInt8: Int] = [:], channelBank: [UInt8: Int] = [:]
+        var programs: [Key: (program: Int, bank: Int)] = [:]
         for e in all {
             switch e.message {
             case .meta(0x03, let d) where trackNames[e.track] == nil:
                 trackNames[e.track] = String(decoding: d, as: UTF8.self)
+            case .programChange(let c, let p):
+                channelProgram[c] = Int(p)
+            case .channel(let status, let d) where status & 0xF0 == 0xB0 && d.count == 2 && d[0] == 0:
+                channelBank[status & 0x0F] = Int(d[1])
             case .noteOn(let c, let n, let v) where v > 0:
                 let key = Key(channel: c, note: n)
+                if programs[key] == nil { programs[key] = (channelProgram[c] ?? 0, channelBank[c] ?? 0) }
                 notes[key, default: []].append(Note(on: e.tick, off: nil, velocity: v))
                 if names[key] == nil, let name = trackNames[e.track], !name.isEmpty { names[key] = name }
             case .noteOn(let c, let n, _), .noteOff(let c, let n, _):
@@ -70,7 +81,11 @@ public enum MidiImport {
                 if let drumName, Document.kitNames.contains(drumName) {
                     slot = Document.defaultKit[Document.kitNames.firstIndex(of: drumName)!]
                 } else {
+                    // The system's General MIDI SoundFont plays what the kit has no sample for.
                     slot = ClipSlot(name: label, note: Int(key.note), mode: isDrum ? .oneShot : .gate)
+                    slot.soundFont = soundFont
+                    slot.bank = isDrum ? 128 : programs[key]?.bank ?? 0
+                    slot.program = isDrum ? 0 : programs[key]?.program ?? 0
                 }
                 slot.name = label
                 doc.slots[clip - 1] = slot

@@ -112,6 +112,73 @@ final class MidiCommandLineTests: XCTestCase {
         XCTAssertEqual((tracks[3]["off"] as! [[Int]])[0][0], 2400)
     }
 
+    static let songReader = """
+        import json, sys, mido
+        f = mido.MidiFile(sys.argv[1])
+        tempos, tick = [], 0
+        for m in f.tracks[0]:
+            tick += m.time
+            if m.type == "set_tempo": tempos.append([tick, m.tempo])
+        # mido's clock: seconds from the file's own tempo map; ticks counted per track.
+        clock, seconds = 0.0, []
+        for m in f:
+            clock += m.time
+            if m.type == "note_on" and m.velocity > 0: seconds.append(clock)
+        ticks = []
+        for i, t in enumerate(f.tracks[1:]):
+            tick = 0
+            for m in t:
+                tick += m.time
+                if m.type == "note_on" and m.velocity > 0: ticks.append([tick, i + 1])
+        print(json.dumps({"tempos": tempos, "seconds": seconds, "ticks": sorted(ticks)}))
+        """
+
+    func testASongWithTwoTemposHasTempoEventsAtItsSectionsAndNotesAtTheirSongTimes() throws {
+        let r2 = 2.0.squareRoot() / 4
+        let track = Track(name: "hits", markers: MarkerList([0, 0.25, r2, 0.7, 1, 1.5, 1.75].enumerated().map {
+            Marker(id: MarkerID($0.offset), time: $0.element, amp: 0.8, content: .clip(1))
+        }))
+        var doc = Document(tracks: [track], transport: Transport(tempo: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2))
+        doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 1, repeats: 2),
+                                   Song.Section(name: "B", start: 1, end: 2, repeats: 1, tempo: 1.5),
+                                   Song.Section(name: "A", start: 0, end: 1, repeats: 1)])
+        let path = dir + "/song.json"
+        try DocumentFile.save(doc, to: path)
+        let run = try tempera(["export", path, "-o", dir + "/song.mid", "--song", "--loops", "2"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let out = try json(try python(Self.songReader, [dir + "/song.mid"])) as! [String: Any]
+        // 120 BPM, 180 BPM from beat 4 (two passes of A), 120 again from beat 6, and so on in the second pass.
+        XCTAssertEqual(out["tempos"] as! [[Int]], [[0, 500_000], [3840, 333_333], [5760, 500_000], [11_520, 333_333],
+                                                   [13_440, 500_000]])
+        let r = try tempera(["events", path, "--song", "--loops", "2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = try r.stdout.split(separator: "\n").map { try json(String($0)) as! [String: NSNumber] }
+        // The tick of a note counts the beats of everything before it: sections are 4, 2 and 2 beats a song pass,
+        // and a marker t of a section over [A, B) is (t - A)/beat beats into its pass.
+        var expected: [Int] = []
+        let sections: [(start: Double, end: Double, repeats: Int, before: Double)] = [(0, 1, 2, 0), (1, 2, 1, 4), (0, 1, 1, 6)]
+        for m in 0..<2 {
+            for s in sections {
+                for k in 0..<s.repeats {
+                    for t in doc.tracks[0].markers.map(\.time) where t >= s.start && t < s.end {
+                        expected.append(Int(((Double(m) * 8 + s.before + Double(k) * 2 + (t - s.start) / 0.5) * 960).rounded()))
+                    }
+                }
+            }
+        }
+        let ticks = (out["ticks"] as! [[Int]]).map { $0[0] }
+        let seconds = (out["seconds"] as! [NSNumber]).map(\.doubleValue)
+        let times = lines.map { $0["time"]!.doubleValue }
+        XCTAssertEqual(ticks, expected.sorted())
+        XCTAssertEqual(seconds.count, times.count)
+        // Every note where the song plays it, to half a tick at 180 BPM (plus the tempo's whole microseconds).
+        for (s, t) in zip(seconds, times) { XCTAssertEqual(s, t, accuracy: 0.5 / 2880 + 1e-5) }
+        // The marker at sqrt(2)/4 in B's tempo-free beats: pass 0 of A is 0.7071 beats = 678.8 ticks.
+        XCTAssertTrue(ticks.contains(679))
+        // In the second pass of A: one pass (2 beats) later.
+        XCTAssertTrue(ticks.contains(1920 + 679))
+    }
+
     static let writer = """
         import json, sys, mido
         tpb = 480

@@ -140,13 +140,52 @@ final class MidiExportTests: XCTestCase {
         XCTAssertEqual(doc.tracks[1].markers.map(\.amp), [1, 100.0 / 127])
         XCTAssertEqual(line(2), [0.25])
         XCTAssertEqual(line(3), [1.45])
-        XCTAssertEqual(doc.slots[0], ClipSlot(name: "bass E2", note: 40, mode: .gate))
+        var bass = ClipSlot(name: "bass E2", note: 40, mode: .gate)
+        bass.soundFont = "default"
+        XCTAssertEqual(doc.slots[0], bass, "played by the General MIDI font, program 0")
         XCTAssertEqual(doc.slots[1], Document.defaultKit[0])
         XCTAssertEqual(doc.slots[2], Document.defaultKit[2])
         XCTAssertEqual(doc.slots[3].name, "tambourine")
         XCTAssertEqual(doc.slots[3].note, 54)
+        XCTAssertEqual(doc.slots[3].soundFont, "default")
+        XCTAssertEqual(doc.slots[3].bank, 128, "General MIDI drums")
         XCTAssertEqual(doc.transport.loopEnd, 1.65, "to the last End of Track")
         XCTAssertEqual(doc.transport.tempo, 1)
+    }
+
+    func testImportCarriesAChannelsProgramAndBankToItsSlots() throws {
+        let f = MidiFile(format: 0, division: 96, tracks: [[
+            MidiEvent(tick: 0, .channel(status: 0xB2, data: [0, 8])), MidiEvent(tick: 0, .programChange(channel: 2, program: 33)),
+            MidiEvent(tick: 0, .noteOn(channel: 2, note: 45, velocity: 100)),
+        ]])
+        let (doc, _) = try MidiImport.document(from: f)
+        XCTAssertEqual([doc.slots[0].program, doc.slots[0].bank], [33, 8])
+    }
+
+    func testSoundFontSlotsExportWithTheirProgramOnAChannelOfTheirOwn() {
+        var doc = document(markers: [(0, 1, .clip(4)), (0.5, 1, .clip(5)), (1, 1, .clip(6)), (1.5, 1, .clip(2))])
+        doc.slots[3] = ClipSlot(name: "bass", note: 40)
+        doc.slots[3].soundFont = "default"
+        doc.slots[3].program = 33
+        doc.slots[4] = ClipSlot(name: "kick", note: 35)
+        doc.slots[4].soundFont = "default"
+        doc.slots[4].bank = 128
+        doc.slots[5] = ClipSlot(name: "strings", note: 60)
+        doc.slots[5].soundFont = "my.sf2"
+        doc.slots[5].program = 48
+        doc.slots[5].bank = 1
+        let (f, _) = MidiExport.file(doc, options: .init(soundSeconds: Array(repeating: 0.1, count: 16)))
+        XCTAssertEqual(Array(f.tracks[1].dropFirst().prefix(4)), [
+            MidiEvent(tick: 0, .programChange(channel: 1, program: 33)),
+            MidiEvent(tick: 0, .channel(status: 0xB2, data: [0, 1])),
+            MidiEvent(tick: 0, .channel(status: 0xB2, data: [32, 0])),
+            MidiEvent(tick: 0, .programChange(channel: 2, program: 48)),
+        ])
+        let ons = f.tracks[1].compactMap { e -> [Int]? in
+            if case .noteOn(let c, let n, _) = e.message { return [Int(c), Int(n)] }
+            return nil
+        }
+        XCTAssertEqual(ons, [[1, 40], [9, 35], [2, 60], [0, 69]])
     }
 
     func testImportRefusesFormat2AndAFileWithoutNotes() {
