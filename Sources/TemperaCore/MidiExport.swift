@@ -32,11 +32,6 @@ public enum MidiExport {
         public var bank: Int
     }
 
-    /// `round(T·960·BPM/60)`, halves away from zero (as frames are rounded).
-    public static func tick(time: Double, bpm: Double) -> Int {
-        Int((time * Double(ticksPerBeat) * bpm / 60).rounded())
-    }
-
     /// The MIDI voice of each slot (nil for an empty slot), and a line for each slot whose name names no drum.
     /// Drum sounds (and SoundFont bank 128) go to channel 10. Pitched slots share channel 1; each SoundFont
     /// preset gets a channel of its own (2, 3, ... skipping 10) with its program change.

@@ -263,7 +263,9 @@ extension MidiFile {
             let endTick = ordered.last.map { $0.1.tick } ?? 0
             for (_, e) in ordered where !e.isEndOfTrack {
                 let at = max(e.tick, tick)
-                Self.appendQuantity(at - tick, to: &body)
+                // A delta past 2^28 ticks is bridged by meta events, after which a status byte is due again.
+                if at - tick > 0x0FFF_FFFF { running = 0 }
+                Self.appendDelta(at - tick, to: &body)
                 tick = at
                 var status: UInt8 = 0, payload: [UInt8] = []
                 switch e.message {
@@ -288,7 +290,7 @@ extension MidiFile {
                 running = status
                 body += payload
             }
-            Self.appendQuantity(max(endTick - tick, 0), to: &body)
+            Self.appendDelta(max(endTick - tick, 0), to: &body)
             body += [0xFF, 0x2F, 0x00]
             out += [0x4D, 0x54, 0x72, 0x6B]
             let n = UInt32(body.count)
@@ -296,6 +298,18 @@ extension MidiFile {
             out += body
         }
         return out
+    }
+
+    /// Appends a delta time. One longer than a quantity holds (2^28 - 1 ticks) is bridged by empty text
+    /// events (FF 01 00), which every reader skips, so a file keeps its times across any gap.
+    static func appendDelta(_ value: Int, to out: inout [UInt8]) {
+        var rest = value
+        while rest > 0x0FFF_FFFF {
+            appendQuantity(0x0FFF_FFFF, to: &out)
+            out += [0xFF, 0x01, 0x00]
+            rest -= 0x0FFF_FFFF
+        }
+        appendQuantity(rest, to: &out)
     }
 
     /// Appends a variable-length quantity (0...0x0FFFFFFF; larger values are clamped to it).

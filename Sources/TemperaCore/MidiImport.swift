@@ -69,7 +69,7 @@ public enum MidiImport {
         let keys = notes.keys.sorted()
         var lastTime = map.seconds(atTick: endTick)
         var lastOnset = 0.0
-        var unplaced = 0
+        var unplaced = 0, tooLate = 0
         for (index, key) in keys.enumerated() {
             let isDrum = key.channel == GeneralMIDI.drumChannel
             let pitch = GeneralMIDI.noteName(Int(key.note))
@@ -94,11 +94,16 @@ public enum MidiImport {
             let list = notes[key]!
             for (i, n) in list.enumerated() {
                 let t = map.seconds(atTick: n.on)
+                // A document's times stop at 10,000,000 s (about 16 weeks).
+                guard t <= CommandParser.maxTime else {
+                    tooLate += 1
+                    continue
+                }
                 lastOnset = max(lastOnset, t)
                 markers.append(Marker(id: 0, time: t, amp: Double(n.velocity) / 127, content: clip.map { .clip($0) }))
                 if clip == nil { unplaced += 1 }
                 if !isDrum, let off = n.off, i + 1 == list.count || off < list[i + 1].on {
-                    let end = map.seconds(atTick: off)
+                    let end = min(map.seconds(atTick: off), CommandParser.maxTime)
                     lastTime = max(lastTime, end)
                     markers.append(Marker(id: 0, time: end, amp: Double(n.velocity) / 127, content: .rest))
                 }
@@ -109,6 +114,7 @@ public enum MidiImport {
             warnings.append("\(keys.count) sounds, only 16 slots: \(unplaced) notes of \(keys.count - ClipSlot.count) "
                 + "sounds are markers without a clip")
         }
+        if tooLate > 0 { warnings.append("\(tooLate) notes after 10000000 s are left out") }
         doc = Document(tracks: doc.tracks, slots: doc.slots)  // numbers the markers
         // The loop runs to the end of the file, and past the last onset when the file ends on it.
         var length = lastTime

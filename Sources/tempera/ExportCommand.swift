@@ -35,42 +35,13 @@ struct ExportCommand: ParsableCommand {
         guard (1...100_000).contains(loops) else { throw fail("--loops must be from 1 to 100000, not \(loops)") }
         let document = try CommandLineFailure.loadDocument(file, song: song)
         let base = (file as NSString).deletingLastPathComponent
-        let (lengths, loadWarnings) = Self.soundSeconds(of: document.slots, baseDirectory: base.isEmpty ? "." : base)
-        let options = MidiExport.Options(loops: loops, soundSeconds: lengths)
-        let (midi, warnings) = MidiExport.file(document, options: options, song: song)
-        for w in loadWarnings + warnings { warn(w) }
+        let (bytes, warnings) = MidiExport.export(document, baseDirectory: base.isEmpty ? "." : base, loops: loops,
+                                                  song: song)
+        for w in warnings { warn(w) }
         do {
-            try DocumentFile.writeAtomically(midi.bytes(), to: output)
+            try DocumentFile.writeAtomically(bytes, to: output)
         } catch let error as CommandError {
             throw fail(error.message)
         }
-    }
-
-    /// How long each slot sounds, in seconds: its sample as playback loads it (pitched to its note), shortened
-    /// by a decay envelope; nil for an empty slot or one whose file cannot be read (with a line saying why).
-    static func soundSeconds(of slots: [ClipSlot], baseDirectory: String) -> ([Double?], [String]) {
-        var warnings: [String] = []
-        let rate = 48_000.0
-        let fonts = SoundFontBank(sampleRate: rate)
-        let lengths: [Double?] = slots.enumerated().map { i, slot in
-            guard !slot.isEmpty, slot.mode == .oneShot else { return nil }
-            if slot.soundFont != nil {
-                let (note, problem) = fonts.sample(for: slot, baseDirectory: baseDirectory)
-                if let problem { warnings.append("slot \(i + 1): \(problem)") }
-                return note.map { Double($0.frames) / rate }
-            }
-            let reference = slot.file ?? "kit/\(SampleBank.noteSampleName).wav"
-            let path = SamplePaths.resolve(reference, baseDirectory: baseDirectory)
-            do {
-                let buffer = try SampleLoader.load(path: path, sampleRate: rate, note: slot.note, name: reference)
-                var seconds = Double(buffer.frames) / rate
-                if let decay = slot.decay { seconds = min(seconds, (slot.attack + decay) / 1000) }
-                return seconds
-            } catch {
-                warnings.append("slot \(i + 1): \(error)")
-                return nil
-            }
-        }
-        return (lengths, warnings)
     }
 }

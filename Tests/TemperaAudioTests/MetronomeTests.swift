@@ -145,17 +145,18 @@ final class MetronomeTests: XCTestCase {
         XCTAssertEqual(Self.accents(out, at: [48_000]), [true])
     }
 
-    /// The private PulseAudio server plays the metronome; the recording has a click on every beat, the accent
-    /// on each bar's first beat, frames exact, and equals the offline render.
+    /// The private PulseAudio server plays the metronome with its count-in; the recording has a click on every
+    /// beat, the accent on each bar's first beat, frames exact, and equals the offline render.
     func testThePulseServerPlaysAClickOnEveryBeatWithTheAccentOnTheBar() throws {
         let server = try PulseTestServer()
         servers.append(server)
         setenv("PULSE_SERVER", server.address, 1)
-        // 5/4 at 100 BPM (beat 0.6 s at x1), one bar looped twice: a beat lasts 28800 frames.
-        var doc = Self.silentDocument(beat: 0.6, meter: 5, tempo: 1, loop: (0, 3))
+        // 5/4 at 100 BPM (beat 0.6 s at x1), a bar of count-in, then one bar looped twice: a beat lasts 28800
+        // frames, 15 beats in all.
+        var doc = Self.silentDocument(beat: 0.6, meter: 5, tempo: 1, loop: (0, 3), countIn: 1)
         doc.transport.volume = 0.9
         let offline = OfflineRenderer(document: doc, baseDirectory: dir, loops: 2, maxTail: 0.05).renderAll()
-        let expected = (0..<10).map { $0 * 28_800 }
+        let expected = (0..<15).map { $0 * 28_800 }
         for attempt in 1...3 {
             let path = dir + "/rec\(attempt).wav"
             let recorder = try server.record(to: path)
@@ -169,6 +170,7 @@ final class MetronomeTests: XCTestCase {
             }
             usleep(300_000)
             engine.play(loops: 2)
+            XCTAssertTrue(engine.isPlaying)
             let end = Date().addingTimeInterval(15)
             while Date() < end, !engine.isFinished { usleep(10_000) }
             XCTAssertTrue(engine.isFinished)
@@ -184,9 +186,9 @@ final class MetronomeTests: XCTestCase {
             let played = Array(rec[(offset * 2)..<min(rec.count, offset * 2 + offline.count)])
             let starts = Onsets.soundStarts(played)
             XCTAssertEqual(starts, expected)
-            XCTAssertEqual(Self.accents(played, at: starts), (0..<10).map { $0 % 5 == 0 })
-            XCTAssertEqual(starts.map { Self.crossings(played, at: $0) }, (0..<10).map { $0 % 5 == 0 ? 8 : 4 })
-            XCTAssertEqual(starts.map { Self.peak(played, at: $0) > 0.6 }, (0..<10).map { $0 % 5 == 0 },
+            XCTAssertEqual(Self.accents(played, at: starts), (0..<15).map { $0 % 5 == 0 })
+            XCTAssertEqual(starts.map { Self.crossings(played, at: $0) }, (0..<15).map { $0 % 5 == 0 ? 8 : 4 })
+            XCTAssertEqual(starts.map { Self.peak(played, at: $0) > 0.6 }, (0..<15).map { $0 % 5 == 0 },
                            "the accent is the louder click")
             assertSamplesEqual(played, offline, accuracy: 1e-6)
             return

@@ -129,6 +129,22 @@ final class EditingCommandTests: XCTestCase {
         XCTAssertEqual(s.times(), (0..<64).map { Double($0) * 0.125 })
     }
 
+    func testSelectAllStoreThenThreeStampsOfTheDemoKickAreWholeBarsApart() throws {
+        // `*` then `G` on the demo's kick (last hit 1.625 s, a 2 s loop), then group 1 stamped three times from
+        // the loop's end: each copy starts exactly one loop later. (The span used to be the last hit plus the
+        // last interval, 1.75 s, so every copy came a quarter second early.)
+        let s = Session(document: Document.demo())
+        let bar = s.times(0)
+        try s.run(line: "select all")
+        try s.run(line: "group store 1")
+        XCTAssertEqual(s.document.groups[1].span, 2)
+        s.cursor = 2
+        for _ in 0..<3 { try s.run(line: "draw group 1") }
+        var expected = bar
+        for k in 1...3 { expected += bar.map { $0 + 2 * Double(k) } }
+        XCTAssertEqual(s.times(0), expected)
+    }
+
     // MARK: quantize
 
     func testQuantizeMovesToTheNearestStepByTheStrength() throws {

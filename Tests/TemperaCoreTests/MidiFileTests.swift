@@ -85,6 +85,18 @@ final class MidiFileTests: XCTestCase {
         XCTAssertEqual(try MidiFile.parse(f.bytes()), f)
     }
 
+    func testAGapLongerThanADeltaHoldsIsBridgedAndReadsBackAtItsTick() throws {
+        let far = 3 * 0x0FFF_FFFF + 5
+        let f = MidiFile(format: 0, division: 960, tracks: [[
+            MidiEvent(tick: 0, .noteOn(channel: 0, note: 60, velocity: 9)),
+            MidiEvent(tick: far, .noteOn(channel: 0, note: 61, velocity: 9)),
+        ]])
+        let back = try MidiFile.parse(f.bytes())
+        let notes = back.tracks[0].filter { if case .noteOn = $0.message { return true } else { return false } }
+        XCTAssertEqual(notes, f.tracks[0])
+        XCTAssertEqual(back.tracks[0].last?.tick, far)
+    }
+
     func testSMPTEDivisionIsRefusedInOneLine() {
         // -25 frames per second, 40 ticks per frame.
         XCTAssertEqual(parseError(header(division: (0xE7, 0x28)) + chunk([0x00, 0xFF, 0x2F, 0x00])),
