@@ -20,6 +20,9 @@ extension Command {
         case .slot(let number, let s):
             var out = "slot \(number)"
             if let file = s.file { out += " file=\(q(file))" }
+            if let font = s.soundFont { out += " sf2=\(q(font))" }
+            if let program = s.program { out += " program=\(program)" }
+            if let bank = s.bank { out += " bank=\(bank)" }
             if s.clearNote { out += " note=none" } else if let note = s.note { out += " note=\(note)" }
             if let gain = s.gain { out += " gain=\(n(gain))" }
             if let mode = s.mode { out += " mode=\(mode.rawValue)" }
@@ -69,6 +72,24 @@ extension Command {
         case .save(let path): return path.map { "save \(q($0))" } ?? "save"
         case .temper(let t): return "temper " + t.text
         case .pattern(let code): return "pattern " + q(code)
+        case .sectionAdd(let name, let start, let end, let repeats, let tempo):
+            var out = "section add"
+            if let name { out += " " + Command.quoteName(name) }
+            if let start, let end { out += " \(n(start)) \(n(end))" }
+            if let repeats { out += " x\(repeats)" }
+            if let tempo { out += " tempo=\(n(tempo))" }
+            return out
+        case .section(let k, let change):
+            switch change {
+            case .repeats(let r): return "section \(k) repeats \(r)"
+            case .tempo(let x): return "section \(k) tempo \(n(x))"
+            case .region(let a, let b): return "section \(k) region \(n(a)) \(n(b))"
+            case .name(let name): return "section \(k) name \(q(name))"
+            case .move(let m): return "section \(k) move \(m)"
+            case .delete: return "section \(k) delete"
+            }
+        case .song(let on): return on ? "song on" : "song off"
+        case .songLoop(let on): return on ? "song loop on" : "song loop off"
         case .beat(let t): return "beat \(n(t))"
         case .meter(let m): return "meter \(m)"
         case .bpm(let x): return "bpm \(n(x))"
@@ -99,6 +120,15 @@ extension Command {
 
     /// ` on`, ` off`, or nothing for a toggle.
     static func onOff(_ on: Bool?) -> String { on.map { $0 ? " on" : " off" } ?? "" }
+
+    /// A section's name as `section add` reads it back: quoted when it could be read as a region bound or a
+    /// repeat count (`"2"`, `"x3"`).
+    static func quoteName(_ s: String) -> String {
+        let plain = quote(s)
+        guard plain == s else { return plain }
+        if (try? Expression.evaluate(s)) != nil || LineParser.repeatCount(s) != nil { return "\"" + s + "\"" }
+        return s
+    }
 
     /// A word as the lexer reads it back: bare when it can be, else in quotes with `\"` and `\\` escaped.
     static func quote(_ s: String) -> String {

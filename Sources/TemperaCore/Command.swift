@@ -52,6 +52,25 @@ public enum Command: Hashable, Sendable {
     case temper(TemperCommand)
     /// `pattern "CODE"`: the pattern code the fill and pattern-select tools use, kept with the document.
     case pattern(String)
+    /// `section add [NAME] [A B] [x R] [tempo=X]`: a section at the end of the song; the region defaults to the
+    /// loop region, repeats to 1, the tempo to the document's (followed when it changes).
+    case sectionAdd(name: String?, start: Double?, end: Double?, repeats: Int?, tempo: Double?)
+    /// `section N repeats R | tempo X | region A B | name NAME | move M | delete`, N and M from 1.
+    case section(Int, SectionChange)
+    /// `song on|off`: play the song instead of the loop.
+    case song(on: Bool)
+    /// `song loop on|off`: start the song again at its end.
+    case songLoop(on: Bool)
+
+    /// What `section N ...` changes.
+    public enum SectionChange: Hashable, Sendable {
+        case repeats(Int)
+        case tempo(Double)
+        case region(Double, Double)
+        case name(String)
+        case move(Int)
+        case delete
+    }
     /// `beat TIME`: seconds per beat at tempo x1 (times do not change).
     case beat(Double)
     /// `meter N`: beats per bar.
@@ -95,11 +114,18 @@ public enum Command: Hashable, Sendable {
         public var name: String?
         /// `note=none`: the slot plays its sample as recorded again (wins over `note`).
         public var clearNote = false
+        /// `sf2=PATH`: play `note` through a SoundFont; `program=` and `bank=` choose its preset.
+        public var soundFont: String?
+        public var program: Int?
+        public var bank: Int?
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
                     attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
-                    clearNote: Bool = false) {
+                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil, clearNote: Bool = false) {
             self.clearNote = clearNote
+            self.soundFont = soundFont
+            self.program = program
+            self.bank = bank
             self.file = file
             self.note = note
             self.gain = gain

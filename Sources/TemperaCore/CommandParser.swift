@@ -50,6 +50,7 @@ public enum CommandParser {
         "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
         "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
         "slot N note=MIDI|none [file=PATH] [decay=MS] [name=NAME] ...",
+        "slot N sf2=PATH|default [program=P] [bank=B] note=MIDI ...",
         "cursor TIME", "marker add TIME [amp=A] [clip=C]", "pulse period=TIME count=N [start=TIME] [amp=A]",
         "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"", "pattern \"CODE\"",
         "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
@@ -62,12 +63,16 @@ public enum CommandParser {
         "beat TIME", "meter N", "bpm X", "grid N|off", "click on|off [level=L] | click level=L", "countin BARS",
         "amp A | amp +D | amp -D", "copy | cut | paste", "duplicate",
         "track [N] delete | track [N] duplicate | track [N] move M", "quantize N [strength=S]",
+        "section add [NAME] [A B] [x R] [tempo=X]", "section N repeats R", "section N tempo X",
+        "section N region A B", "section N name NAME", "section N move M", "section N delete",
+        "song on|off", "song loop on|off",
     ]
 
     /// The command names, for completion and suggestions.
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
                                "mode", "snap", "clip", "draw", "type", "fill", "pattern", "select", "shift", "scale",
                                "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
+                               "section", "song",
                                "beat", "meter", "bpm", "grid", "click", "countin", "amp", "copy", "cut", "paste",
                                "duplicate", "quantize"]
 
@@ -346,6 +351,8 @@ struct LineParser {
             try end(usage: usage)
             return .save(path)
         case "temper": return .temper(try parseTemper())
+        case "section": return try parseSection()
+        case "song": return try parseSong()
         case "beat":
             let usage = "beat TIME"
             let range = Transport.beatRange
@@ -555,9 +562,11 @@ struct LineParser {
     }
 
     mutating func parseSlot() throws -> Command {
-        let usage = "slot N file=PATH|note=MIDI [gain=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS]"
+        let usage = "slot N file=PATH|note=MIDI|sf2=PATH [program=P] [bank=B] [gain=G] [mode=oneshot|gate] [attack=MS] "
+            + "[decay=MS] [release=MS]"
         let n = try integer(try next("N", usage: usage), "slot", ClipSlot.range)
-        let opts = try options(["file", "note", "gain", "mode", "attack", "decay", "release", "name"], usage: usage)
+        let opts = try options(["file", "note", "gain", "mode", "attack", "decay", "release", "name", "sf2", "program",
+                                "bank"], usage: usage)
         if opts.isEmpty { throw CommandError("missing settings (\(usage))", column: missingColumn) }
         var s = Command.SlotSettings()
         s.file = opts["file"]?.text
@@ -567,6 +576,9 @@ struct LineParser {
         } else {
             s.note = try opts["note"].map { try integer($0, "note", 0...127) }
         }
+        s.soundFont = opts["sf2"]?.text
+        s.program = try opts["program"].map { try integer($0, "program", ClipSlot.programRange) }
+        s.bank = try opts["bank"].map { try integer($0, "bank", ClipSlot.bankRange) }
         s.gain = try opts["gain"].map { try number($0, "gain", { (0...16).contains($0) }, "must be from 0 to 16") }
         if let m = opts["mode"] {
             guard let mode = ClipSlot.Mode(rawValue: m.text) else {

@@ -9,6 +9,8 @@ public struct Document: Hashable, Sendable {
     public var groups: GroupBank
     public var designer: Temperament
     public var transport: Transport
+    /// The song: sections of the timeline chained into a piece (empty and off unless made).
+    public var song = Song()
     /// The pattern code last used, shown in the pattern area.
     public var pattern: String
     /// Seeds every random choice (`?` clips, random selection) so a document always plays the same way.

@@ -95,6 +95,12 @@ public struct Edit {
         document.transport = t
     }
 
+    /// The song: its sections and its on and loop settings.
+    public mutating func setSong(_ song: Song) {
+        if record.song == nil { record.song = document.song }
+        document.song = song
+    }
+
     /// The pattern code shown in the pattern area.
     public mutating func setPattern(_ code: String) {
         if record.pattern == nil { record.pattern = document.pattern }
@@ -165,6 +171,7 @@ struct EditRecord {
     var groups: [Int: Group] = [:]
     var trackSettings: [Int: TrackSettings] = [:]
     var transport: Transport?
+    var song: Song?
     var designer: Temperament?
     var pattern: String?
     /// Every track before a `setTracks` (which then is the step's only change to tracks).
@@ -197,6 +204,7 @@ struct EditRecord {
         for (t, s) in later.trackSettings where t < tracksBefore && trackSettings[t] == nil { trackSettings[t] = s }
         for (n, g) in later.groups where groups[n] == nil { groups[n] = g }
         if transport == nil { transport = later.transport }
+        if song == nil { song = later.song }
         if designer == nil { designer = later.designer }
         if pattern == nil { pattern = later.pattern }
         if tracks == nil { tracks = later.tracks }
@@ -204,7 +212,7 @@ struct EditRecord {
 
     /// True when nothing was recorded and the document's shape did not change.
     func isEmpty(_ document: Document) -> Bool {
-        markers.isEmpty && slots.isEmpty && groups.isEmpty && trackSettings.isEmpty && transport == nil && designer == nil && pattern == nil
+        markers.isEmpty && slots.isEmpty && groups.isEmpty && trackSettings.isEmpty && transport == nil && song == nil && designer == nil && pattern == nil
             && tracks == nil && document.tracks.count == tracksBefore && document.nextMarkerID == nextMarkerID
     }
 
@@ -220,6 +228,7 @@ struct EditRecord {
         for (n, g) in groups { document.groups[n] = g }
         for (t, s) in trackSettings { s.apply(to: &document.tracks[t]) }
         if let transport { document.transport = transport }
+        if let song { document.song = song }
         if let designer { document.designer = designer }
         if let pattern { document.pattern = pattern }
         document.nextMarkerID = nextMarkerID
@@ -258,6 +267,7 @@ struct EditRecord {
             return s == now ? nil : .init(index: t, before: s, after: now)
         }
         if let transport, transport != document.transport { step.transport = (transport, document.transport) }
+        if let song, song != document.song { step.song = (song, document.song) }
         if let designer, designer != document.designer { step.designer = (designer, document.designer) }
         if let pattern, pattern != document.pattern { step.pattern = (pattern, document.pattern) }
         return step.changesDocument ? step : nil

@@ -31,6 +31,7 @@ public struct History {
         /// Name, gain, mute and solo of tracks that existed before the step (index from 0).
         public var trackSettings: [ValueChange<TrackSettings>] = []
         public var transport: (before: Transport, after: Transport)?
+        public var song: (before: Song, after: Song)?
         public var designer: (before: Temperament, after: Temperament)?
         public var pattern: (before: String, after: String)?
         /// The whole list of tracks, when the step deleted, moved or duplicated one (then it is the step's
@@ -46,7 +47,7 @@ public struct History {
 
         var changesDocument: Bool {
             !markers.isEmpty || !addedTracks.isEmpty || !slots.isEmpty || !groups.isEmpty || !trackSettings.isEmpty
-                || transport != nil
+                || transport != nil || song != nil
                 || designer != nil || pattern != nil || tracks != nil || nextMarkerID.before != nextMarkerID.after
         }
 
@@ -66,6 +67,7 @@ public struct History {
             for g in groups { doc.groups[g.index] = g.after }
             for t in trackSettings { t.after.apply(to: &doc.tracks[t.index]) }
             if let transport { doc.transport = transport.after }
+            if let song { doc.song = song.after }
             if let designer { doc.designer = designer.after }
             if let pattern { doc.pattern = pattern.after }
             doc.nextMarkerID = nextMarkerID.after
@@ -82,6 +84,7 @@ public struct History {
             for g in groups { doc.groups[g.index] = g.before }
             for t in trackSettings { t.before.apply(to: &doc.tracks[t.index]) }
             if let transport { doc.transport = transport.before }
+            if let song { doc.song = song.before }
             if let designer { doc.designer = designer.before }
             if let pattern { doc.pattern = pattern.before }
             doc.nextMarkerID = nextMarkerID.before

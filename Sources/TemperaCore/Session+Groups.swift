@@ -13,9 +13,11 @@ extension Session {
     /// The selection as a group (in clip mode, its clips): times relative to the earliest selected element,
     /// tracks relative to the first selected track, the first track and the earliest time.
     ///
-    /// Its span is the length of what it was taken from: the loop region's length when the selection lies
+    /// Its span is the length of what it was taken from (a selection that is exactly what the last stamp,
+    /// paste or duplicate placed keeps that span): the loop region's length when the selection lies
     /// inside the region and reaches its last marker (no marker of a selected track lies after the selection
-    /// inside the region), else up to the next marker after the selection on a selected track; with none,
+    /// inside the region), else up to the next marker after the selection on a selected track (in clip mode
+    /// too: markers are the grid); with none,
     /// the selection's last interval, else 0. So a bar stored whole and stamped four times gives four bars.
     public func selectionGroup() throws -> (group: Group, firstTrack: Int, first: Double) {
         let groups = try requireSelection().compactMap { g -> (track: Int, markers: [Marker])? in
@@ -33,16 +35,18 @@ extension Session {
             }
         }
         elements.sort { ($0.offset, $0.trackOffset) < ($1.offset, $1.trackOffset) }
-        return (Group(elements: elements, span: groupSpan(groups, first: first, last: last)), firstTrack, first)
+        // A selection that is exactly what was last stamped keeps the span it was stamped with.
+        let span = lastStamp.flatMap { $0.selection == selection ? $0.span : nil }
+            ?? groupSpan(groups, first: first, last: last)
+        return (Group(elements: elements, span: span), firstTrack, first)
     }
 
     private func groupSpan(_ groups: [(track: Int, markers: [Marker])], first: Double, last: Double) -> Double {
-        // The next element after the selection on any selected track.
+        // The next marker (a grid position, in clip mode too) after the selection on any selected track.
         var next: Double?
         for (track, _) in groups {
             let list = document.tracks[track].markers
-            var p = list.upperBound(time: last)
-            while p < list.count, !isElement(list[p]) { p += 1 }
+            let p = list.upperBound(time: last)
             if p < list.count { next = min(next ?? list[p].time, list[p].time) }
         }
         let t = document.transport
@@ -87,6 +91,7 @@ extension Session {
             }
         }
         selection = stamped
+        lastStamp = times == 1 ? (stamped, group.span) : nil
         return group.elements.count * times
     }
 }

@@ -34,6 +34,9 @@ public final class Session {
     /// What `copy` and `cut` took and `paste` puts down: a group keeping its span. Session state, not part of
     /// the document (and not an undo step).
     public var clipboard: Group?
+    /// What the last stamp, paste or duplicate placed (the selection it left) and the span it was placed
+    /// with: taking that selection again keeps the span, so a copy of a bar duplicates as a bar.
+    var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
     /// Every undoable step, for inspection (memory figures, a history view).
     public private(set) var history = History()
 
@@ -169,6 +172,11 @@ public final class Session {
         case .save(let p): return try save(to: p)
         case .temper(let c): return try runTemper(c)
         case .pattern(let code): return try runPattern(code)
+        case .sectionAdd(let name, let start, let end, let repeats, let tempo):
+            return try runSectionAdd(name: name, start: start, end: end, repeats: repeats, tempo: tempo)
+        case .section(let n, let change): return try runSection(n, change)
+        case .song(let on): return try runSong(on: on)
+        case .songLoop(let on): return try runSongLoop(on: on)
         case .beat(let b): return try runBeat(b)
         case .meter(let m): return try runMeter(m)
         case .bpm(let x): return try runBPM(x)

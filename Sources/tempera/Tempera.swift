@@ -11,7 +11,7 @@ struct Tempera: ParsableCommand {
             + "rhythmic temperaments, loop playback.",
         version: version,
         subcommands: [EditCommand.self, ScriptCommand.self, EventsCommand.self, RenderCommand.self, PlayCommand.self,
-                      AnalyseCommand.self],
+                      ExportCommand.self, ImportCommand.self, AnalyseCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }
