@@ -113,6 +113,15 @@ final class SoundFontTests: XCTestCase {
         }
     }
 
+    func testAnOutputRateBeyondFluidSynthsIsConvertedAndStaysInTune() throws {
+        let bank = SoundFontBank(sampleRate: 192_000)
+        let b = try bank.note(path: Self.font, label: "TimGM6mb", bank: 0, program: 0, note: 69)
+        XCTAssertEqual(b.sampleRate, 192_000)
+        let samples = Array(UnsafeBufferPointer(start: b.data, count: b.frames * 2))
+        let mono = stride(from: 2 * 9_600, to: 2 * 105_600, by: 2).map { samples[$0] }
+        XCTAssertEqual(Self.peakFrequency(mono, rate: 192_000, low: 300, high: 600), 440, accuracy: 0.5)
+    }
+
     func testAProgramTheFontLacksIsOneLine() throws {
         var slot = ClipSlot(name: "x", note: 60)
         slot.soundFont = Self.font
