@@ -59,7 +59,6 @@ final class SoundFontTests: XCTestCase {
         // Held one second, then released: the note outlasts its hold and then ends.
         XCTAssertGreaterThan(b.frames, 48_000)
         XCTAssertLessThan(b.frames, Int(SoundFontBank.maxSeconds * 48_000))
-        print("piano A4: \(b.frames) frames, peak \(samples.map { abs($0) }.max()!)")
     }
 
     /// A document of one track playing slot 1 at `times`, loop over `span` seconds.
@@ -89,7 +88,6 @@ final class SoundFontTests: XCTestCase {
             delays.append(first! - f)
         }
         XCTAssertEqual(Set(delays).count, 1, "the same sound from every onset, wherever it falls: \(delays)")
-        print("snare peak \(out.map { abs($0) }.max()!), first sound +\(delays[0]) frames")
     }
 
     func testAMissingOrBrokenSoundFontIsOneLineAndOnlyItsSlotIsSilent() throws {
