@@ -22,7 +22,9 @@ public enum Command: Hashable, Sendable {
     /// `slot N file=... note=... gain=... mode=... attack=... release=...`: only the given settings change.
     case slot(Int, SlotSettings)
     case cursor(Double)
-    case markerAdd(time: Double, amp: Double?)
+    /// `marker add TIME [amp=A] [clip=C]`: with a clip, a marker already at exactly TIME on the current track
+    /// takes the clip (and the amplitude, when given) instead of a second marker being stacked on it.
+    case markerAdd(time: Double, amp: Double?, content: Content? = nil)
     case pulse(period: Double, count: Int, start: Double?, amp: Double?)
     case clipMode(Bool)
     case snap(Bool)
@@ -48,6 +50,57 @@ public enum Command: Hashable, Sendable {
     case redo(Int)
     case save(String?)
     case temper(TemperCommand)
+    /// `pattern "CODE"`: the pattern code the fill and pattern-select tools use, kept with the document.
+    case pattern(String)
+    /// `section add [NAME] [A B] [x R] [tempo=X]`: a section at the end of the song; the region defaults to the
+    /// loop region, repeats to 1, the tempo to the document's (followed when it changes).
+    case sectionAdd(name: String?, start: Double?, end: Double?, repeats: Int?, tempo: Double?)
+    /// `section N repeats R | tempo X | region A B | name NAME | move M | delete`, N and M from 1.
+    case section(Int, SectionChange)
+    /// `song on|off`: play the song instead of the loop.
+    case song(on: Bool)
+    /// `song loop on|off`: start the song again at its end.
+    case songLoop(on: Bool)
+
+    /// What `section N ...` changes.
+    public enum SectionChange: Hashable, Sendable {
+        case repeats(Int)
+        case tempo(Double)
+        case region(Double, Double)
+        case name(String)
+        case move(Int)
+        case delete
+    }
+    /// `beat TIME`: seconds per beat at tempo x1 (times do not change).
+    case beat(Double)
+    /// `meter N`: beats per bar.
+    case meter(Int)
+    /// `bpm X`: sets the tempo to X * beat / 60 (times do not change).
+    case bpm(Double)
+    /// `grid N|off`: the cursor grid, N steps a beat (1...32), nil for off.
+    case grid(Int?)
+    /// `click on|off [level=L]` or `click level=L`: the metronome; nil leaves a setting as it is.
+    case click(on: Bool?, level: Double?)
+    /// `countin BARS`: bars of click before playback starts (0: none).
+    case countIn(Int)
+    /// `amp A` sets the selection's amplitude; `amp +D` / `amp -D` (relative) adds to it, clamped to 0...1.
+    case amp(Double, relative: Bool)
+    /// `copy`: the selection to the clipboard (session state, not an undo step).
+    case copy
+    /// `cut`: copy, then delete the selection (one step).
+    case cut
+    /// `paste`: the clipboard at the cursor on the current track (one step).
+    case paste
+    /// `duplicate`: the selection repeated right after its span.
+    case duplicate
+    /// `track [N] delete`.
+    case trackDelete(track: Int?)
+    /// `track [N] move M`: track N (or the current one) becomes track M.
+    case trackMove(track: Int?, to: Int)
+    /// `track [N] duplicate`: a copy of the track right below it.
+    case trackDuplicate(track: Int?)
+    /// `quantize N [strength=S]`: the selection moves toward the nearest 1/N of a beat by the fraction S.
+    case quantize(Int, strength: Double)
 
     /// The settings a `slot` command may carry; nil leaves a setting as it is.
     public struct SlotSettings: Hashable, Sendable {
@@ -59,9 +112,20 @@ public enum Command: Hashable, Sendable {
         public var decay: Double?
         public var release: Double?
         public var name: String?
+        /// `note=none`: the slot plays its sample as recorded again (wins over `note`).
+        public var clearNote = false
+        /// `sf2=PATH`: play `note` through a SoundFont; `program=` and `bank=` choose its preset.
+        public var soundFont: String?
+        public var program: Int?
+        public var bank: Int?
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
-                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil) {
+                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
+                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil, clearNote: Bool = false) {
+            self.clearNote = clearNote
+            self.soundFont = soundFont
+            self.program = program
+            self.bank = bank
             self.file = file
             self.note = note
             self.gain = gain
@@ -116,6 +180,8 @@ public enum TemperCommand: Hashable, Sendable {
     case apply
     case morph(times: Int, from: Double, to: Double)
     case preset(String)
+    /// `temper amp top|bottom BEAT A`: the amplitude of one pulse of a template row.
+    case amp(row: Temperament.RowName, beat: Int, amp: Double)
 
     /// How a row's beats are chosen.
     public enum BeatChoice: Hashable, Sendable {

@@ -63,6 +63,11 @@ public struct DocumentDelta: Equatable, Sendable {
     public init(step: History.Step, after document: Document, headChanged: Bool) {
         nextMarkerID = document.nextMarkerID
         markers = []
+        // Tracks deleted, moved or duplicated: the whole document (rare, and the ids stay right).
+        if step.tracks != nil {
+            whole = document
+            return
+        }
         for change in step.markers {
             let kept = Set(change.after.map(\.id))
             markers.append(TrackMarkers(track: change.track, removed: change.before.map(\.id).filter { !kept.contains($0) },

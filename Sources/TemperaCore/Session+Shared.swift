@@ -12,6 +12,8 @@ extension Session {
         public var chosenClip: Content = .clip(1)
         public var subdivision = 1
         public var random: SeededRandom
+        public var clipboard: Group?
+        var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
 
         public init(random: SeededRandom) { self.random = random }
     }
@@ -27,6 +29,8 @@ extension Session {
             v.snap = snap
             v.chosenClip = chosenClip
             v.subdivision = subdivision
+            v.clipboard = clipboard
+            v.lastStamp = lastStamp
             return v
         }
         set {
@@ -38,6 +42,8 @@ extension Session {
             chosenClip = newValue.chosenClip
             subdivision = newValue.subdivision
             random = newValue.random
+            clipboard = newValue.clipboard
+            lastStamp = newValue.lastStamp
             pruneSelection()
         }
     }
@@ -68,9 +74,6 @@ extension Session {
     /// no longer as the step left it (see `History.Step.difference`); nothing changes then.
     public func revert(_ step: History.Step, as name: String) throws {
         if let part = step.difference(from: document, side: .after) { throw History.Conflict(part: part) }
-        if !step.addedTracks.isEmpty {
-            throw CommandError("a track added to a shared document stays (delete its markers instead)")
-        }
         try perform(name) { edit in edit.restore(step, side: .before) }
     }
 
@@ -92,9 +95,10 @@ extension History {
         case group(Int)
         /// A track's name, gain, mute or solo (counted from 0).
         case trackSettings(Int)
-        /// The list of tracks itself (tracks added).
+        /// The list of tracks itself (tracks added, deleted, moved).
         case tracks
         case transport
+        case song
         case designer
         case pattern
     }
@@ -116,12 +120,13 @@ extension History.Step {
             for m in change.before { out.append(.marker(m.id)) }
             for m in change.after { out.append(.marker(m.id)) }
         }
-        if !addedTracks.isEmpty { out.append(.tracks) }
+        if !addedTracks.isEmpty || tracks != nil { out.append(.tracks) }
         for track in addedTracks { for m in track.markers { out.append(.marker(m.id)) } }
         out += slots.map { .slot($0.index) }
         out += groups.map { .group($0.index) }
         out += trackSettings.map { .trackSettings($0.index) }
         if transport != nil { out.append(.transport) }
+        if song != nil { out.append(.song) }
         if designer != nil { out.append(.designer) }
         if pattern != nil { out.append(.pattern) }
         return out
@@ -131,6 +136,7 @@ extension History.Step {
     /// everything it touched is.
     public func difference(from document: Document, side: History.Side) -> History.Part? {
         let atEnd = side == .after
+        if let tracks, document.tracks != (atEnd ? tracks.after : tracks.before) { return .tracks }
         for change in markers {
             guard change.track < document.tracks.count else {
                 return (change.after.first ?? change.before.first).map { .marker($0.id) } ?? .tracks
@@ -170,6 +176,7 @@ extension History.Step {
                 return .transport
             }
         }
+        if let song, document.song != (atEnd ? song.after : song.before) { return .song }
         if let designer, document.designer != (atEnd ? designer.after : designer.before) { return .designer }
         if let pattern, document.pattern != (atEnd ? pattern.after : pattern.before) { return .pattern }
         return nil
@@ -190,7 +197,16 @@ extension Edit {
     /// marker id is left as it is.
     mutating func restore(_ step: History.Step, side: History.Side) {
         let back = side == .before
-        if !back { for track in step.addedTracks { appendTrack(track) } }
+        // A change to the list of tracks comes first: it must be the edit's first change to tracks.
+        if let tracks = step.tracks {
+            setTracks(back ? tracks.before : tracks.after)
+        } else if !step.addedTracks.isEmpty {
+            if back {
+                setTracks(Array(document.tracks.prefix(step.tracksBefore)))
+            } else {
+                for track in step.addedTracks { appendTrack(track) }
+            }
+        }
         for change in step.markers {
             let target = back ? change.before : change.after
             let other = back ? change.after : change.before
@@ -209,6 +225,7 @@ extension Edit {
             for f in Transport.fields where f.differs(t.before, t.after) { f.copy(&merged, back ? t.before : t.after) }
             setTransport(merged)
         }
+        if let s = step.song { setSong(back ? s.before : s.after) }
         if let d = step.designer { setDesigner(back ? d.before : d.after) }
         if let p = step.pattern { setPattern(back ? p.before : p.after) }
     }
@@ -235,6 +252,7 @@ extension Transport {
     /// Every stored setting (a test checks the list against the type, so a new setting is not forgotten).
     public static let fields: [Field] = [
         .of("tempo", \.tempo), .of("volume", \.volume), .of("loopStart", \.loopStart), .of("loopEnd", \.loopEnd),
-        .of("loopOn", \.loopOn), .of("length", \.length),
+        .of("loopOn", \.loopOn), .of("length", \.length), .of("beat", \.beat), .of("meter", \.meter),
+        .of("grid", \.grid), .of("click", \.click), .of("clickLevel", \.clickLevel), .of("countIn", \.countIn),
     ]
 }

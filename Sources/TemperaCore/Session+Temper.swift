@@ -55,13 +55,27 @@ extension Session {
             try document.designer.validate()
             let retimed = try document.designer.retimed(selected)
             try perform("temper apply") { edit in edit.replace(contentsOf: retimed, track: track) }
-            return "retimed \(retimed.count) marker\(retimed.count == 1 ? "" : "s") at s = \(Temperament.format(document.designer.slider))"
+            let cycles = retimed.count / max(1, document.designer.result().count)
+            return "retimed \(retimed.count) marker\(retimed.count == 1 ? "" : "s")"
+                + (cycles > 1 ? " in \(cycles) cycles" : "") + " at s = \(Temperament.format(document.designer.slider))"
 
         case .preset(let name):
             let preset = try TemperamentPreset.named(name)
             let t = preset.temperament
             try perform("temper preset \(preset.rawValue)") { $0.setDesigner(t) }
             return "preset \(preset.rawValue): \(t.commandText)"
+
+        case let .amp(which, beat, amp):
+            var t = document.designer
+            var row = t.row(which).resized(to: t.row(which).division)
+            guard row.amps.indices.contains(beat) else {
+                throw CommandError("temper amp: \(which.rawValue) has \(row.division) pulses (0-\(row.division - 1)), no beat \(beat)")
+            }
+            guard amp.isFinite, (0...1).contains(amp) else { throw CommandError("temper amp: the amplitude must be 0-1") }
+            row.amps[beat] = amp
+            t = t.replacing(which, with: row)
+            try perform("temper amp") { $0.setDesigner(t) }
+            return "\(which.rawValue) beat \(beat): amp " + Temperament.format(amp)
         }
     }
 
@@ -91,7 +105,7 @@ extension Session {
     /// current state.
     /// - Throws: `CommandError` when `t` is not valid (see `Temperament.validate`); nothing changes then.
     /// - Warning: main (editor) thread only.
-    public func setDesigner(_ t: Temperament, name: String) throws {
+    func setDesigner(_ t: Temperament, name: String) throws {
         try t.validate()
         guard t != document.designer else { return }
         try perform(name) { $0.setDesigner(t) }

@@ -14,7 +14,16 @@ struct RandomCommands {
     mutating func time() -> String { ["0", "1/8", "1/4", "3/8", "0.5", "0.6", "1", "1.25", "7/4", "sqrt(2)/2"][int(10)] }
 
     mutating func next() -> String {
-        switch int(30) {
+        switch int(42) {
+        case 30: return ["bpm 100", "bpm 132", "meter 3", "meter 7", "beat 1/3", "click on", "countin 1"][int(7)]
+        case 31: return "amp \(["0.5", "+0.1", "-0.2"][int(3)])"
+        case 32: return ["copy", "cut", "paste", "duplicate"][int(4)]
+        case 33: return "quantize \(1 + int(4)) strength=0.5"
+        case 34: return "track \(1 + int(5)) move \(1 + int(5))"
+        case 35: return int(6) == 0 ? "track \(1 + int(6)) delete" : "track \(1 + int(5)) duplicate"
+        case 36: return "section add s\(int(9)) 0 \(["1", "2"][int(2)]) x\(1 + int(3))"
+        case 37: return ["song on", "song off", "section 1 repeats 2", "section 1 tempo 1.5"][int(4)]
+        case 38: return "grid \(["4", "3", "off"][int(3)])"
         case 0, 1: return "cursor \(time())"
         case 2: return "track \(1 + int(5))"
         case 3, 4: return "marker add \(time()) amp=0.\(1 + int(9))"

@@ -87,6 +87,18 @@ final class SharedDocumentTests: XCTestCase {
         XCTAssertEqual(Transport.fields.map(\.name), Mirror(reflecting: Transport()).children.map { $0.label ?? "" })
     }
 
+    func testATrackAddIsUndoneWhileNoOneHasTouchedTheTrackAndNotAfter() {
+        let shared = makeShared()
+        _ = shared.run("track add ana", by: "a")
+        XCTAssertEqual(shared.run("undo", by: "a").message, "undid track add")
+        XCTAssertEqual(shared.session.document.tracks.count, 4)
+        XCTAssertEqual(shared.run("redo", by: "a").message, "redid track add")
+        XCTAssertEqual(shared.session.document.tracks.map(\.name).last, "ana")
+        _ = shared.run("track 5", by: "b")
+        _ = shared.run("marker add 0.5", by: "b")
+        XCTAssertEqual(shared.run("undo", by: "a").error, "cannot undo track add: bo changed it since")
+    }
+
     func testARepeatedRequestIdIsNotRunTwice() {
         let shared = makeShared()
         XCTAssertEqual(shared.run("marker add 0.3", by: "a", id: 1).deltas.count, 1)
