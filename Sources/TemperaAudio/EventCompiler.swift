@@ -116,7 +116,7 @@ final class EventCompiler {
 
 extension MixEvent {
     init(_ e: Schedule.Event) {
-        self.init(time: e.time, gateEnd: e.gateEnd, amp: Float(e.amp), track: Int32(e.track), clip: Int32(e.clip),
+        self.init(time: e.time, gateEnd: e.gateEnd, amp: e.amp, track: Int32(e.track), clip: Int32(e.clip),
                   randomKey: e.randomKey, isCut: e.kind == .cut, marker: e.marker)
     }
 }

@@ -59,9 +59,18 @@ public enum Command: Hashable, Sendable {
         public var decay: Double?
         public var release: Double?
         public var name: String?
+        /// The slot's velocity layers, replacing all it had (`[]`: none, the slot plays its file again).
+        public var layers: [ClipSlot.Layer]?
+        public var pan: Double?
+        /// A choke group, 0 for none.
+        public var choke: Int?
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
-                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil) {
+                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
+                    layers: [ClipSlot.Layer]? = nil, pan: Double? = nil, choke: Int? = nil) {
+            self.layers = layers
+            self.pan = pan
+            self.choke = choke
             self.file = file
             self.note = note
             self.gain = gain

@@ -129,8 +129,35 @@ extension Session {
         var slot = document.slot(n)
         if let file = s.file {
             guard !file.isEmpty else { throw CommandError("slot file must not be empty") }
+            if s.layers?.isEmpty == false { throw CommandError("a slot plays either file= or layer=, not both") }
             slot.file = file
+            // A file replaces the layers: the slot plays one sound again.
+            slot.layers = []
             if s.name == nil { slot.name = Self.baseName(file) }
+        }
+        if let layers = s.layers {
+            for l in layers {
+                guard !l.file.isEmpty, l.min.isFinite, l.max.isFinite, 0 <= l.min, l.min <= l.max, l.max <= 1 else {
+                    throw CommandError("a layer's amplitudes must be 0 <= MIN <= MAX <= 1")
+                }
+                guard l.gain.isFinite, l.gain >= 0, l.pitch.isFinite, abs(l.pitch) <= 48 else {
+                    throw CommandError("a layer's gain must be >= 0 and its pitch within 48 semitones")
+                }
+            }
+            slot.layers = layers
+            if let first = layers.first, s.name == nil, slot.file == nil, slot.name.isEmpty {
+                slot.name = Self.baseName(first.file)
+            }
+        }
+        if let pan = s.pan {
+            guard pan.isFinite, (-1...1).contains(pan) else { throw CommandError("pan must be from -1 to 1") }
+            slot.pan = pan
+        }
+        if let choke = s.choke {
+            guard choke == 0 || ClipSlot.chokeGroups.contains(choke) else {
+                throw CommandError("choke must be a group from 1 to \(ClipSlot.chokeGroups.upperBound), or none")
+            }
+            slot.choke = choke
         }
         if let note = s.note {
             guard (0...127).contains(note) else { throw CommandError("MIDI note must be 0-127") }
