@@ -13,16 +13,19 @@ public final class SampleBank {
     private var failures: [Key: String] = [:]
     let sampleRate: Double
     let kitDirectory: String?
+    /// SoundFont slots' notes, rendered into samples here, off the audio thread.
+    let soundFonts: SoundFontBank
 
     init(sampleRate: Double, kitDirectory: String? = nil) {
         self.sampleRate = sampleRate
         self.kitDirectory = kitDirectory
+        soundFonts = SoundFontBank(sampleRate: sampleRate)
     }
 
     /// The kit's tone for MIDI-note slots without a file: a mallet on middle C, so note N sounds pitch N.
     public static let noteSampleName = "note"
 
-    /// One list of buffers per slot: one per velocity layer, or the slot's one file (nil where a file failed;
+    /// One list of buffers per slot: one per velocity layer, else the slot's one sound (nil where a file failed;
     /// empty for an empty slot). And one line per file that failed, naming it.
     /// A MIDI-note slot without a file plays `kit/note.wav` pitched to its note.
     func samples(for slots: [ClipSlot], baseDirectory: String?) -> ([[SampleBuffer?]], [String]) {
@@ -31,6 +34,12 @@ public final class SampleBank {
         var used = Set<Key>()
         for (i, slot) in slots.enumerated() {
             guard !slot.isEmpty else { buffers.append([]); continue }
+            if slot.soundFont != nil && slot.layers.isEmpty {
+                let (buffer, problem) = soundFonts.sample(for: slot, baseDirectory: baseDirectory)
+                if let problem { warnings.append("slot \(i + 1): \(problem)") }
+                buffers.append([buffer])
+                continue
+            }
             var sounds: [(reference: String, pitch: Double, label: String)] = []
             if slot.layers.isEmpty {
                 sounds = [(slot.file ?? "kit/\(Self.noteSampleName).wav", 0, "slot \(i + 1)")]
@@ -65,9 +74,13 @@ public final class SampleBank {
         // Forget what no slot uses any more (published snapshots keep their own references).
         cache = cache.filter { used.contains($0.key) }
         failures = failures.filter { used.contains($0.key) }
+        soundFonts.sweep()
         return (buffers, warnings)
     }
 
     /// Forgets failures so the next load tries those files again (after the user fixed them).
-    func retryFailures() { failures.removeAll() }
+    func retryFailures() {
+        failures.removeAll()
+        soundFonts.retryFailures()
+    }
 }

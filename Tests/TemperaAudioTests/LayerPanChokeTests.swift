@@ -134,4 +134,35 @@ final class LayerPanChokeTests: XCTestCase {
         // Slot 1 twice and slot 2 once, all still sounding at 0.5 s.
         XCTAssertEqual(out[2 * 24_000], 0.75)
     }
+
+    func testCompiledEventsCarryTheirLayerAndFollowAChangeOfRanges() throws {
+        let slot = ClipSlot(layers: [ClipSlot.Layer(file: "a", min: 0, max: 0.3), ClipSlot.Layer(file: "b", min: 0.3, max: 0.7),
+                                     ClipSlot.Layer(file: "c", min: 0.7, max: 1)])
+        var doc = document(slot: slot)
+        let compiler = EventCompiler()
+        XCTAssertEqual(compiler.events(for: doc).map(\.layer), [0, 1, 2])
+        doc.slots[0].layers[1].max = 0.4
+        doc.slots[0].layers[2].min = 0.4
+        XCTAssertEqual(compiler.events(for: doc).map(\.layer), [0, 2, 2], "a new range recompiles the layers")
+        doc.tracks[0].markers = MarkerList(doc.tracks[0].markers.map { m in
+            var m = m
+            m.content = .random
+            return m
+        })
+        XCTAssertEqual(compiler.events(for: doc).map(\.layer), [-1, -1, -1], "a ? picks its layer when it fires")
+    }
+
+    func testARandomClipOnALayeredSlotPlaysTheLayerOfItsAmplitude() throws {
+        let layers = try threeLayers()
+        var doc = document(slot: ClipSlot(name: "drum", layers: layers.map(\.layer)))
+        doc.tracks[0].markers = MarkerList(doc.tracks[0].markers.map { m in
+            var m = m
+            m.content = .random
+            return m
+        })
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        let reference = OfflineRenderer(document: document(slot: ClipSlot(name: "drum", layers: layers.map(\.layer))),
+                                        baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        XCTAssertEqual(out, reference, "the only filled slot is drawn, each marker playing its layer")
+    }
 }
