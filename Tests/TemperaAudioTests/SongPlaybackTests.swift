@@ -128,6 +128,46 @@ final class SongPlaybackTests: XCTestCase {
         XCTAssertEqual(engine.songPosition?.pass, 1)
     }
 
+    func testASectionTempoChangeWhileItPlaysReanchorsAtTheMusicalPosition() {
+        var doc = shortSong()
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        // 1.1 s in: section B (x1.25) pass 0, 0.125 s of region time past its start, the click at 0.5 played.
+        var out = pump(engine, 52_800)
+        doc.song.sections[1].tempo = 0.5
+        engine.update(document: doc)
+        out += pump(engine, 96_000)
+        // The playhead is at 0.5 + 0.1 * 1.25 = 0.625 s on the timeline, past 0.62. From here B plays at x0.5:
+        // 0.8 comes 0.175 s of timeline later = 0.35 s = 16,800 frames; B's pass 1 starts 0.275 s of timeline
+        // later (0.55 s, 26,400 frames), its clicks at 0.62 and 0.8 following at x0.5.
+        let change = 52_800
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 5_333, 8_485, 24_000, 29_333, 32_485,   // A twice
+                                                 48_000, 52_608,                          // B: 0.5 and 0.62 at x1.25
+                                                 change + 16_800,                         // 0.8 at x0.5
+                                                 change + 26_400, change + 37_920, change + 55_200])  // B pass 1
+    }
+
+    func testTurningTheSongOnWhileTheLoopPlaysStartsTheSongFromItsBeginning() {
+        var doc = shortSong()
+        doc.song.on = false
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        var out = pump(engine, 30_000)
+        doc.song.on = true
+        engine.update(document: doc)
+        out += pump(engine, 30_000)
+        let loop = Schedule(document: { var d = doc; d.song.on = false; return d }(), sampleRate: 48_000)
+            .onsets(loops: 1).map { Int($0.frame) }.filter { $0 < 30_000 }
+        let song = frames(doc, rate: 48_000, passes: 1).map { $0 + 30_000 }.filter { $0 < 60_000 }
+        XCTAssertEqual(Onsets.soundStarts(out), loop + song)
+        XCTAssertEqual(engine.songPosition?.section, 0)
+        XCTAssertEqual(engine.songPosition?.pass, 1, "0.625 s into the song: A's second pass")
+    }
+
     // MARK: - PulseAudio
 
     func testTheLiveRecordingEqualsTheRenderAcrossATempoChangeAtASectionBoundary() throws {
