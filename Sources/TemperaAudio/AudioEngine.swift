@@ -50,7 +50,7 @@ public final class AudioEngine {
     private var seq = 0
     private var document: Document?
     private var baseDirectory: String?
-    private var samples: [SampleBuffer?] = []
+    private var samples: [[SampleBuffer?]] = []
     private var loadedSlots: [ClipSlot] = []
     private var wantPlaying = false
 

@@ -270,16 +270,32 @@ struct RenderState {
             : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: draw)
         guard (1...16).contains(clip) else { return }
         let slot = sn.slots[clip - 1]
-        guard let data = slot.data, slot.frames > 0 else { return }
+        guard slot.layerCount > 0 else { return }
+        var layerIndex = Int(ev.layer)
+        if layerIndex < 0 || layerIndex >= slot.layerCount {
+            layerIndex = slot.layerCount > 1 ? slot.layer(for: ev.amp, in: sn.layers) : 0
+        }
+        let layer = sn.layers[slot.firstLayer + layerIndex]
+        // The choke: this onset fades out the other slots of its group, even when it is itself silent.
+        if slot.choke != 0 {
+            for v in 0..<Self.voiceCapacity
+                where voices[v].active && voices[v].choke == slot.choke && voices[v].slot != Int32(clip) {
+                voices[v].release(over: stealFrames)
+            }
+        }
+        guard let data = layer.data, layer.frames > 0 else { return }
         let targetGain = Int(ev.track) < sn.trackCount ? sn.trackGains[Int(ev.track)] : 0
-        guard targetGain > 0, ev.amp > 0, slot.gain > 0 else { return }
+        guard targetGain > 0, ev.amp > 0, slot.gain > 0, layer.gain > 0 else { return }
 
         let v = allocateVoice()
         anyVoiceSounded = true
         order &+= 1
+        // A slot's single file has gain 1, so `* layer.gain` leaves it exactly as before layers existed.
         voices[v] = Voice(
-            active: true, stolen: false, track: ev.track, data: data, frames: slot.frames, position: 0,
-            gain: ev.amp * slot.gain, trackGain: targetGain, level: 0, stage: .attack,
+            active: true, stolen: false, track: ev.track, slot: Int32(clip), choke: slot.choke, data: data,
+            frames: layer.frames, position: 0,
+            gain: Float(ev.amp) * slot.gain * layer.gain, panLeft: slot.panLeft, panRight: slot.panRight,
+            trackGain: targetGain, level: 0, stage: .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
             releaseAt: slot.gate

@@ -112,6 +112,11 @@ public enum Command: Hashable, Sendable {
         public var decay: Double?
         public var release: Double?
         public var name: String?
+        /// The slot's velocity layers, replacing all it had (`[]`: none, the slot plays its file again).
+        public var layers: [ClipSlot.Layer]?
+        public var pan: Double?
+        /// A choke group, 0 for none.
+        public var choke: Int?
         /// `note=none`: the slot plays its sample as recorded again (wins over `note`).
         public var clearNote = false
         /// `sf2=PATH`: play `note` through a SoundFont; `program=` and `bank=` choose its preset.
@@ -121,8 +126,12 @@ public enum Command: Hashable, Sendable {
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
                     attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
-                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil, clearNote: Bool = false) {
+                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil, clearNote: Bool = false,
+                    layers: [ClipSlot.Layer]? = nil, pan: Double? = nil, choke: Int? = nil) {
             self.clearNote = clearNote
+            self.layers = layers
+            self.pan = pan
+            self.choke = choke
             self.soundFont = soundFont
             self.program = program
             self.bank = bank

@@ -52,6 +52,15 @@ final class ClipsTabTests: XCTestCase {
         XCTAssertTrue(wide[0].contains("gate n48 ×0.50"))
     }
 
+    func testSlotDetailsShowLayersPanAndChokeGroup() {
+        var doc = Document.demo()
+        doc.slots[0] = ClipSlot(name: "snare", layers: [ClipSlot.Layer(file: "a.wav"), ClipSlot.Layer(file: "b.wav"),
+                                                         ClipSlot.Layer(file: "c.wav")], pan: -0.5, choke: 2)
+        let wide = tab(render(Session(document: doc), width: 200, height: 40), width: 200)
+        XCTAssertTrue(wide[0].hasPrefix(" 1 snare"))
+        XCTAssertTrue(wide[0].contains("3v <50 c2"), wide[0])
+    }
+
     func testEmptySlotIsDim() {
         var doc = Document.demo()
         doc.slots[5] = ClipSlot()
