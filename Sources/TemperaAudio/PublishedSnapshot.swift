@@ -40,8 +40,9 @@ final class PublishedSnapshot {
             let slot = n < doc.slots.count ? doc.slots[n] : ClipSlot()
             let sounds = n < samples.count ? samples[n] : []
             let first = nextLayer
+            let played = slot.playedLayers
             for (k, buffer) in sounds.enumerated() {
-                let layer = k < slot.layers.count ? slot.layers[k] : ClipSlot.Layer(file: "")
+                let layer = k < played.count ? played[k] : ClipSlot.Layer(file: "")
                 (layers + nextLayer).initialize(to: MixLayer(
                     data: buffer.map { UnsafePointer($0.data) }, frames: buffer?.frames ?? 0, gain: Float(layer.gain),
                     min: layer.min, max: layer.max))

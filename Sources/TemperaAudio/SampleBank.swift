@@ -35,9 +35,9 @@ public final class SampleBank {
         for (i, slot) in slots.enumerated() {
             guard !slot.isEmpty else { buffers.append([]); continue }
             if slot.soundFont != nil && slot.layers.isEmpty {
-                let (buffer, problem) = soundFonts.sample(for: slot, baseDirectory: baseDirectory)
+                let (bands, problem) = soundFonts.samples(for: slot, baseDirectory: baseDirectory)
                 if let problem { warnings.append("slot \(i + 1): \(problem)") }
-                buffers.append([buffer])
+                buffers.append(bands)
                 continue
             }
             var sounds: [(reference: String, pitch: Double, label: String)] = []

@@ -95,10 +95,29 @@ public struct ClipSlot: Hashable, Sendable {
     /// nearest range (ties to the earlier layer). Nil when the slot has no layers. No allocation: the audio
     /// thread's draws of `?` use the same rule through `Layer.pick`.
     public func layer(for amp: Double) -> Int? {
+        if layers.isEmpty && soundFont != nil {
+            return Layer.pick(amp, count: Self.soundFontBands.count) { Self.soundFontBands[$0] }
+        }
         guard !layers.isEmpty else { return nil }
         return layers.withUnsafeBufferPointer { buffer in
             Layer.pick(amp, count: buffer.count) { (buffer[$0].min, buffer[$0].max) }
         }
+    }
+
+    /// The amplitude bands a SoundFont slot's note is rendered in, each at the velocity of its top,
+    /// `round(max·127)` (32, 64, 95, 127): a marker plays its band's rendering scaled by amp/max, so at a
+    /// band's top it sounds exactly as FluidSynth plays that velocity (timbre and loudness), and in between
+    /// it is scaled as any sample is.
+    public static let soundFontBands: [(min: Double, max: Double)] = [(0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 1)]
+
+    /// The MIDI velocity band `k` of a SoundFont slot is rendered at.
+    public static func soundFontVelocity(band k: Int) -> Int { max(1, Int((soundFontBands[k].max * 127).rounded())) }
+
+    /// The layers playback chooses from: the slot's own, or for a SoundFont slot without any, one per
+    /// velocity band (gain 1/max, see `soundFontBands`); empty for a slot of one sound.
+    public var playedLayers: [Layer] {
+        guard layers.isEmpty, soundFont != nil else { return layers }
+        return Self.soundFontBands.map { Layer(file: "", min: $0.min, max: $0.max, gain: 1 / $0.max) }
     }
 }
 

@@ -40,6 +40,8 @@ extension Command {
             if let pan = s.pan { out += " pan=\(n(pan))" }
             if let choke = s.choke { out += choke == 0 ? " choke=none" : " choke=\(choke)" }
             return out
+        case .kitList: return "kit list"
+        case .kitLoad(let name, let from): return "kit load \(q(name))" + (from == 1 ? "" : " from=\(from)")
         case .cursor(let t): return "cursor \(n(t))"
         case .markerAdd(let t, let amp, let content):
             return "marker add \(n(t))" + (amp.map { " amp=\(n($0))" } ?? "") + (content.map { " clip=\($0.code)" } ?? "")

@@ -21,6 +21,10 @@ public enum Command: Hashable, Sendable {
     case volume(Double)
     /// `slot N file=... note=... gain=... mode=... attack=... release=...`: only the given settings change.
     case slot(Int, SlotSettings)
+    /// `kit list`: the kits installed, named in one line.
+    case kitList
+    /// `kit load NAME|PATH [from=N]`: the kit's instruments onto slots N, N+1, ... (at most up to 16).
+    case kitLoad(String, from: Int)
     case cursor(Double)
     /// `marker add TIME [amp=A] [clip=C]`: with a clip, a marker already at exactly TIME on the current track
     /// takes the clip (and the amplitude, when given) instead of a second marker being stacked on it.

@@ -52,6 +52,7 @@ public enum CommandParser {
         "slot N note=MIDI|none [file=PATH] [decay=MS] [name=NAME] ...",
         "slot N sf2=PATH|default [program=P] [bank=B] note=MIDI ...",
         "slot N layer=MIN:MAX[:GAIN:PITCH]:PATH ... | layers=none [pan=P] [choke=G|none]",
+        "kit list", "kit load NAME|PATH [from=N]",
         "cursor TIME", "marker add TIME [amp=A] [clip=C]", "pulse period=TIME count=N [start=TIME] [amp=A]",
         "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"", "pattern \"CODE\"",
         "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
@@ -70,7 +71,7 @@ public enum CommandParser {
     ]
 
     /// The command names, for completion and suggestions.
-    public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
+    public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "kit", "cursor", "marker", "pulse",
                                "mode", "snap", "clip", "draw", "type", "fill", "pattern", "select", "shift", "scale",
                                "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
                                "section", "song",
@@ -257,6 +258,7 @@ struct LineParser {
             try end(usage: usage)
             return .volume(v)
         case "slot": return try parseSlot()
+        case "kit": return try parseKit()
         case "cursor":
             let usage = "cursor TIME"
             let v = try time(try next("TIME", usage: usage), "cursor")
@@ -629,6 +631,21 @@ struct LineParser {
             s.layers = try layerWords.map { try layer($0) }
         }
         return .slot(n, s)
+    }
+
+    mutating func parseKit() throws -> Command {
+        let usage = "kit list | kit load NAME|PATH [from=N]"
+        let what = try next("list or load", usage: usage)
+        if isKeyword(what, "list") {
+            try end(usage: usage)
+            return .kitList
+        }
+        guard isKeyword(what, "load") else { throw fail("expected list or load, not '\(what.text)' (\(usage))", at: what) }
+        let name = try next("NAME or PATH", usage: usage)
+        if name.equals != nil && !name.quoted { throw fail("missing NAME or PATH before '\(name.text)' (\(usage))", at: name) }
+        let opts = try options(["from"], usage: usage)
+        let from = try opts["from"].map { try integer($0, "from", ClipSlot.range) } ?? 1
+        return .kitLoad(name.text, from: from)
     }
 
     /// `MIN:MAX:PATH` or `MIN:MAX:GAIN:PITCH:PATH` (PATH may hold colons; with four or more, write the long form).
