@@ -1,3 +1,4 @@
+import Foundation
 import TemperaCore
 
 /// The samples of a document's 16 slots, loaded once and cached by file, note and pitch, so an edit that leaves
@@ -32,6 +33,11 @@ public final class SampleBank {
         var buffers: [[SampleBuffer?]] = []
         var warnings: [String] = []
         var used = Set<Key>()
+        // A missing kit folder is one problem, said once, not once for every slot that uses it.
+        let kitFolder = kitDirectory ?? SamplePaths.kitDirectory()
+        var isFolder: ObjCBool = false
+        let kitMissing = !FileManager.default.fileExists(atPath: kitFolder, isDirectory: &isFolder) || !isFolder.boolValue
+        var kitSlots: [Int] = []
         for (i, slot) in slots.enumerated() {
             guard !slot.isEmpty else { buffers.append([]); continue }
             if slot.soundFont != nil && slot.layers.isEmpty {
@@ -48,6 +54,11 @@ public final class SampleBank {
             }
             var list: [SampleBuffer?] = []
             for sound in sounds {
+                if kitMissing && sound.reference.hasPrefix("kit/") {
+                    if kitSlots.last != i + 1 { kitSlots.append(i + 1) }
+                    list.append(nil)
+                    continue
+                }
                 let path = SamplePaths.resolve(sound.reference, baseDirectory: baseDirectory, kitDirectory: kitDirectory)
                 let key = Key(path: path, note: slot.note, pitch: sound.pitch)
                 used.insert(key)
@@ -70,6 +81,11 @@ public final class SampleBank {
                 }
             }
             buffers.append(list)
+        }
+        if !kitSlots.isEmpty {
+            let which = kitSlots.count == 1 ? "slot \(kitSlots[0]) plays" : "\(kitSlots.count) slots play"
+            warnings.insert("the default kit is missing (no folder \(kitFolder); set TEMPERA_SAMPLES to its Samples "
+                + "folder): \(which) silence", at: 0)
         }
         // Forget what no slot uses any more (published snapshots keep their own references).
         cache = cache.filter { used.contains($0.key) }

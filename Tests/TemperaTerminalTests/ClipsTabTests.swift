@@ -21,6 +21,13 @@ final class ClipsTabTests: XCTestCase {
         ])
     }
 
+    func testASoundFontSlotShowsItsNoteAsSf() {
+        var bass = ClipSlot(name: "bass", note: 40, mode: .gate)
+        bass.soundFont = "default"
+        XCTAssertEqual(ClipsTab.cellText(3, bass, width: 24, .utf8), " 3 bass        gate sf40")
+        XCTAssertEqual(ClipsTab.cellText(3, ClipSlot(name: "mallet", note: 72), width: 24, .utf8), " 3 mallet            n72")
+    }
+
     func testChosenClipIsHighlighted() {
         let session = Session(document: .demo())
         session.chosenClip = .clip(11)
