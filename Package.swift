@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio"], path: "Tests/TemperaTestSupport"),
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
         .testTarget(name: "TemperaKitsTests", dependencies: ["TemperaKits", "TemperaCore", "TemperaAudio",
-                                                            "TemperaTestSupport"]),
+                                                            "TemperaTerminal", "TemperaTestSupport"]),
         .testTarget(name: "TemperaNetTests", dependencies: ["TemperaNet", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",

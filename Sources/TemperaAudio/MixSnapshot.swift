@@ -97,6 +97,11 @@ struct MixSnapshot {
     var randomPool: UInt16
     /// The metronome (see `MixClick`).
     var click: MixClick
+    /// A sample to preview (the file picker's): a new `previewSerial` starts it once, at full level, outside
+    /// every track; its buffer lives as long as this snapshot, which a sounding voice keeps alive.
+    var previewData: UnsafePointer<Float>? = nil
+    var previewFrames = 0
+    var previewSerial = 0
 
     /// The output frame offset of `time` in pass `pass` of section `section`, song pass `songPass`: exactly
     /// `SongTiming.frame`, which for the loop (one section, offset 0, pass 0 of the song) is

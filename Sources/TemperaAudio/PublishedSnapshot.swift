@@ -7,6 +7,8 @@ final class PublishedSnapshot {
     let samples: [[SampleBuffer?]]
     /// Keeps the regions' events the sections point into alive.
     let regions: [RegionEvents]
+    /// Keeps the previewed sample alive.
+    let preview: SampleBuffer?
     /// Keeps the metronome's sounds alive.
     let clickSound: ClickSound?
     var seq: Int { pointer.pointee.seq }
@@ -23,8 +25,9 @@ final class PublishedSnapshot {
     /// A snapshot of `doc` playing `playback` (the loop or the song, compiled by an `EventCompiler`).
     /// `clickSound` nil: the metronome is silent whatever the document says.
     init(seq: Int, document doc: Document, sampleRate rate: Double, samples: [[SampleBuffer?]], playback: Playback,
-         clickSound: ClickSound? = nil) {
+         clickSound: ClickSound? = nil, preview: (buffer: SampleBuffer, serial: Int)? = nil) {
         self.samples = samples
+        self.preview = preview?.buffer
         self.clickSound = clickSound
         let sections = UnsafeMutablePointer<MixSection>.allocate(capacity: max(playback.sections.count, 1))
         playback.sections.withUnsafeBufferPointer {
@@ -68,7 +71,9 @@ final class PublishedSnapshot {
             trackCount: trackGains.count, looping: playback.looping,
             volume: Float(min(max(doc.transport.volume, 0), 1)),
             seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots),
-            click: Self.click(doc.transport, sound: clickSound)))
+            click: Self.click(doc.transport, sound: clickSound),
+            previewData: preview.map { UnsafePointer($0.buffer.data) }, previewFrames: preview?.buffer.frames ?? 0,
+            previewSerial: preview?.serial ?? 0))
     }
 
     static func click(_ t: Transport, sound: ClickSound?) -> MixClick {

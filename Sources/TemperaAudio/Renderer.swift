@@ -55,6 +55,8 @@ struct RenderState {
     /// A voice sounded at the start of this block or started in it.
     var anyVoiceSounded = false
     var order: UInt64 = 0
+    /// The preview last started (`MixSnapshot.previewSerial`).
+    var previewSerial = 0
     let trackSmoothing: Float
     let masterSmoothing: Float
     let stealFrames: Int
@@ -199,6 +201,8 @@ struct RenderState {
 
     /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
     static let clickTrack: Int32 = -1
+    /// The previewed sample's voice: outside every track too.
+    static let previewTrack: Int32 = -2
 
     /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
     private mutating func fireClick(accent: Bool, _ click: MixClick, seq: Int) {
@@ -214,6 +218,23 @@ struct RenderState {
             attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
             releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
             gateSection: 0, gateSongPass: 0, seq: seq, order: order)
+    }
+
+    /// A previewed sample: outside every track, at full level; the one before it fades out.
+    private mutating func startPreview(_ snap: UnsafeMutablePointer<MixSnapshot>) {
+        for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].track == Self.previewTrack {
+            voices[v].release(over: stealFrames)
+        }
+        guard let data = snap.pointee.previewData, snap.pointee.previewFrames > 0 else { return }
+        let v = allocateVoice()
+        anyVoiceSounded = true
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: Self.previewTrack, data: data, frames: snap.pointee.previewFrames,
+            position: 0, gain: 1, trackGain: 1, level: 0, stage: .attack,
+            attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
+            releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
+            gateSection: 0, gateSongPass: 0, seq: snap.pointee.seq, order: order)
     }
 
     /// The metronome back to the first beat of the current pass.
@@ -336,6 +357,10 @@ struct RenderState {
     /// region changed, the clock is re-anchored so onsets from here on land on the new tempo's frames. Switching
     /// between the loop and the song starts the new one from its beginning.
     private mutating func adopt(_ new: UnsafeMutablePointer<MixSnapshot>) {
+        if new.pointee.previewSerial != previewSerial {
+            previewSerial = new.pointee.previewSerial
+            startPreview(new)
+        }
         guard let old = snapshot else {
             snapshot = new
             base = frame

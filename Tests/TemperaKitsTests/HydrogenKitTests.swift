@@ -2,6 +2,7 @@ import Foundation
 import TemperaAudio
 import TemperaCore
 import TemperaKits
+import TemperaTerminal
 import TemperaTestSupport
 import XCTest
 
@@ -170,6 +171,23 @@ final class HydrogenKitTests: XCTestCase {
         XCTAssertThrowsError(try s.run(line: "kit load Nope"))
         XCTAssertEqual(s.document.slots, before, "a failed load changes nothing")
         XCTAssertEqual(try CommandParser.parse("kit load \"My Kit\" from=3")?.text, "kit load \"My Kit\" from=3")
+    }
+
+    func testTheClipsTabsKitChooserLoadsTheChosenKitFromTheChosenSlot() throws {
+        let d = Dispatcher(session: Session(document: .demo()), width: 100, height: 30, clock: { 0 })
+        d.session.kits = try library()
+        d.view.tab = .clips
+        d.view.focus = .tab
+        d.session.chosenClip = .clip(14)
+        for k in Key.sequence("K") { d.handle(k) }
+        XCTAssertEqual(d.picker?.entries.map(\.name), ["File Kit", "Component Kit", "Layer Kit"])
+        XCTAssertEqual(d.picker?.entries.map(\.detail), ["1 instruments, GPL", "2 instruments, CC0", "2 instruments, GPL"])
+        for k in Key.sequence("down enter") { d.handle(k) }
+        XCTAssertNil(d.picker)
+        XCTAssertEqual(d.session.document.slots[13...14].map(\.name), ["Snare", "Hat Open"])
+        XCTAssertEqual(d.view.message, "kit Component Kit (CC0) on slots 14-15")
+        for k in Key.sequence("u") { d.handle(k) }
+        XCTAssertEqual(d.session.document.slot(14).name, "clave")
     }
 
     func testALoadedKitRendersItsLayers() throws {
