@@ -57,6 +57,8 @@ struct RenderState {
     /// A voice sounded at the start of this block or started in it.
     var anyVoiceSounded = false
     var order: UInt64 = 0
+    /// The preview last started (`MixSnapshot.previewSerial`).
+    var previewSerial = 0
     let trackSmoothing: Float
     let masterSmoothing: Float
     let stealFrames: Int
@@ -201,6 +203,8 @@ struct RenderState {
 
     /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
     static let clickTrack: Int32 = -1
+    /// The previewed sample's voice: outside every track too.
+    static let previewTrack: Int32 = -2
 
     /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
     private mutating func fireClick(accent: Bool, _ click: MixClick, seq: Int) {
@@ -216,6 +220,23 @@ struct RenderState {
             attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
             releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
             gateSection: 0, gateSongPass: 0, seq: seq, order: order)
+    }
+
+    /// A previewed sample: outside every track, at full level; the one before it fades out.
+    private mutating func startPreview(_ snap: UnsafeMutablePointer<MixSnapshot>) {
+        for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].track == Self.previewTrack {
+            voices[v].release(over: stealFrames)
+        }
+        guard let data = snap.pointee.previewData, snap.pointee.previewFrames > 0 else { return }
+        let v = allocateVoice()
+        anyVoiceSounded = true
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: Self.previewTrack, data: data, frames: snap.pointee.previewFrames,
+            position: 0, gain: 1, trackGain: 1, level: 0, stage: .attack,
+            attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
+            releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
+            gateSection: 0, gateSongPass: 0, seq: snap.pointee.seq, order: order)
     }
 
     /// The metronome back to the first beat of the current pass.
@@ -272,16 +293,32 @@ struct RenderState {
             : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: draw)
         guard (1...16).contains(clip) else { return }
         let slot = sn.slots[clip - 1]
-        guard let data = slot.data, slot.frames > 0 else { return }
+        guard slot.layerCount > 0 else { return }
+        var layerIndex = Int(ev.layer)
+        if layerIndex < 0 || layerIndex >= slot.layerCount {
+            layerIndex = slot.layerCount > 1 ? slot.layer(for: ev.amp, in: sn.layers) : 0
+        }
+        let layer = sn.layers[slot.firstLayer + layerIndex]
+        // The choke: this onset fades out the other slots of its group, even when it is itself silent.
+        if slot.choke != 0 {
+            for v in 0..<Self.voiceCapacity
+                where voices[v].active && voices[v].choke == slot.choke && voices[v].slot != Int32(clip) {
+                voices[v].release(over: stealFrames)
+            }
+        }
+        guard let data = layer.data, layer.frames > 0 else { return }
         let targetGain = Int(ev.track) < sn.trackCount ? sn.trackGains[Int(ev.track)] : 0
-        guard targetGain > 0, ev.amp > 0, slot.gain > 0 else { return }
+        guard targetGain > 0, ev.amp > 0, slot.gain > 0, layer.gain > 0 else { return }
 
         let v = allocateVoice()
         anyVoiceSounded = true
         order &+= 1
+        // A slot's single file has gain 1, so `* layer.gain` leaves it exactly as before layers existed.
         voices[v] = Voice(
-            active: true, stolen: false, track: ev.track, data: data, frames: slot.frames, position: 0,
-            gain: ev.amp * slot.gain, trackGain: targetGain, level: 0, stage: .attack,
+            active: true, stolen: false, track: ev.track, slot: Int32(clip), choke: slot.choke, data: data,
+            frames: layer.frames, position: 0,
+            gain: Float(ev.amp) * slot.gain * layer.gain, panLeft: slot.panLeft, panRight: slot.panRight,
+            trackGain: targetGain, level: 0, stage: .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
             releaseAt: slot.gate
@@ -322,6 +359,10 @@ struct RenderState {
     /// region changed, the clock is re-anchored so onsets from here on land on the new tempo's frames. Switching
     /// between the loop and the song starts the new one from its beginning.
     private mutating func adopt(_ new: UnsafeMutablePointer<MixSnapshot>) {
+        if new.pointee.previewSerial != previewSerial {
+            previewSerial = new.pointee.previewSerial
+            startPreview(new)
+        }
         guard let old = snapshot else {
             snapshot = new
             base = frame
