@@ -47,6 +47,11 @@ public final class Session {
     /// that holds every edit of the editor to a command with a textual form).
     public var observer: ((Event) -> Void)?
 
+    /// Set on a participant of a shared document: every command that changes the document goes here (to the
+    /// host) instead of running; the change comes back through `apply(_:)`. Commands that move only the
+    /// participant's own cursor, track, selection or modes still run here.
+    public var remote: ((Command) throws -> String?)?
+
     /// What `observer` hears.
     public enum Event: Equatable, Sendable {
         /// A command ran without error, in `context` (as it was just before).
@@ -123,6 +128,7 @@ public final class Session {
     /// changes nothing. Returns a message for the user when there is something to say.
     @discardableResult
     public func run(_ command: Command) throws -> String? {
+        if let remote, !command.changesOnlyTheView { return try remote(command) }
         guard let observer else { return try execute(command) }
         let before = context
         let message = try execute(command)

@@ -152,6 +152,13 @@ public final class DocumentHost: @unchecked Sendable {
             client.connection.send(Wire.pong(t, host: monotonicSeconds()))
             return
         }
+        if let v = m["view"], let key = client.key {
+            shared.updateView(of: key, from: v)
+            if m["run"] == nil {
+                broadcastPresence()
+                return
+            }
+        }
         if let text = m["run"]?.string {
             let id = m["id"]?.int
             if let id, id < 1 {
@@ -161,7 +168,7 @@ public final class DocumentHost: @unchecked Sendable {
             return run(text, id: id, from: client)
         }
         log("refused a message it does not know from \(client.connection.peer): \(m.keys)")
-        client.connection.send(Wire.error("unknown message (known: hello, run, ping)"))
+        client.connection.send(Wire.error("unknown message (known: hello, run, view, ping)"))
     }
 
     private func hello(_ m: JSONMessage, from client: Client) {

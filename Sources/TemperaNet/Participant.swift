@@ -16,10 +16,13 @@ public final class Participant: @unchecked Sendable {
     public enum Event: Sendable {
         /// Connected (again) and holding the host's document.
         case joined(name: String, host: String)
+        /// The whole document (on joining and after every reconnect): replace the copy with it.
+        case snapshot(Document)
         /// A change applied to the copy (`mine`: made by one of this participant's commands).
         case changed(SharedDocument.Delta)
         /// The host answered a command: `error` set when it was refused.
-        case answered(id: Int, command: String, message: String?, error: String?)
+        /// `view`: the participant's own state after it, when the command moved it (a stamp moves the cursor).
+        case answered(id: Int, command: String, message: String?, error: String?, view: Session.View?)
         /// Who is there and where their cursors are.
         case presence([Presence])
         /// The host said something is wrong with what was sent, or the connection broke.
@@ -96,14 +99,15 @@ public final class Participant: @unchecked Sendable {
     }
 
     /// Sends one command of the language (queued while disconnected) and returns its id.
+    /// `view`: the participant's own state the command is to run in (an editor's cursor and selection).
     @discardableResult
-    public func send(_ command: String) -> Int {
+    public func send(_ command: String, view: Session.View? = nil) -> Int {
         queue.sync {
             let id = nextID
             nextID += 1
             unanswered.append((id, command))
             if connected {
-                connection?.send(Wire.request(id: id, command))
+                connection?.send(Wire.request(id: id, command, view: view))
                 sentUpTo = id
                 highestSent = id
             }
@@ -114,6 +118,14 @@ public final class Participant: @unchecked Sendable {
     /// Splits "HOST:PORT" ("[V6]:PORT"; the port defaults to 7400).
     public static func split(_ address: String) throws -> (host: String, port: Int) {
         try Sockets.split(address, defaultPort: 7400)
+    }
+
+    /// Tells the host where this participant's cursor is and what it selected (not queued: the next one
+    /// after a reconnect says it again).
+    public func send(view: Session.View) {
+        queue.async { [self] in
+            if connected { connection?.send(Wire.viewMessage(view)) }
+        }
     }
 
     /// Sends a clock probe.
@@ -145,10 +157,14 @@ public final class Participant: @unchecked Sendable {
         }
         if let seq = m["delta"]?.int { return delta(m, seq: seq) }
         if let id = m["reply"] {
-            if let v = m["view"] { Wire.read(view: v, into: &view) }
+            var moved: Session.View?
+            if let v = m["view"] {
+                Wire.read(view: v, into: &view)
+                moved = view
+            }
             if let s = m["seq"]?.int { lastReplySeq = max(lastReplySeq, s) }
             guard let id = id.int else { return }
-            return answered(id, message: m["ok"]?.string, error: m["error"]?.string)
+            return answered(id, message: m["ok"]?.string, error: m["error"]?.string, view: moved)
         }
         if let people = m["presence"]?.array {
             presence = people.compactMap { p in
@@ -172,11 +188,11 @@ public final class Participant: @unchecked Sendable {
         // Answers missed while the connection was down.
         for r in m["results"]?.array ?? [] {
             guard let id = r["id"]?.int else { continue }
-            answered(id, message: r["ok"]?.string, error: r["error"]?.string)
+            answered(id, message: r["ok"]?.string, error: r["error"]?.string, view: nil)
         }
         let done = m["done"]?.int ?? 0
         // Requests the host ran whose answers are gone from its memory count as answered without a message.
-        while let first = unanswered.first, first.id <= done { answered(first.id, message: nil, error: nil) }
+        while let first = unanswered.first, first.id <= done { answered(first.id, message: nil, error: nil, view: nil) }
         connected = true
         onEvent?(.joined(name: given, host: m["host"]?.string ?? host))
         for (id, command) in unanswered {
@@ -187,13 +203,13 @@ public final class Participant: @unchecked Sendable {
         }
     }
 
-    private func answered(_ id: Int, message: String?, error: String?) {
+    private func answered(_ id: Int, message: String?, error: String?, view: Session.View?) {
         guard let k = unanswered.firstIndex(where: { $0.id == id }) else { return }
         let command = unanswered[k].command
         unanswered.remove(at: k)
         answers[id] = (message, error)
         lastAnswered = max(lastAnswered, id)
-        onEvent?(.answered(id: id, command: command, message: message, error: error))
+        onEvent?(.answered(id: id, command: command, message: message, error: error, view: view))
     }
 
     private func delta(_ m: JSONMessage, seq: Int) {
@@ -203,6 +219,7 @@ public final class Participant: @unchecked Sendable {
             if m["snapshot"]?.bool == true {
                 document = change.whole ?? document
                 self.seq = seq
+                onEvent?(.snapshot(document))
                 return
             }
             guard seq == self.seq + 1 else {

@@ -36,9 +36,12 @@ public enum Wire {
         return out + "}"
     }
 
-    public static func request(id: Int, _ command: String) -> String {
-        "{\"id\":\(id),\"run\":\(q(command))}"
+    public static func request(id: Int, _ command: String, view: Session.View? = nil) -> String {
+        "{\"id\":\(id),\"run\":\(q(command))" + (view.map { ",\"view\":" + Wire.view($0) } ?? "") + "}"
     }
+
+    /// The participant's own cursor, track, selection and modes, sent when they change.
+    public static func viewMessage(_ v: Session.View) -> String { "{\"view\":" + view(v) + "}" }
 
     public static func ping(_ t: Double) -> String { "{\"ping\":\(n(t))}" }
 

@@ -27,6 +27,11 @@ public final class Editor {
     private var publishedSlots: [ClipSlot] = []
     private var lastTransport = TransportInfo()
     private var fitted = false
+    /// Called after every event and idle wait (a shared document's changes arrive here); returns true when
+    /// it changed what is shown. While it is set the loop looks every `pollMs` milliseconds.
+    public var poll: (() -> Bool)?
+    /// How often `poll` is looked at when nothing else happens, milliseconds.
+    public static let pollMs = 10
 
     /// Frame period while playing, milliseconds.
     public static let playingFrameMs = 33
@@ -59,7 +64,8 @@ public final class Editor {
         while true {
             if dirty || dispatcher.engine?.isPlaying == true { frame() }
             let playing = dispatcher.engine?.isPlaying == true
-            var event = screen.readInput(timeout: playing ? Editor.playingFrameMs : Editor.idleWaitMs)
+            var event = screen.readInput(timeout: poll != nil ? Editor.pollMs
+                                             : playing ? Editor.playingFrameMs : Editor.idleWaitMs)
             // Everything already waiting is handled before the next frame, so a burst of mouse motion or
             // key repeat costs one frame, not one each.
             var handled = 0
@@ -105,6 +111,7 @@ public final class Editor {
 
     /// After every event or timeout: engine, autosave, idle commits.
     private func afterInput() {
+        if let poll, poll() { dirty = true }
         dispatcher.tick()
         syncEngine()
         if let problem = autosave.tick(dispatcher.session, now: clock()) {

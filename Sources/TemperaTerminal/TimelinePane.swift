@@ -51,6 +51,10 @@ enum TimelinePane {
         x = canvas.put(x, y, " ", .border)
         x = canvas.put(x, y, String(g.horizontal), .border)
         x = canvas.put(x, y, " " + Format.duration(vp.secondsPerColumn) + "/col ", .dim)
+        if let people = view.sharedWith {
+            x = canvas.put(x, y, String(g.horizontal), .border)
+            x = canvas.put(x, y, people.isEmpty ? " shared, alone " : " with " + people.joined(separator: ", ") + " ", .accent)
+        }
         let count = session.document.tracks.count
         if l.visibleTracks < count {
             let text = " tracks \(l.firstTrack + 1)\(g.dash)\(l.firstTrack + l.visibleTracks) of \(count) "
@@ -266,7 +270,23 @@ enum TimelinePane {
             for y in rows.y..<rows.maxY { canvas[rows.x + cursorColumn, y] = cell }
         }
 
+        // The other participants' cursors: a guide each, in their colour, their name on their own track.
+        for other in view.others {
+            let c = vp.column(of: other.cursor)
+            guard c >= 0 && c < width else { continue }
+            for y in rows.y..<rows.maxY where c != cursorColumn { canvas[rows.x + c, y] = Cell(g.guideLine, other.role) }
+            if other.track == track {
+                canvas.put(rows.x + min(c + 1, max(0, width - other.name.count)), rows.y, String(other.name.prefix(width)), other.role)
+            }
+        }
+
         summarize(markers, selection: session.selection[track] ?? [], viewport: vp, into: &s)
+        // Columns holding a marker someone else just changed.
+        var flashColumns = Set<Int>()
+        for id in view.flashed {
+            guard let t = markers.time(of: id) else { continue }
+            flashColumns.insert(vp.column(of: t))
+        }
 
         var guideColumn = -1
         if !isCurrent, let n = markers.nearest(to: session.cursor) {
@@ -278,6 +298,8 @@ enum TimelinePane {
             let role: Role
             if s.selected[c] {
                 role = .markerSelected
+            } else if flashColumns.contains(c) {
+                role = .accent
             } else if c == guideColumn {
                 role = .guideHit
             } else {
