@@ -30,6 +30,8 @@ struct RenderState {
     var stoppedOffset: Int64 = 0
     /// Passes to play before stopping; 0: endless when the loop is on, one pass when it is off.
     var passLimit = 0
+    /// The music (seconds at tempo x1 from pass 0's start) where playing last started, for the playhead clock.
+    var playStart = 0.0
     var voices: UnsafeMutablePointer<Voice>
     /// Voices sounding at once before the oldest is stolen.
     var polyphony = 64
@@ -158,7 +160,7 @@ struct RenderState {
         anyVoiceSounded = true
         order &+= 1
         voices[v] = Voice(
-            active: true, stolen: false, track: ev.track, data: data, frames: slot.frames, position: 0,
+            active: true, stolen: false, track: ev.track, slot: Int8(clip - 1), data: data, frames: slot.frames, position: 0,
             gain: ev.amp * slot.gain, trackGain: targetGain, level: 0, stage: .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
@@ -257,11 +259,13 @@ struct RenderState {
         case .play:
             passLimit = Int(c.value)
             shared.pointee.finished.store(false, ordering: .releasing)
+            if !playing { playStart = music }
             playing = true
         case .pause, .silence:
             if playing { stoppedOffset = frame - base }
             playing = false
-            releaseAll()
+            // A pause stops the music; pads ring on (they are not the music's). Silence stops everything.
+            releaseAll(pads: c.kind == .silence)
         case .rewind:
             pass = 0
             next = 0
@@ -269,13 +273,52 @@ struct RenderState {
             played.clear()
             base = frame
             stoppedOffset = 0
+            playStart = 0
+        case .pad:
+            startPad(slot: Int(c.value), velocity: c.level)
         }
     }
 
-    private mutating func releaseAll() {
-        for v in 0..<Self.voiceCapacity where voices[v].active {
+    private mutating func releaseAll(pads: Bool) {
+        for v in 0..<Self.voiceCapacity where voices[v].active && (pads || voices[v].track >= 0) {
             voices[v].release(over: min(voices[v].releaseFrames, stealFrames * 4))
         }
+    }
+
+    /// A pad hit: the slot's sample from its first frame, at the start of the block being rendered, at
+    /// `velocity` times the slot's gain. It plays through no track (unit gain; no `-` cuts it) and to its end
+    /// whatever the slot's mode, since a key has no release to close a gate with.
+    private mutating func startPad(slot: Int, velocity: Float) {
+        guard let snap = snapshot, (0..<EngineShared.slotCount).contains(slot), velocity > 0 else { return }
+        let sn = snap.pointee
+        let s = sn.slots[slot]
+        guard let data = s.data, s.frames > 0, s.gain > 0 else { return }
+        let v = allocateVoice()
+        anyVoiceSounded = true
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: -1, slot: Int8(slot), data: data, frames: s.frames, position: 0,
+            gain: min(velocity, 1) * s.gain, trackGain: 1, level: 0, stage: .attack,
+            attackStep: 1 / Float(s.attackFrames), decayStep: s.decayFrames > 0 ? 1 / Float(s.decayFrames) : 0,
+            releaseFrames: s.releaseFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
+            seq: sn.seq, order: order)
+    }
+
+    /// The music rendered so far: seconds at tempo x1 from the start of pass 0, unwrapped across passes.
+    var music: Double {
+        guard let snap = snapshot else { return 0 }
+        return Double(frame - base) / rate * snap.pointee.tempo
+    }
+
+    /// Stamps the playhead clock once a block has reached the output, with the latency the output reports then
+    /// (the output's thread, after its write).
+    static func stampClock(_ s: UnsafeMutablePointer<RenderState>, latencyMicros: Int) {
+        let st = s.pointee
+        let sn = st.snapshot?.pointee
+        st.shared.pointee.stampClock(PlayheadClock(
+            nanos: MonotonicClock.nanos(), music: st.music, latency: Double(latencyMicros) / 1_000_000,
+            tempo: sn?.tempo ?? 1, start: sn?.start ?? 0, span: sn?.span ?? 0, playStart: st.playStart,
+            playing: st.playing))
     }
 
     // MARK: - Mixing
@@ -285,8 +328,8 @@ struct RenderState {
         let snap = snapshot
         for v in 0..<Self.voiceCapacity where voices[v].active {
             let t = Int(voices[v].track)
-            var target: Float = 0
-            if let snap, t < snap.pointee.trackCount { target = snap.pointee.trackGains[t] }
+            var target: Float = t < 0 ? 1 : 0
+            if let snap, t >= 0, t < snap.pointee.trackCount { target = snap.pointee.trackGains[t] }
             voices[v].mix(into: out, count: count, firstFrame: firstFrame, targetTrackGain: target,
                           smoothing: trackSmoothing)
         }
@@ -345,5 +388,20 @@ struct RenderState {
             seconds = sn.start + inPass
         }
         sh.pointee.positionBits.store(seconds.bitPattern, ordering: .relaxed)
+        publishSlots()
+    }
+
+    /// Per slot, the voice with the most left to play: its sample's length and the frames left (see
+    /// `EngineShared.slotSound`).
+    private func publishSlots() {
+        for s in 0..<EngineShared.slotCount {
+            var best: UInt64 = 0
+            for v in 0..<Self.voiceCapacity where voices[v].active && Int(voices[v].slot) == s {
+                let length = UInt64(min(voices[v].frames, Int(UInt32.max)))
+                let left = UInt64(min(voices[v].remainingFrames(now: frame), Int(UInt32.max)))
+                if left > best & 0xFFFF_FFFF { best = length << 32 | min(left, length) }
+            }
+            shared.pointee.slotSound[s].store(best, ordering: .relaxed)
+        }
     }
 }

@@ -5,7 +5,11 @@ struct Voice {
     var active = false
     /// Taken for a newer voice (polyphony limit): fading out, no longer counted.
     var stolen = false
+    /// The track whose gain it follows and whose `-` cuts it; -1 for a pad, which plays at unit gain and is cut
+    /// by nothing but a stop of the engine.
     var track: Int32 = 0
+    /// The clip slot it plays, from 0 (-1: none), so the engine can report what each slot is doing.
+    var slot: Int8 = -1
     var data: UnsafePointer<Float>?
     var frames = 0
     var position = 0
@@ -37,6 +41,22 @@ struct Voice {
         stage = .release
         releaseStep = max(level / Float(max(frames, 1)), 1e-9)
         releaseAt = Int64.max
+    }
+
+    /// Frames until it falls silent, as things stand after output frame `now` - 1: the rest of the sample, or
+    /// less when a release, a decay or a gate's close ends it first.
+    func remainingFrames(now: Int64) -> Int {
+        guard active else { return 0 }
+        var left = max(0, frames - position)
+        switch stage {
+        case .release: left = min(left, Int((level / max(releaseStep, 1e-9)).rounded(.up)))
+        case .decay where decayStep > 0: left = min(left, Int((level / decayStep).rounded(.up)))
+        default: break
+        }
+        if stage != .release && releaseAt != Int64.max {
+            left = min(left, Int(max(0, releaseAt - now)) + releaseFrames)
+        }
+        return left
     }
 
     /// Adds `count` frames into `out` (interleaved stereo), the first of them being output frame `firstFrame`.

@@ -67,6 +67,8 @@ extension Command {
         case .redo(let k): return k == 1 ? "redo" : "redo \(k)"
         case .save(let path): return path.map { "save \(q($0))" } ?? "save"
         case .temper(let t): return "temper " + t.text
+        case .recordArm(let on): return "record" + Command.onOff(on)
+        case .recordTake(let hits): return "record take " + hits.map(\.text).joined(separator: " ")
         }
     }
 

@@ -48,6 +48,13 @@ public enum Command: Hashable, Sendable {
     case redo(Int)
     case save(String?)
     case temper(TemperCommand)
+    /// `record [on|off]`: arm recording (no on|off: toggle). Armed, the next start of the transport opens a take
+    /// that ends when it stops. Not a change of the document.
+    case recordArm(Bool?)
+    /// `record take T:S:V ...`: pad hits as markers, each at time T holding slot S with amplitude V, on the track
+    /// that already holds slot S (the current track first), else on the current track. One undo step (a live take
+    /// runs one per hit inside the take's transaction, which makes the whole take one step).
+    case recordTake([RecordedHit])
 
     /// The settings a `slot` command may carry; nil leaves a setting as it is.
     public struct SlotSettings: Hashable, Sendable {

@@ -59,12 +59,14 @@ public enum CommandParser {
         "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,I-J,...] [s=X]", "temper slider X",
         "temper stamp [times=K]", "temper group N", "temper apply", "temper morph times=K from=S0 to=S1",
         "temper preset swing|tigrigna|five-seven",
+        "record [on|off]", "record take TIME:SLOT:VELOCITY ...",
     ]
 
     /// The command names, for completion and suggestions.
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
                                "mode", "snap", "clip", "draw", "type", "fill", "select", "shift", "scale",
-                               "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper"]
+                               "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
+                               "record"]
 
     /// The linear gains a track may have: silence to four times (+12 dB).
     public static let trackGainRange: ClosedRange<Double> = 0...4
@@ -329,11 +331,48 @@ struct LineParser {
             try end(usage: usage)
             return .save(path)
         case "temper": return .temper(try parseTemper())
+        case "record": return try parseRecord()
         default:
             var message = "unknown command '\(head.text)'"
             if let near = Self.nearest(head.text, in: CommandParser.names) { message += " (did you mean '\(near)'?)" }
             throw fail(message, at: head)
         }
+    }
+
+    /// `record [on|off]` or `record take TIME:SLOT:VELOCITY ...`.
+    mutating func parseRecord() throws -> Command {
+        let usage = "record [on|off] | record take TIME:SLOT:VELOCITY ..."
+        guard position < words.count else { return .recordArm(nil) }
+        let word = words[position]
+        guard isKeyword(word, "take") else {
+            let on = try onOff(try next("on, off or take", usage: usage), usage: usage)
+            try end(usage: usage)
+            return .recordArm(on)
+        }
+        position += 1
+        let hitUsage = "record take TIME:SLOT:VELOCITY ..."
+        guard position < words.count else { throw CommandError("missing a hit (\(hitUsage))", column: missingColumn) }
+        var hits: [RecordedHit] = []
+        while position < words.count {
+            let w = words[position]
+            position += 1
+            let parts = w.text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard !w.quoted, w.equals == nil, parts.count == 3 else {
+                throw fail("a hit is TIME:SLOT:VELOCITY, not '\(w.text)'", at: w)
+            }
+            func part(_ k: Int) -> Word {
+                let from = parts[..<k].reduce(0) { $0 + $1.unicodeScalars.count + 1 }
+                let n = parts[k].unicodeScalars.count
+                let cols = Array(w.columns[from..<(from + n)])
+                return Word(text: parts[k], columns: cols, column: cols.first ?? w.column,
+                            end: cols.last.map { $0 + 1 } ?? w.column, quoted: false, equals: nil)
+            }
+            let time = try self.time(part(0), "hit time")
+            let slot = try integer(part(1), "hit slot", 1...ClipSlot.count)
+            let velocity = try number(part(2), "hit velocity", { (0...1).contains($0) }, "must be from 0 to 1")
+            hits.append(RecordedHit(time: time, slot: slot, velocity: velocity))
+        }
+        return .recordTake(hits)
     }
 
     mutating func parseTrack() throws -> Command {

@@ -33,6 +33,10 @@ public final class Session {
     public var random: SeededRandom
     /// Every undoable step, for inspection (memory figures, a history view).
     public private(set) var history = History()
+    /// Recording is armed: the next start of the transport opens a take (`beginTake`).
+    public var recordArmed = false
+    /// A take is open: pad hits are recorded, and everything until `endTake` is one undo step.
+    public internal(set) var takeOpen = false
 
     /// The history state last saved or loaded.
     private var savedSerial = 0
@@ -117,6 +121,8 @@ public final class Session {
         case .redo(let k): return try redo(k)
         case .save(let p): return try save(to: p)
         case .temper(let c): return try runTemper(c)
+        case .recordArm(let on): return runRecordArm(on)
+        case .recordTake(let hits): return try runRecordTake(hits)
         }
     }
 
@@ -179,6 +185,7 @@ public final class Session {
     public func commitTransaction() {
         guard let t = transaction else { return }
         transaction = nil
+        takeOpen = false
         if let step = t.record.step(named: t.name, after: document) { history.push(step) }
     }
 
@@ -186,6 +193,7 @@ public final class Session {
     public func abortTransaction() {
         guard let t = transaction else { return }
         transaction = nil
+        takeOpen = false
         t.record.revert(&document)
         selection = t.selection
         if t.changed { revision += 1 }
