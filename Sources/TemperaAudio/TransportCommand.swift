@@ -6,6 +6,8 @@ public struct TransportCommand: Sendable, Equatable {
         case silence
         /// A pad: slot `value` (0-based) starts at the beginning of the next block, at velocity `level`.
         case pad
+        /// Song mode: start section `value` (from 0) from its first pass at the next block.
+        case jump
     }
     public var kind: Kind
     /// For `.play`: passes to play before stopping (0: endless with the loop on, one pass with it off).

@@ -5,8 +5,8 @@ struct Voice {
     var active = false
     /// Taken for a newer voice (polyphony limit): fading out, no longer counted.
     var stolen = false
-    /// The track whose gain it follows and whose `-` cuts it; -1 for a pad, which plays at unit gain and is cut
-    /// by nothing but a stop of the engine.
+    /// The track whose gain it follows and whose `-` cuts it; negative for a click or a pad, which play at unit
+    /// gain and no `-` cuts (`RenderState.clickTrack`, `padTrack`).
     var track: Int32 = 0
     /// The clip slot it plays, from 0 (-1: none), so the engine can report what each slot is doing.
     var slot: Int8 = -1
@@ -29,6 +29,9 @@ struct Voice {
     /// the gate is open moves its end with the music.
     var gatePass = 0
     var gateTime = 0.0
+    /// The section and song pass of the gate's pass (0 for the loop).
+    var gateSection = 0
+    var gateSongPass = 0
     /// The snapshot whose sample this voice reads: kept alive while the voice sounds.
     var seq = 0
     /// Start order, for stealing the oldest.
