@@ -64,12 +64,16 @@ public final class SoundFontBank {
     }
 
     public let sampleRate: Double
+    /// The rate FluidSynth renders at: the output's, or 48 kHz converted with libsamplerate when the output's
+    /// is beyond what FluidSynth takes (8–96 kHz).
+    let synthRate: Double
     private var fonts: [String: Font] = [:]
     private var notes: [Key: SampleBuffer] = [:]
     private var failures: [Key: String] = [:]
 
     public init(sampleRate: Double) {
         self.sampleRate = sampleRate
+        synthRate = (8_000...96_000).contains(sampleRate) ? sampleRate : 48_000
         CFluidSynth_quiet()
     }
 
@@ -146,11 +150,8 @@ public final class SoundFontBank {
             throw FontError(description: "\(label): SoundFont not found (\(path))")
         }
         if isFolder.boolValue { throw FontError(description: "\(label): is a folder, not a SoundFont") }
-        guard (8_000...96_000).contains(sampleRate) else {
-            throw FontError(description: "\(label): FluidSynth renders at 8000-96000 Hz, not \(Int(sampleRate))")
-        }
         guard let settings = new_fluid_settings() else { throw FontError(description: "\(label): FluidSynth could not start") }
-        fluid_settings_setnum(settings, "synth.sample-rate", sampleRate)
+        fluid_settings_setnum(settings, "synth.sample-rate", synthRate)
         fluid_settings_setnum(settings, "synth.gain", Self.gain)
         fluid_settings_setint(settings, "synth.reverb.active", 0)
         fluid_settings_setint(settings, "synth.chorus.active", 0)
@@ -183,11 +184,12 @@ public final class SoundFontBank {
             throw FontError(description: "\(label): bank \(bank) program \(program) has no note \(note)")
         }
         let block = 64
-        let holdFrames = Int((hold * sampleRate).rounded())
-        let maxFrames = Int(Self.maxSeconds * sampleRate)
+        let rate = synthRate
+        let holdFrames = Int((hold * rate).rounded())
+        let maxFrames = Int(Self.maxSeconds * rate)
         var left = [Float](repeating: 0, count: block), right = [Float](repeating: 0, count: block)
         var out: [Float] = []
-        out.reserveCapacity(min(holdFrames + Int(sampleRate), maxFrames) * 2)
+        out.reserveCapacity(min(holdFrames + Int(rate), maxFrames) * 2)
         var frames = 0, quietSince = 0, released = false, sounded = false
         while frames < maxFrames {
             if !released && frames >= holdFrames {
@@ -213,18 +215,26 @@ public final class SoundFontBank {
             }
             // Done once released, no voice sounds, and the last 10 ms were below the floor.
             if released && fluid_synth_get_active_voice_count(synth) == 0 { break }
-            if released && frames - quietSince >= Int(0.01 * sampleRate) { break }
+            if released && frames - quietSince >= Int(0.01 * rate) { break }
         }
         fluid_synth_all_sounds_off(synth, -1)
         guard sounded else { throw FontError(description: "\(label): bank \(bank) program \(program) has no sound for note \(note)") }
         // Drop the silent tail, keeping one quiet block; a note still sounding at the limit fades out.
         let keep = min(frames, quietSince + block)
         out.removeSubrange((keep * 2)...)
-        let fade = min(keep, max(1, Int(SampleLoader.endFadeSeconds * sampleRate)))
+        if rate != sampleRate {
+            do {
+                out = try SampleLoader.convert(out, frames: keep, ratio: sampleRate / rate, label: label)
+            } catch {
+                throw FontError(description: "\(error)")
+            }
+        }
+        let length = out.count / 2
+        let fade = min(length, max(1, Int(SampleLoader.endFadeSeconds * sampleRate)))
         for k in 0..<fade {
             let g = Float(fade - 1 - k) / Float(fade)
-            out[2 * (keep - fade + k)] *= g
-            out[2 * (keep - fade + k) + 1] *= g
+            out[2 * (length - fade + k)] *= g
+            out[2 * (length - fade + k) + 1] *= g
         }
         return SampleBuffer(stereo: out, sampleRate: sampleRate)
     }

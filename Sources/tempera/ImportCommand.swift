@@ -27,6 +27,10 @@ struct ImportCommand: ParsableCommand {
         } catch let error as CommandError {
             throw fail(error.message)
         }
+        // What a file holds is told by its first bytes, whatever its name: each format its own importer.
+        guard bytes.starts(with: Array("MThd".utf8)) else {
+            throw CommandLineFailure.report("\(file): not a file tempera imports (a Standard MIDI File starts with MThd)")
+        }
         let document: Document
         do {
             let midi = try MidiFile.parse(bytes)

@@ -59,7 +59,6 @@ final class SoundFontTests: XCTestCase {
         // Held one second, then released: the note outlasts its hold and then ends.
         XCTAssertGreaterThan(b.frames, 48_000)
         XCTAssertLessThan(b.frames, Int(SoundFontBank.maxSeconds * 48_000))
-        print("piano A4: \(b.frames) frames, peak \(samples.map { abs($0) }.max()!)")
     }
 
     /// A document of one track playing slot 1 at `times`, loop over `span` seconds.
@@ -89,7 +88,6 @@ final class SoundFontTests: XCTestCase {
             delays.append(first! - f)
         }
         XCTAssertEqual(Set(delays).count, 1, "the same sound from every onset, wherever it falls: \(delays)")
-        print("snare peak \(out.map { abs($0) }.max()!), first sound +\(delays[0]) frames")
     }
 
     func testAMissingOrBrokenSoundFontIsOneLineAndOnlyItsSlotIsSilent() throws {
@@ -111,6 +109,15 @@ final class SoundFontTests: XCTestCase {
             let out = renderer.renderAll()
             XCTAssertEqual(Onsets.soundStarts(out), [12_000], "the click plays, the piano is silent")
         }
+    }
+
+    func testAnOutputRateBeyondFluidSynthsIsConvertedAndStaysInTune() throws {
+        let bank = SoundFontBank(sampleRate: 192_000)
+        let b = try bank.note(path: Self.font, label: "TimGM6mb", bank: 0, program: 0, note: 69)
+        XCTAssertEqual(b.sampleRate, 192_000)
+        let samples = Array(UnsafeBufferPointer(start: b.data, count: b.frames * 2))
+        let mono = stride(from: 2 * 9_600, to: 2 * 105_600, by: 2).map { samples[$0] }
+        XCTAssertEqual(Self.peakFrequency(mono, rate: 192_000, low: 300, high: 600), 440, accuracy: 0.5)
     }
 
     func testAProgramTheFontLacksIsOneLine() throws {
