@@ -53,6 +53,8 @@ struct RenderState {
     var countInMeter = 1
     var countInNext = 0
     var voices: UnsafeMutablePointer<Voice>
+    /// Room for `publishSlots` to gather each slot's figure in one pass over the voices.
+    let slotScratch: UnsafeMutablePointer<UInt64>
     /// Voices sounding at once before the oldest is stolen.
     var polyphony = 64
     var master: Float = 0
@@ -68,7 +70,9 @@ struct RenderState {
         let voices = UnsafeMutablePointer<Voice>.allocate(capacity: voiceCapacity)
         voices.initialize(repeating: Voice(), count: voiceCapacity)
         let p = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
-        p.initialize(to: RenderState(shared: shared, rate: rate, played: .make(), voices: voices,
+        let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: EngineShared.slotCount)
+        scratch.initialize(repeating: 0, count: EngineShared.slotCount)
+        p.initialize(to: RenderState(shared: shared, rate: rate, played: .make(), voices: voices, slotScratch: scratch,
                                      trackSmoothing: Float(1 - exp(-1 / (0.003 * rate))),
                                      masterSmoothing: Float(1 - exp(-1 / (0.005 * rate))),
                                      stealFrames: max(1, Int(Fades.steal * rate))))
@@ -77,6 +81,7 @@ struct RenderState {
 
     static func destroy(_ p: UnsafeMutablePointer<RenderState>) {
         p.pointee.voices.deallocate()
+        p.pointee.slotScratch.deallocate()
         p.pointee.played.deallocate()
         p.deinitialize(count: 1)
         p.deallocate()
@@ -636,14 +641,14 @@ struct RenderState {
     /// Per slot, the voice with the most left to play: its sample's length and the frames left (see
     /// `EngineShared.slotSound`).
     private func publishSlots() {
-        for s in 0..<EngineShared.slotCount {
-            var best: UInt64 = 0
-            for v in 0..<Self.voiceCapacity where voices[v].active && Int(voices[v].slot) == s {
-                let length = UInt64(min(voices[v].frames, Int(UInt32.max)))
-                let left = UInt64(min(voices[v].remainingFrames(now: frame), Int(UInt32.max)))
-                if left > best & 0xFFFF_FFFF { best = length << 32 | min(left, length) }
-            }
-            shared.pointee.slotSound[s].store(best, ordering: .relaxed)
+        let best = slotScratch
+        best.update(repeating: 0, count: EngineShared.slotCount)
+        for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].slot >= 0 {
+            let s = Int(voices[v].slot)
+            let length = UInt64(min(voices[v].frames, Int(UInt32.max)))
+            let left = UInt64(min(voices[v].remainingFrames(now: frame), Int(UInt32.max)))
+            if left > best[s] & 0xFFFF_FFFF { best[s] = length << 32 | min(left, length) }
         }
+        for s in 0..<EngineShared.slotCount { shared.pointee.slotSound[s].store(best[s], ordering: .relaxed) }
     }
 }
