@@ -61,6 +61,8 @@ struct RenderState {
     /// A voice sounded at the start of this block or started in it.
     var anyVoiceSounded = false
     var order: UInt64 = 0
+    /// The preview last started (`MixSnapshot.previewSerial`).
+    var previewSerial = 0
     let trackSmoothing: Float
     let masterSmoothing: Float
     let stealFrames: Int
@@ -209,8 +211,10 @@ struct RenderState {
 
     /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
     static let clickTrack: Int32 = -1
+    /// The previewed sample's voice: outside every track too.
+    static let previewTrack: Int32 = -2
     /// The track number pad voices carry: no track's either, and a pause does not stop them.
-    static let padTrack: Int32 = -2
+    static let padTrack: Int32 = -3
 
     /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
     private mutating func fireClick(accent: Bool, _ click: MixClick, seq: Int) {
@@ -226,6 +230,23 @@ struct RenderState {
             attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
             releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
             gateSection: 0, gateSongPass: 0, seq: seq, order: order)
+    }
+
+    /// A previewed sample: outside every track, at full level; the one before it fades out.
+    private mutating func startPreview(_ snap: UnsafeMutablePointer<MixSnapshot>) {
+        for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].track == Self.previewTrack {
+            voices[v].release(over: stealFrames)
+        }
+        guard let data = snap.pointee.previewData, snap.pointee.previewFrames > 0 else { return }
+        let v = allocateVoice()
+        anyVoiceSounded = true
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: Self.previewTrack, data: data, frames: snap.pointee.previewFrames,
+            position: 0, gain: 1, trackGain: 1, level: 0, stage: .attack,
+            attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
+            releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
+            gateSection: 0, gateSongPass: 0, seq: snap.pointee.seq, order: order)
     }
 
     /// The metronome back to the first beat of the current pass.
@@ -282,16 +303,32 @@ struct RenderState {
             : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: draw)
         guard (1...16).contains(clip) else { return }
         let slot = sn.slots[clip - 1]
-        guard let data = slot.data, slot.frames > 0 else { return }
+        guard slot.layerCount > 0 else { return }
+        var layerIndex = Int(ev.layer)
+        if layerIndex < 0 || layerIndex >= slot.layerCount {
+            layerIndex = slot.layerCount > 1 ? slot.layer(for: ev.amp, in: sn.layers) : 0
+        }
+        let layer = sn.layers[slot.firstLayer + layerIndex]
+        // The choke: this onset fades out the other slots of its group, even when it is itself silent.
+        if slot.choke != 0 {
+            for v in 0..<Self.voiceCapacity
+                where voices[v].active && voices[v].choke == slot.choke && voices[v].slot != Int32(clip) {
+                voices[v].release(over: stealFrames)
+            }
+        }
+        guard let data = layer.data, layer.frames > 0 else { return }
         let targetGain = Int(ev.track) < sn.trackCount ? sn.trackGains[Int(ev.track)] : 0
-        guard targetGain > 0, ev.amp > 0, slot.gain > 0 else { return }
+        guard targetGain > 0, ev.amp > 0, slot.gain > 0, layer.gain > 0 else { return }
 
         let v = allocateVoice()
         anyVoiceSounded = true
         order &+= 1
+        // A slot's single file has gain 1, so `* layer.gain` leaves it exactly as before layers existed.
         voices[v] = Voice(
-            active: true, stolen: false, track: ev.track, slot: Int8(clip - 1), data: data, frames: slot.frames, position: 0,
-            gain: ev.amp * slot.gain, trackGain: targetGain, level: 0, stage: .attack,
+            active: true, stolen: false, track: ev.track, slot: Int32(clip), choke: slot.choke, data: data,
+            frames: layer.frames, position: 0,
+            gain: Float(ev.amp) * slot.gain * layer.gain, panLeft: slot.panLeft, panRight: slot.panRight,
+            trackGain: targetGain, level: 0, stage: .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
             releaseAt: slot.gate
@@ -332,6 +369,10 @@ struct RenderState {
     /// region changed, the clock is re-anchored so onsets from here on land on the new tempo's frames. Switching
     /// between the loop and the song starts the new one from its beginning.
     private mutating func adopt(_ new: UnsafeMutablePointer<MixSnapshot>) {
+        if new.pointee.previewSerial != previewSerial {
+            previewSerial = new.pointee.previewSerial
+            startPreview(new)
+        }
         guard let old = snapshot else {
             snapshot = new
             base = frame
@@ -517,16 +558,26 @@ struct RenderState {
         guard let snap = snapshot, (0..<EngineShared.slotCount).contains(slot), velocity > 0 else { return }
         let sn = snap.pointee
         let s = sn.slots[slot]
-        guard let data = s.data, s.frames > 0, s.gain > 0 else { return }
+        guard s.layerCount > 0 else { return }
+        // The velocity picks the layer as a marker's amplitude does, and chokes the slot's group as an onset does.
+        let layer = sn.layers[s.firstLayer + (s.layerCount > 1 ? s.layer(for: Double(velocity), in: sn.layers) : 0)]
+        if s.choke != 0 {
+            for v in 0..<Self.voiceCapacity
+                where voices[v].active && voices[v].choke == s.choke && voices[v].slot != Int32(slot + 1) {
+                voices[v].release(over: stealFrames)
+            }
+        }
+        guard let data = layer.data, layer.frames > 0, s.gain > 0, layer.gain > 0 else { return }
         let v = allocateVoice()
         anyVoiceSounded = true
         order &+= 1
         voices[v] = Voice(
-            active: true, stolen: false, track: Self.padTrack, slot: Int8(slot), data: data, frames: s.frames, position: 0,
-            gain: min(velocity, 1) * s.gain, trackGain: 1, level: 0, stage: .attack,
+            active: true, stolen: false, track: Self.padTrack, slot: Int32(slot + 1), choke: s.choke, data: data,
+            frames: layer.frames, position: 0, gain: min(velocity, 1) * s.gain * layer.gain,
+            panLeft: s.panLeft, panRight: s.panRight, trackGain: 1, level: 0, stage: .attack,
             attackStep: 1 / Float(s.attackFrames), decayStep: s.decayFrames > 0 ? 1 / Float(s.decayFrames) : 0,
             releaseFrames: s.releaseFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
-            seq: sn.seq, order: order)
+            gateSection: 0, gateSongPass: 0, seq: sn.seq, order: order)
     }
 
     /// The music rendered so far in the current section: seconds on its timeline (tempo x1) from the start of
@@ -643,8 +694,9 @@ struct RenderState {
     private func publishSlots() {
         let best = slotScratch
         best.update(repeating: 0, count: EngineShared.slotCount)
-        for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].slot >= 0 {
-            let s = Int(voices[v].slot)
+        for v in 0..<Self.voiceCapacity
+            where voices[v].active && (1...Int32(EngineShared.slotCount)).contains(voices[v].slot) {
+            let s = Int(voices[v].slot) - 1
             let length = UInt64(min(voices[v].frames, Int(UInt32.max)))
             let left = UInt64(min(voices[v].remainingFrames(now: frame), Int(UInt32.max)))
             if left > best[s] & 0xFFFF_FFFF { best[s] = length << 32 | min(left, length) }

@@ -87,7 +87,8 @@ extension Dispatcher {
     }
 
     /// Editor commands the `:` line knows besides the document's.
-    static let editorCommands = ["quit", "q", "q!", "w", "write", "wq", "x", "open", "e", "new", "theme", "help"]
+    static let editorCommands = ["quit", "q", "q!", "w", "write", "wq", "x", "open", "e", "new", "theme", "help",
+                                 "export"]
 
     func performPrompt(_ verb: Verb.PromptVerb) {
         guard var p = prompt else { return }
@@ -187,6 +188,7 @@ extension Dispatcher {
             guard !arg.isEmpty else { return say("open needs a file name", error: true) }
             open(Dispatcher.expand(arg))
         case "new": whenDiscarded { self.replaceSession(Session(document: .newDocument())); self.say("a new document") }
+        case "export": exportMidi(arg)
         case "theme":
             // Short enough to be read whole on the status line of an 80-column screen.
             let choices = "(\(Theme.shippedNames.joined(separator: ", ")), or your own)"

@@ -157,6 +157,7 @@ clips     I          slot.attack.up
 clips     e          slot.release.down
 clips     E          slot.release.up
 clips     F          slot.file
+clips     K          slot.kit
 
 # The rhythm designer (F4 shows it and gives it the keys): rows top, bottom, map, slider.
 # Move the slider by ear while the loop plays; while the tab is open the current track plays the result.

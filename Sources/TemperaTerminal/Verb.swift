@@ -59,7 +59,7 @@ public enum Verb: Hashable, Sendable {
         case noteUp = "note.up", noteDown = "note.down", octaveUp = "octave.up", octaveDown = "octave.down"
         case noteClear = "note.clear"
         case attackUp = "attack.up", attackDown = "attack.down", releaseUp = "release.up", releaseDown = "release.down"
-        case file
+        case file, kit
     }
 
     public enum PromptVerb: String, Hashable, Sendable, CaseIterable {
@@ -148,7 +148,7 @@ public enum Verb: Hashable, Sendable {
         list.append((.designerEdit, "designer.edit", "designer: edit the definition on the : line"))
         let slotHelp: [(SlotVerb, String)] = [
             (.left, "previous slot"), (.right, "next slot"), (.up, "slot above"), (.down, "slot below"),
-            (.choose, "choose the highlighted slot (Groups: stamp it)"),
+            (.choose, "choose the highlighted slot (Clips: a file for it; Groups: stamp it)"),
             (.mode, "chosen slot: one-shot / gate"),
             (.gainUp, "chosen slot 1 dB louder"), (.gainDown, "chosen slot 1 dB softer"),
             (.noteUp, "chosen slot's MIDI note a semitone up (60: a sample as recorded)"),
@@ -161,6 +161,7 @@ public enum Verb: Hashable, Sendable {
             (.releaseUp, "chosen slot: longer release"),
             (.releaseDown, "chosen slot: shorter release"),
             (.file, "chosen slot: load a sound file (on the : line)"),
+            (.kit, "load a Hydrogen drumkit from the chosen slot on (a chooser)"),
         ]
         for (v, help) in slotHelp { list.append((.slot(v), "slot." + v.rawValue, help)) }
         list.append((.esc, "esc", "cancel: abort a drag, close the help, clear the selection"))
