@@ -25,6 +25,8 @@ struct RenderState {
     var section = 0
     /// The pass of the whole song (always 0 for the loop).
     var songPass = 0
+    /// A jump to this section (from 0) waits for the song's snapshot; -1: none.
+    var pendingJump = -1
     /// The next event of the current pass, counted within the section's events.
     var next = 0
     /// The time (in pass) of the last event fired this pass, so a re-anchoring never fires an event twice.
@@ -384,6 +386,8 @@ struct RenderState {
         snapshot = new
         if o.song != n.song || n.sectionCount == 0 || o.sectionCount == 0 {
             restart()
+            if n.song && pendingJump >= 0 { jump(to: pendingJump, new) }
+            pendingJump = -1
             return
         }
         if n.sameTiming(as: o) {
@@ -528,21 +532,31 @@ struct RenderState {
         case .rewind:
             restart()
         case .jump:
-            // Section `value` (from 0) from its first pass, from this block on; the song pass stays.
-            guard let snap = snapshot, snap.pointee.song, snap.pointee.sectionCount > 0 else { return }
-            let sn = snap.pointee
-            section = min(max(Int(c.value), 0), sn.sectionCount - 1)
-            pass = 0
-            next = 0
-            lastFired = -.infinity
-            played.clear()
-            base = frame - sn.frame(songPass: songPass, section: section, pass: 0, time: 0, rate: rate)
-            stoppedOffset = frame - base
-            resetClick()
-            markPlayStart()
+            // A jump sent with the edit that turns the song on may come before the song's snapshot: it waits
+            // for it (the next song snapshot adopted), and a later loop snapshot forgets it.
+            guard let snap = snapshot, snap.pointee.song, snap.pointee.sectionCount > 0 else {
+                pendingJump = Int(c.value)
+                return
+            }
+            jump(to: Int(c.value), snap)
         case .pad:
             startPad(slot: Int(c.value), velocity: c.level)
         }
+    }
+
+    /// Section `n` (from 0) from its first pass, from this block on; the song pass stays.
+    private mutating func jump(to n: Int, _ snap: UnsafeMutablePointer<MixSnapshot>) {
+        pendingJump = -1
+        let sn = snap.pointee
+        section = min(max(n, 0), sn.sectionCount - 1)
+        pass = 0
+        next = 0
+        lastFired = -.infinity
+        played.clear()
+        base = frame - sn.frame(songPass: songPass, section: section, pass: 0, time: 0, rate: rate)
+        stoppedOffset = frame - base
+        resetClick()
+        markPlayStart()
     }
 
     private mutating func releaseAll(pads: Bool) {

@@ -100,6 +100,7 @@ extension Command {
             case .name(let name): return "section \(k) name \(q(name))"
             case .move(let m): return "section \(k) move \(m)"
             case .delete: return "section \(k) delete"
+            case .duplicate: return "section \(k) duplicate"
             }
         case .song(let on): return on ? "song on" : "song off"
         case .songLoop(let on): return on ? "song loop on" : "song loop off"

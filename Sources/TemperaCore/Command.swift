@@ -66,7 +66,7 @@ public enum Command: Hashable, Sendable {
     /// `section add [NAME] [A B] [x R] [tempo=X]`: a section at the end of the song; the region defaults to the
     /// loop region, repeats to 1, the tempo to the document's (followed when it changes).
     case sectionAdd(name: String?, start: Double?, end: Double?, repeats: Int?, tempo: Double?)
-    /// `section N repeats R | tempo X | region A B | name NAME | move M | delete`, N and M from 1.
+    /// `section N repeats R | tempo X | region A B | name NAME | move M | delete | duplicate`, N and M from 1.
     case section(Int, SectionChange)
     /// `song on|off`: play the song instead of the loop.
     case song(on: Bool)
@@ -81,6 +81,8 @@ public enum Command: Hashable, Sendable {
         case name(String)
         case move(Int)
         case delete
+        /// A copy right after the section.
+        case duplicate
     }
     /// `beat TIME`: seconds per beat at tempo x1 (times do not change).
     case beat(Double)

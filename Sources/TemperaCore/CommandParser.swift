@@ -68,6 +68,7 @@ public enum CommandParser {
         "track [N] delete | track [N] duplicate | track [N] move M", "quantize N [strength=S]",
         "section add [NAME] [A B] [x R] [tempo=X]", "section N repeats R", "section N tempo X",
         "section N region A B", "section N name NAME", "section N move M", "section N delete",
+        "section N duplicate",
         "song on|off", "song loop on|off",
     ]
 

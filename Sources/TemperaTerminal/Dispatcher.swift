@@ -100,6 +100,7 @@ public final class Dispatcher {
             switch view.tab {
             case .designer: return [.designer, .tab, .global]
             case .clips: return [.clips, .tab, .global]
+            case .song: return [.song, .tab, .global]
             default: return [.tab, .global]
             }
         }
@@ -266,6 +267,10 @@ public final class Dispatcher {
         case .designerEdit: openPrompt(Dispatcher.temperLine(s.document.designer))
         case .slot(let verb):
             try slot(verb)
+        case .song(let verb):
+            try song(verb)
+        case .songMode:
+            try toggleSongMode()
         case .esc:
             if !selectionIsEmpty { try command(.select(.init(.none))) } else { say("") }
         case .prompt(let verb):
