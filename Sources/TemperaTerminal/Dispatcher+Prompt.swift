@@ -12,9 +12,11 @@ enum PromptPurpose: Equatable {
 /// The `:` line, the pattern editor of the fill and pattern-select tools, and the track-name editor: one
 /// `Prompt` at the bottom of the screen whose Enter runs a command line, applies a code or renames.
 extension Dispatcher {
-    func openPrompt(_ text: String, cursorBack: Int = 0) {
+    /// Opens the `:` line with `text`; `keep` leading characters (a command word) survive Ctrl-u.
+    func openPrompt(_ text: String, cursorBack: Int = 0, keep: Int = 0) {
         var p = Prompt(text, history: history)
         p.move(to: p.text.count - cursorBack)
+        p.kept = keep
         prompt = p
         promptPurpose = .command
         syncPrompt()

@@ -48,6 +48,8 @@ public final class Dispatcher {
     /// An unsaved-changes answer sends us here next.
     var afterDiscard: (() -> Void)?
     var drags = DragController()
+    /// The last press was on the timeline and no drag began: a drag then says why it moves nothing.
+    var pressedOnTimeline = false
     /// Quitting waits for the file name the save asked for.
     var quitAfterSave = false
     var history: [String] = []
@@ -127,6 +129,10 @@ public final class Dispatcher {
             }
             return
         }
+        if let global = keyMap.action(for: key, in: .global), global.verb.isAlwaysGlobal {
+            perform(global)
+            return
+        }
         guard let action = keyMap.action(for: key, in: contexts) else {
             say("\(KeyMap.label(key)) is not bound (? lists the keys)")
             return
@@ -165,7 +171,7 @@ public final class Dispatcher {
             case .cursor(.left), .cursor(.right), .cursor(.fineLeft), .cursor(.fineRight), .apply: return !d.mouse
             default: return false
             }
-        case .tempo, .volume: return false
+        case .tempo, .volume, .designerSlider: return false
         case .nudge(let family): return verb.nudgeFamily == family
         }
     }
@@ -242,9 +248,9 @@ public final class Dispatcher {
         case .undo: try command(.undo(1))
         case .redo: try command(.redo(1))
         case .save:
-            if s.path == nil { openPrompt("save " + suggestedPath()) } else { _ = save(nil) }
-        case .saveAs: openPrompt("save " + (s.path ?? suggestedPath()))
-        case .open: openPrompt("open " + directoryOfDocument())
+            if s.path == nil { openPrompt("save " + suggestedPath(), keep: 5) } else { _ = save(nil) }
+        case .saveAs: openPrompt("save " + (s.path ?? suggestedPath()), keep: 5)
+        case .open: openPrompt("open " + directoryOfDocument(), keep: 5)
         case .new: whenDiscarded { self.replaceSession(Session(document: .newDocument())) ; self.say("a new document") }
         case .quit: requestQuit()
         case .help: helpOffset = 0
@@ -259,6 +265,11 @@ public final class Dispatcher {
         case .slot(let verb):
             try slot(verb)
         case .esc:
+            // Esc gives the keys back to the timeline first: the tab area's keys mean other things.
+            if view.focus == .tab {
+                view.focus = .timeline
+                return say("keys on the timeline")
+            }
             if !selectionIsEmpty { try command(.select(.init(.none))) } else { say("") }
         case .prompt(let verb):
             performPrompt(verb)

@@ -181,7 +181,7 @@ designer  e          designer.euclid
 designer  k          designer.k.up
 designer  K          designer.k.down
 designer  r          designer.rotate
-designer  R          designer.rotate.right
+designer  y          designer.rotate.right
 designer  S-up       designer.amp.up
 designer  S-down     designer.amp.down
 designer  x          designer.map.clear

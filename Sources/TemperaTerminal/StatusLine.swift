@@ -71,6 +71,7 @@ enum StatusLine {
         let help = view.key("help") ?? "?"
         let command = view.key("command") ?? ":"
         var parts: [String] = []
+        if view.focus == .tab { parts.append("\(view.tab.label) has the keys  Esc: back to the timeline") }
         if let name = session.undoName { parts.append("undo \(name)" + (view.key("undo").map { " (\($0))" } ?? "")) }
         parts.append("\(help) help")
         parts.append("\(command) command")

@@ -14,10 +14,13 @@ enum TimelinePane {
         drawTitle(session: session, view: view, layout: l, g, into: &canvas)
         drawRuler(session: session, view: view, layout: l, g, into: &canvas)
         var columns = ColumnSummary(width: l.timeline.width)
+        // While the designer auditions, the current lane shows what is heard, ghosted.
+        let audition = DesignerTab.isAuditioning(view)
+            ? DesignerTab.playbackDocument(session: session, view: view).tracks[safe: session.currentTrack]?.markers : nil
         for track in l.firstTrack..<(l.firstTrack + l.visibleTracks) {
             drawName(session: session, track: track, layout: l, g, into: &canvas)
             drawMarkers(session: session, view: view, track: track, layout: l, g, columns: &columns,
-                        into: &canvas)
+                        ghost: track == session.currentTrack ? audition : nil, into: &canvas)
         }
 
         var spots: [Spot] = []
@@ -247,12 +250,13 @@ enum TimelinePane {
         }
     }
 
+    /// Draws one lane; `ghost` (the designer's audition) replaces its markers, drawn dim.
     static func drawMarkers(session: Session, view: ViewState, track: Int, layout l: Layout, _ g: Glyphs,
-                            columns s: inout ColumnSummary, into canvas: inout Canvas) {
+                            columns s: inout ColumnSummary, ghost: MarkerList? = nil, into canvas: inout Canvas) {
         guard let rows = l.rows(ofTrack: track) else { return }
         let vp = view.viewport
         let width = rows.width, bars = l.barRows, labelRow = rows.maxY - 1
-        let markers = session.document.tracks[track].markers
+        let markers = ghost ?? session.document.tracks[track].markers
         let isCurrent = track == session.currentTrack
 
         // Vertical lines first; markers draw over them.
@@ -266,7 +270,7 @@ enum TimelinePane {
             for y in rows.y..<rows.maxY { canvas[rows.x + cursorColumn, y] = cell }
         }
 
-        summarize(markers, selection: session.selection[track] ?? [], viewport: vp, into: &s)
+        summarize(markers, selection: ghost == nil ? session.selection[track] ?? [] : [], viewport: vp, into: &s)
 
         var guideColumn = -1
         if !isCurrent, let n = markers.nearest(to: session.cursor) {
@@ -276,7 +280,9 @@ enum TimelinePane {
         let levels = 8 * bars
         for c in 0..<width where s.count[c] > 0 {
             let role: Role
-            if s.selected[c] {
+            if ghost != nil {
+                role = .dim
+            } else if s.selected[c] {
                 role = .markerSelected
             } else if c == guideColumn {
                 role = .guideHit
@@ -298,7 +304,7 @@ enum TimelinePane {
                 let content = markers[s.first[c]].content
                 label = g.label(content)
                 switch (role, content) {
-                case (.markerSelected, _), (.guideHit, _): labelRole = role
+                case (.markerSelected, _), (.guideHit, _), (.dim, _): labelRole = role
                 case (_, nil): labelRole = .markerEmpty
                 case (_, .hold?): labelRole = .holdLabel
                 case (_, .rest?): labelRole = .restLabel
@@ -308,4 +314,8 @@ enum TimelinePane {
             canvas[rows.x + c, labelRow] = Cell(label, labelRole)
         }
     }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
 }

@@ -189,6 +189,16 @@ public enum Verb: Hashable, Sendable {
     /// The key-map name (`tool.shift`).
     public var name: String { Verb.names[self]! }
 
+    /// Keys the editor keeps global whatever has the focus (a tab's own keys cannot shadow them): renaming,
+    /// tabs and focus, help, quit and the file keys, so a key never means something unexpected there.
+    var isAlwaysGlobal: Bool {
+        switch self {
+        case .track(.rename), .tab, .tabNext, .tabPrev, .focusNext, .help, .quit, .save, .saveAs, .open, .new,
+             .command: return true
+        default: return false
+        }
+    }
+
     /// Held-key nudges of one family coalesce into one undo step (`tempo`, `volume`, `amp`, `gain`, `slider`).
     var nudgeFamily: String? {
         switch self {

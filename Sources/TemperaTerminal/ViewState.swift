@@ -47,6 +47,8 @@ public struct ViewState: Hashable, Sendable {
     public var keyHints: [String: String]
     /// The name to show for the document (a file's base name); nil shows "untitled".
     public var fileName: String?
+    /// Slots whose sound could not be loaded (the Clips tab marks them until they load).
+    public var brokenSlots: Set<Int> = []
     /// The Rhythm Designer tab's focus, cursors and settings (`DesignerTab.handle` changes it).
     public var designer = DesignerState()
     /// The Song tab's cursor: the section (from 0) its keys act on.
