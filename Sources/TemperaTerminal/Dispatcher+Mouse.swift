@@ -48,7 +48,9 @@ extension Dispatcher {
         let s = session
         pressedOnTimeline = false
         switch hit {
-        case .timeline(let track, let time, let amp):
+        case .timeline(let track, let pointer, let amp):
+            // With the grid on a click lands on the nearest grid point; Alt (or Shift) held places freely.
+            let time = snapped(pointer, free: m.alt || m.shift)
             pressedOnTimeline = true
             s.currentTrack = track
             if m.button == 3 {
@@ -56,7 +58,7 @@ extension Dispatcher {
                 return
             }
             try click(time: time, amp: amp)
-        case .ruler(let time): moveCursor(to: time)
+        case .ruler(let time): moveCursor(to: snapped(time, free: m.alt || m.shift))
         case .trackName(let t): s.currentTrack = t
         case .tool(let tool): try choose(tool)
         case .clipMode: try run(Action(.modeClip))
@@ -152,7 +154,8 @@ extension Dispatcher {
         case (.tempo, .tempo(let v)), (.volume, .volume(let v)): value = v
         default: break
         }
-        try step(drags.motion(to: timeAt(x: m.x), slider: value, markers: currentMarkers, session: session, now: clock()))
+        let time = timeAt(x: m.x).map { snapped($0, free: m.alt || m.shift) }
+        try step(drags.motion(to: time, slider: value, markers: currentMarkers, session: session, now: clock()))
     }
 
     /// Why a drag on the timeline moved nothing: only the shift and scale tools drag, and they drag the selection

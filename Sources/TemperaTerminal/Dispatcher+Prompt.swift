@@ -89,7 +89,7 @@ extension Dispatcher {
     }
 
     /// Editor commands the `:` line knows besides the document's.
-    static let editorCommands = ["quit", "q", "q!", "w", "write", "wq", "x", "open", "e", "new", "theme", "help"]
+    static let editorCommands = ["quit", "q", "q!", "w", "write", "wq", "x", "open", "e", "new", "theme", "help", "render"]
 
     func performPrompt(_ verb: Verb.PromptVerb) {
         guard var p = prompt else { return }
@@ -199,6 +199,9 @@ extension Dispatcher {
             requestedTheme = theme
             say("theme \(arg)")
         case "help": helpOffset = 0
+        case "render":
+            guard !arg.isEmpty else { return say("render needs a file name (.wav or .flac)", error: true) }
+            startRender(Dispatcher.expand(arg))
         default:
             let cursor = session.cursor
             defer { revealIfMoved(from: cursor) }

@@ -105,7 +105,9 @@ public final class Editor {
 
     /// After every event or timeout: engine, autosave, idle commits.
     private func afterInput() {
+        let rendering = dispatcher.view.render
         dispatcher.tick()
+        if dispatcher.view.render != rendering { dirty = true }
         syncEngine()
         if let problem = autosave.tick(dispatcher.session, now: clock()) {
             dispatcher.say(problem, error: true)
