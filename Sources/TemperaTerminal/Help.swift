@@ -42,7 +42,7 @@ public enum Help {
         }
         out.append(("", .normal))
         add("The : line takes every command of the language (fill \"1 - 3x2\", scale 2, temper preset swing...)", .dim)
-        add("and  q  q!  w [FILE]  wq  open FILE  new  theme NAME  pattern CODE  help.", .dim)
+        add("and  q  q!  w [FILE]  wq  open FILE  new  theme NAME  render PATH  help.", .dim)
         return out
     }
 

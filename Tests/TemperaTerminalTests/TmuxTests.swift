@@ -60,8 +60,8 @@ final class TmuxTests: XCTestCase {
 
     /// Starts tempera in a 120x40 terminal with its own HOME and XDG folders; the pane stays after it exits
     /// and says how it ended.
-    func launch(_ arguments: [String] = [], width: Int = 120, height: Int = 40) {
-        let env = "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=\(home) XDG_CONFIG_HOME=\(home)/config "
+    func launch(_ arguments: [String] = [], width: Int = 120, height: Int = 40, term: String = "xterm-256color") {
+        let env = "env TERM=\(term) LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=\(home) XDG_CONFIG_HOME=\(home)/config "
             + "XDG_STATE_HOME=\(home)/state PULSE_SERVER=\(TmuxTests.pulseServer)"
         let args = arguments.map { "'\($0)'" }.joined(separator: " ")
         session.start("\(env) \(TmuxTests.binary) \(args); echo tempera-exited-$?; sleep 60", width: width, height: height)
