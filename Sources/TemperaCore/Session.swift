@@ -34,6 +34,8 @@ public final class Session {
     /// What `copy` and `cut` took and `paste` puts down: a group keeping its span. Session state, not part of
     /// the document (and not an undo step).
     public var clipboard: Group?
+    /// Where `kit list` and `kit load` look (nil: those commands say kits are not available).
+    public var kits: KitSource?
     /// What the last stamp, paste or duplicate placed (the selection it left) and the span it was placed
     /// with: taking that selection again keeps the span, so a copy of a bar duplicates as a bar.
     var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
@@ -142,6 +144,8 @@ public final class Session {
         case .tempo(let x): return try runTempo(x)
         case .volume(let v): return try runVolume(v)
         case .slot(let n, let settings): return try runSlot(n, settings)
+        case .kitList: return try runKitList()
+        case .kitLoad(let name, let from): return try runKitLoad(name, from: from)
         case .cursor(let t): return try runCursor(t)
         case .markerAdd(let time, let amp, let content): return try runMarkerAdd(time: time, amp: amp, content: content)
         case .pulse(let period, let count, let start, let amp):
