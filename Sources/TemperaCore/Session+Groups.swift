@@ -52,6 +52,10 @@ extension Session {
             throw CommandError("group \(n) spans \(lowest + 1) tracks, but there are only \(document.tracks.count - t) from track \(t + 1)")
         }
         let origin = cursor
+        let name = times == 1 ? "group stamp" : "group stamp x\(times)"
+        try Limits.checkAdding(Limits.product(group.elements.count, times), to: markerCount, name)
+        let lastOffset = group.elements.map(\.offset).max() ?? 0
+        try Limits.checkTime(origin + Double(times - 1) * group.span + lastOffset, "\(name) would put its last marker at")
         var stamped: [Int: Set<MarkerID>] = [:]
         try perform(times == 1 ? "stamp group \(n)" : "stamp group \(n) x\(times)") { edit in
             for r in 0..<times {
@@ -64,7 +68,7 @@ extension Session {
             }
         }
         selection = stamped
-        cursor = origin + Double(times) * group.span
+        cursor = min(origin + Double(times) * group.span, Limits.maxTime)
         let count = group.elements.count * times
         return "stamped group \(n)\(times == 1 ? "" : " x\(times)"): \(count) marker\(count == 1 ? "" : "s")"
     }

@@ -33,7 +33,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
         guard (8_000...192_000).contains(sampleRate) else { throw fail("--sample-rate must be 8000...192000 (got \(sampleRate))") }
-        guard tail >= 0 else { throw fail("--tail must be 0 or more seconds") }
+        guard tail >= 0, tail <= 3600 else { throw fail("--tail must be from 0 to 3600 seconds") }
         let ext = (output as NSString).pathExtension.lowercased()
         let formatName = format?.lowercased() ?? (ext == "flac" ? "flac" : "wav")
         guard let fmt = OfflineRenderer.Format(rawValue: formatName) else {
@@ -43,6 +43,11 @@ struct RenderCommand: ParsableCommand {
         if fmt == .flac && depth == .float32 { throw fail("FLAC holds 16 or 24 bits, not 32f") }
 
         let document = try CommandLineFailure.loadDocument(file)
+        let t = document.transport
+        let span = t.loopOn ? t.loopEnd - t.loopStart : t.length
+        guard Double(loops) * span / t.tempo * Double(sampleRate) < 0x1p62 else {
+            throw fail("\(loops) loops of this document run past the last sample frame")
+        }
         let base = (file as NSString).deletingLastPathComponent
         let renderer = OfflineRenderer(document: document, baseDirectory: base.isEmpty ? "." : base,
                                        sampleRate: Double(sampleRate), loops: loops, maxTail: tail)
@@ -88,7 +93,7 @@ final class ProgressBar {
 
 /// Prints `tempera: MESSAGE` on stderr.
 func warn(_ message: String) {
-    CommandLineFailure.write("tempera: \(message)\n", to: 2)
+    CommandLineFailure.write(CommandLineFailure.oneLine("tempera: \(message)") + "\n", to: 2)
 }
 
 /// Prints `tempera: MESSAGE` on stderr; the result, thrown, exits with status 1.
