@@ -1,7 +1,8 @@
 # Set-up and everyday commands. `make run` and `make test` install the system packages they need first.
 
 SWIFT ?= swift
-APT_PACKAGES = libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev pulseaudio pulseaudio-utils tmux sox pkg-config
+APT_PACKAGES = libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev pulseaudio pulseaudio-utils tmux sox pkg-config \
+               python3-mido libfluidsynth-dev libjack-jackd2-dev timgm6mb-soundfont
 
 .PHONY: run test build release bench deps kit clean
 

@@ -21,11 +21,14 @@ let package = Package(
                        providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate",
                        providers: [.apt(["libsamplerate0-dev"])]),
+        // Linked by name: fluidsynth's pkg-config pulls in glib's and SDL's include paths, which its header
+        // does not need.
+        .systemLibrary(name: "CFluidSynth", providers: [.apt(["libfluidsynth-dev"])]),
 
         // The document, commands, undo, command language, temperaments, schedule compiler: pure Swift.
         .target(name: "TemperaCore", linkerSettings: [.linkedLibrary("m")]),
         // Samples, voices, mixer, the engine and its output backends.
-        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate"]),
+        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth"]),
         // Screen, panes, key maps, themes, the editor loop.
         .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaAudio", "CNcursesw"]),
 
@@ -34,7 +37,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
-                                                                "CAllocCounter"]),
+                                                                "CAllocCounter", "CFluidSynth"]),
         // Counts allocations (for the benchmark's proof that the render path makes none).
         .target(name: "CAllocCounter"),
         // Synthesises the default kit into Samples/ (`make kit`).

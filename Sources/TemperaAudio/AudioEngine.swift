@@ -44,6 +44,8 @@ public final class AudioEngine {
     private var attemptAt = Date.distantPast
     private let bank: SampleBank
     private let compiler = EventCompiler()
+    /// The metronome's sounds, made once for the output rate.
+    private let clickSound: ClickSound
     private var live: [PublishedSnapshot] = []
     private var seq = 0
     private var document: Document?
@@ -61,6 +63,7 @@ public final class AudioEngine {
         self.sampleRate = sampleRate
         self.outputKind = output
         bank = SampleBank(sampleRate: sampleRate, kitDirectory: kitDirectory)
+        clickSound = ClickSound(sampleRate: sampleRate)
         shared = .allocate(capacity: 1)
         shared.initialize(to: EngineShared())
         renderState = RenderState.make(rate: sampleRate, shared: shared)
@@ -167,8 +170,8 @@ public final class AudioEngine {
     private func publish(_ document: Document) {
         self.document = document
         seq += 1
-        let snap = PublishedSnapshot(seq: seq, document: document, events: compiler.events(for: document),
-                                     sampleRate: sampleRate, samples: samples)
+        let snap = PublishedSnapshot(seq: seq, document: document, sampleRate: sampleRate, samples: samples,
+                                     playback: compiler.playback(for: document), clickSound: clickSound)
         live.append(snap)
         shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
         if !rendering {
@@ -208,12 +211,30 @@ public final class AudioEngine {
         send(TransportCommand(.rewind))
     }
 
+    /// Song mode: plays section `n` (from 0) from its first pass, from the next block on. Nothing happens when
+    /// the document plays its loop.
+    public func jump(toSection n: Int) {
+        send(TransportCommand(.jump, value: Int32(clamping: n)))
+    }
+
+    /// Where the song's playhead is: the section (from 0), its pass and the pass of the whole song, as of the
+    /// last rendered block; nil when the document plays its loop.
+    public var songPosition: (section: Int, pass: Int, songPass: Int)? {
+        guard let doc = document, doc.song.plays else { return nil }
+        return (shared.pointee.section.load(ordering: .relaxed), shared.pointee.sectionPass.load(ordering: .relaxed),
+                shared.pointee.songPass.load(ordering: .relaxed))
+    }
+
     /// True while the transport runs (also while a play command is on its way to the audio thread).
     public var isPlaying: Bool {
         maintain()
         if shared.pointee.finished.load(ordering: .acquiring) { wantPlaying = false }
         return wantPlaying
     }
+
+    /// True while a count-in sounds (the document's `countin` bars of click, with the click on); playback
+    /// starts when it ends.
+    public var isCountingIn: Bool { shared.pointee.countingIn.load(ordering: .relaxed) }
 
     /// True once a pass limit was reached and every voice has rung out.
     public var isFinished: Bool {
@@ -228,6 +249,12 @@ public final class AudioEngine {
         guard shared.pointee.playing.load(ordering: .relaxed), let doc = document else { return rendered }
         let latency = Double(shared.pointee.latencyMicros.load(ordering: .relaxed)) / 1_000_000
         let t = doc.transport
+        if doc.song.plays {
+            // What is heard lags the section just rendered; near a section's start it is not worth crossing back.
+            let j = min(shared.pointee.section.load(ordering: .relaxed), doc.song.sections.count - 1)
+            let s = doc.song.sections[j]
+            return max(s.start, rendered - latency * (s.tempo ?? t.tempo))
+        }
         let (a, b) = Schedule.region(of: t)
         var p = rendered - latency * t.tempo
         if p < a, b > a { p = t.loopOn ? b - (a - p).truncatingRemainder(dividingBy: b - a) : a }

@@ -1,54 +1,120 @@
 import TemperaCore
 
-/// Turns documents into the flat, sorted events the mixer reads, recompiling only the tracks that changed since
-/// the previous document: an edit costs what it touches plus a linear merge, not a sort of the whole document.
-/// The result is exactly `Schedule(document:sampleRate:).events`, flattened. Editor thread only.
+/// Turns documents into the flat, sorted events the mixer reads, recompiling only what changed since the previous
+/// document: per region played (the loop region, or each distinct region of the song's sections) and per track,
+/// a region is recompiled for a track only when that track's markers inside it changed (judged by shared chunk
+/// storage, see `MarkerList.sharesMarkers`), then merged with the other tracks' lists in linear time. An edit
+/// so costs what it touches plus the merge of the regions holding it, not a sort of the whole document.
+/// The loop's result is exactly `Schedule(document:sampleRate:).events`; a song region's is
+/// `SongSchedule.regionEvents`, flattened. Editor thread only.
 final class EventCompiler {
     private struct Entry {
         var track: Track
-        var start: Double
-        var end: Double
         var events: [MixEvent]
     }
 
-    private var entries: [Entry?] = []
-    /// The last merge and which tracks went into it: reused when an edit changed no track's events (a tempo,
-    /// volume or slot change).
-    private var merged: [MixEvent] = []
-    private var mergedTracks: [Bool] = []
+    /// One region's compiled tracks and their merge.
+    private struct RegionCache {
+        var entries: [Entry?] = []
+        /// The last merge and which tracks went into it: reused when an edit changed no track's events here.
+        var merged: [MixEvent] = []
+        var mergedTracks: [Bool] = []
+        /// `merged` in raw memory for snapshots, made when first asked for after `merged` changed.
+        var buffer: RegionEvents?
+    }
 
-    /// The document's events in schedule order.
+    private var regions: [SongSchedule.Region: RegionCache] = [:]
+
+    /// The loop's events in schedule order (the region of `Schedule.region(of:)`).
     func events(for doc: Document) -> [MixEvent] {
         let (a, b) = Schedule.region(of: doc.transport)
+        let key = SongSchedule.Region(start: a, end: b)
+        let events = regionEvents(doc, key, Schedule.trackGains(of: doc.tracks))
+        regions = regions.filter { $0.key == key }
+        return events
+    }
+
+    /// A region's events in raw memory: the same buffer as last time when nothing in the region changed, so a
+    /// publish copies only the regions an edit touched.
+    private func regionBuffer(_ doc: Document, _ key: SongSchedule.Region, _ gains: [Double]) -> RegionEvents {
+        let events = regionEvents(doc, key, gains)
+        if let buffer = regions[key]?.buffer { return buffer }
+        let buffer = RegionEvents(events)
+        regions[key]!.buffer = buffer
+        return buffer
+    }
+
+    /// What the document plays: the loop as one endless section, or the song's sections over their regions'
+    /// events (each distinct region once, in order of first use).
+    func playback(for doc: Document) -> Playback {
+        guard doc.song.plays else {
+            let (a, b) = Schedule.region(of: doc.transport)
+            let key = SongSchedule.Region(start: a, end: b)
+            let buffer = regionBuffer(doc, key, Schedule.trackGains(of: doc.tracks))
+            regions = regions.filter { $0.key == key }
+            return Playback.loop(events: buffer, start: a, end: b, tempo: doc.transport.tempo,
+                                 looping: doc.transport.loopOn)
+        }
+        let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo)
         let gains = Schedule.trackGains(of: doc.tracks)
-        if entries.count > doc.tracks.count { entries.removeLast(entries.count - doc.tracks.count) }
-        while entries.count < doc.tracks.count { entries.append(nil) }
+        var placed: [SongSchedule.Region: RegionEvents] = [:]
+        var lists: [RegionEvents] = []
+        var sections: [MixSection] = []
+        for (j, s) in doc.song.sections.enumerated() {
+            let key = SongSchedule.Region(start: s.start, end: s.end)
+            if placed[key] == nil {
+                let buffer = regionBuffer(doc, key, gains)
+                placed[key] = buffer
+                lists.append(buffer)
+            }
+            let t = timing.sections[j], buffer = placed[key]!
+            sections.append(MixSection(start: s.start, span: t.span, tempo: t.tempo, repeats: t.repeats, offset: t.offset,
+                                       passesBefore: t.passesBefore, events: buffer.pointer, eventCount: buffer.count))
+        }
+        regions = regions.filter { placed[$0.key] != nil }
+        return Playback(regions: lists, sections: sections, song: true, looping: doc.song.loop, total: timing.total,
+                        totalPasses: timing.totalPasses)
+    }
+
+    /// One region's events in schedule order, from the cache where the tracks' markers there did not change.
+    private func regionEvents(_ doc: Document, _ key: SongSchedule.Region, _ gains: [Double]) -> [MixEvent] {
+        var cache = regions[key] ?? RegionCache()
+        // Take the entry out so the arrays inside are not shared while they change.
+        regions[key] = nil
+        defer { regions[key] = cache }
+        let (a, b) = (key.start, key.end)
+        if cache.entries.count > doc.tracks.count { cache.entries.removeLast(cache.entries.count - doc.tracks.count) }
+        while cache.entries.count < doc.tracks.count { cache.entries.append(nil) }
         var lists: [[MixEvent]] = []
         var changed: [Int] = []
         for (ti, track) in doc.tracks.enumerated() {
-            if let e = entries[ti], e.start == a, e.end == b, e.track == track {
+            if let e = cache.entries[ti], e.track.markers.sharesMarkers(with: track.markers, from: a, to: b) {
+                // Keep the newest track so its chunks, not the old ones, are what the next edit is compared with.
+                cache.entries[ti]!.track = track
                 if gains[ti] > 0 { lists.append(e.events) }
                 continue
             }
             changed.append(ti)
             let compiled = Schedule.events(of: track, index: ti, start: a, end: b).map(MixEvent.init)
-            entries[ti] = Entry(track: track, start: a, end: b, events: compiled)
+            cache.entries[ti] = Entry(track: track, events: compiled)
             if gains[ti] > 0 { lists.append(compiled) }
         }
         let audible = gains.map { $0 > 0 }
-        if audible == mergedTracks && changed.count <= 4 {
+        if audible == cache.mergedTracks && changed.count <= 4 {
             // A few tracks edited: take their old events out and merge their new ones in, in linear time.
-            guard !changed.isEmpty else { return merged }
+            guard !changed.isEmpty else { return cache.merged }
+            cache.buffer = nil
             var isChanged = [Bool](repeating: false, count: doc.tracks.count)
             for ti in changed { isChanged[ti] = true }
-            var result = merged.filter { !isChanged[Int($0.track)] }
-            for ti in changed where audible[ti] { result = Self.merge(result, entries[ti]!.events) }
-            merged = result
+            var result = cache.merged.filter { !isChanged[Int($0.track)] }
+            for ti in changed where audible[ti] { result = Self.merge(result, cache.entries[ti]!.events) }
+            cache.merged = result
         } else {
-            merged = Self.merge(lists)
-            mergedTracks = audible
+            cache.merged = Self.merge(lists)
+            cache.mergedTracks = audible
+            cache.buffer = nil
         }
-        return merged
+        return cache.merged
     }
 
     /// Merges two lists sorted in schedule order that share no track.
@@ -119,4 +185,42 @@ extension MixEvent {
         self.init(time: e.time, gateEnd: e.gateEnd, amp: Float(e.amp), track: Int32(e.track), clip: Int32(e.clip),
                   randomKey: e.randomKey, isCut: e.kind == .cut, marker: e.marker)
     }
+}
+
+/// What a snapshot plays: events and the sections over them (the loop is one endless section).
+struct Playback {
+    /// The regions' events the sections point into (kept alive by the snapshot).
+    var regions: [RegionEvents]
+    var sections: [MixSection]
+    /// The song's sections (else the loop).
+    var song: Bool
+    /// Loop on (the loop), or song loop on (the song).
+    var looping: Bool
+    /// Σ D_i (0 for the loop).
+    var total: Double
+    /// Σ R_i (0 for the loop).
+    var totalPasses: Int
+
+    /// The loop over [start, end) as one section repeated without end; its frames are the loop's of §8.
+    static func loop(events: RegionEvents, start: Double, end: Double, tempo: Double, looping: Bool) -> Playback {
+        Playback(regions: [events],
+                 sections: [MixSection(start: start, span: end - start, tempo: tempo, repeats: Int.max, offset: 0,
+                                       passesBefore: 0, events: events.pointer, eventCount: events.count)],
+                 song: false, looping: looping, total: 0, totalPasses: 0)
+    }
+}
+
+/// One region's events in raw memory, immutable, shared by every snapshot that plays the region until an edit
+/// changes it; freed (on the editor thread) with the last snapshot and compiler cache holding it.
+final class RegionEvents {
+    let pointer: UnsafeMutablePointer<MixEvent>
+    let count: Int
+
+    init(_ events: [MixEvent]) {
+        count = events.count
+        pointer = .allocate(capacity: max(events.count, 1))
+        events.withUnsafeBufferPointer { if let p = $0.baseAddress { pointer.initialize(from: p, count: $0.count) } }
+    }
+
+    deinit { pointer.deallocate() }
 }

@@ -28,27 +28,116 @@ struct MixSlot {
     var releaseFrames: Int
 }
 
-/// Everything the render path needs, flattened into raw memory: the schedule's events, the slots with their
-/// sample pointers, track gains and transport settings. Immutable once published.
-struct MixSnapshot {
-    var seq: Int
+/// One section as the audio thread reads it (the loop is one section repeated without end): its region, tempo
+/// and repeats, where it starts in song time, and its events' place in the snapshot's event list.
+struct MixSection {
+    /// A_j, seconds on the document's timeline.
+    var start: Double
+    /// B_j − A_j.
+    var span: Double
+    var tempo: Double
+    /// R_j; `Int.max` for the loop.
+    var repeats: Int
+    /// Σ_{i<j} D_i.
+    var offset: Double
+    /// Σ_{i<j} R_i: for the pass a `?` draws with.
+    var passesBefore: Int
+    /// The events of the section's region (shared by every section and snapshot playing that region).
     var events: UnsafeMutablePointer<MixEvent>
     var eventCount: Int
+}
+
+/// Everything the render path needs, flattened into raw memory: the schedule's events, the sections that play
+/// them, the slots with their sample pointers, track gains and transport settings. Immutable once published.
+struct MixSnapshot {
+    var seq: Int
+    var sections: UnsafeMutablePointer<MixSection>
+    var sectionCount: Int
+    /// Playing the song's sections (else the loop, one section).
+    var song: Bool
+    /// Σ D_i (0 for the loop).
+    var total: Double
+    /// Σ R_i (0 for the loop).
+    var totalPasses: Int
     var slots: UnsafeMutablePointer<MixSlot>
     var trackGains: UnsafeMutablePointer<Float>
     var trackCount: Int
-    var start: Double
-    var end: Double
-    var span: Double
-    var tempo: Double
+    /// Loop on (the loop), or song loop on (the song).
     var looping: Bool
     var volume: Float
     var seed: UInt64
     var randomPool: UInt16
+    /// The metronome (see `MixClick`).
+    var click: MixClick
 
-    /// The output frame offset of `time` in pass `pass`: exactly `Schedule.frame(pass:time:)`.
+    /// The output frame offset of `time` in pass `pass` of section `section`, song pass `songPass`: exactly
+    /// `SongTiming.frame`, which for the loop (one section, offset 0, pass 0 of the song) is
+    /// `Schedule.frame(pass:time:)`.
     @inline(__always)
-    func frame(pass: Int, time: Double, rate: Double) -> Int64 {
-        Schedule.frame(pass: pass, time: time, span: span, tempo: tempo, sampleRate: rate)
+    func frame(songPass: Int, section: Int, pass: Int, time: Double, rate: Double) -> Int64 {
+        let s = sections[section]
+        return SongTiming.frame(songPass: songPass, total: total, offset: s.offset, pass: pass, time: time,
+                                span: s.span, tempo: s.tempo, sampleRate: rate)
+    }
+
+    /// Where pass `pass` of section `section` ends: the next pass's start, or the next section's (the next song
+    /// pass's after the last section), so a section change falls exactly where the next one starts.
+    @inline(__always)
+    func passEnd(songPass: Int, section: Int, pass: Int, rate: Double) -> Int64 {
+        guard song, pass + 1 >= sections[section].repeats else {
+            return frame(songPass: songPass, section: section, pass: pass + 1, time: 0, rate: rate)
+        }
+        if section + 1 < sectionCount { return frame(songPass: songPass, section: section + 1, pass: 0, time: 0, rate: rate) }
+        return frame(songPass: songPass + 1, section: 0, pass: 0, time: 0, rate: rate)
+    }
+
+    /// True when the two play their sections on the same clock: same mode, sections, tempos and repeats.
+    func sameTiming(as o: MixSnapshot) -> Bool {
+        guard song == o.song, sectionCount == o.sectionCount, total == o.total else { return false }
+        for j in 0..<sectionCount {
+            let x = sections[j], y = o.sections[j]
+            if x.start != y.start || x.span != y.span || x.tempo != y.tempo || x.repeats != y.repeats
+                || x.offset != y.offset { return false }
+        }
+        return true
+    }
+}
+
+/// The metronome as the audio thread reads it: beat k of the timeline (from time 0) sounds at
+/// `k * beat - start` seconds (x1) into each pass of a section whose region starts at `start`, for the beats
+/// inside the region (`beats(start:end:beat:)`); `k % meter == 0` is the accent.
+struct MixClick {
+    var on: Bool
+    var level: Float
+    var beat: Double
+    var meter: Int
+    /// Bars of count-in before playback starts (with the click on).
+    var countIn: Int
+    var accent: UnsafePointer<Float>?
+    var accentFrames: Int
+    var normal: UnsafePointer<Float>?
+    var normalFrames: Int
+
+    /// No metronome.
+    static var off: MixClick { MixClick(on: false, level: 0, beat: 1, meter: 1, countIn: 0, accent: nil,
+                              accentFrames: 0, normal: nil, normalFrames: 0) }
+
+    /// Seconds (x1) after the region's start where beat `k` falls.
+    @inline(__always)
+    func time(_ k: Int, start: Double) -> Double { Double(k) * beat - start }
+
+    /// The beats of the timeline inside [start, end): `first..<end`, computed so that `time(k) >= 0` exactly.
+    /// Plain arithmetic (the render path calls it).
+    @inline(__always)
+    static func beats(start: Double, end: Double, beat: Double) -> (first: Int, end: Int) {
+        // A region or beat so far apart that the count would not fit is treated as having no beat.
+        guard beat > 0, end / beat < 1e15 else { return (0, 0) }
+        var first = Int((start / beat).rounded(.up))
+        while first > 0 && Double(first - 1) * beat >= start { first -= 1 }
+        while Double(first) * beat < start { first += 1 }
+        var last = Int((end / beat).rounded(.up))
+        while last > first && Double(last - 1) * beat >= end { last -= 1 }
+        while Double(last) * beat < end { last += 1 }
+        return (first, max(first, last))
     }
 }

@@ -21,7 +21,7 @@ public struct OfflineRenderer {
 
     public let document: Document
     public let sampleRate: Double
-    /// Passes of the region to play.
+    /// Passes of the region to play (of the whole song when the document's song plays).
     public let loops: Int
     /// After the last pass, voices ring out for at most this long (0: the file ends with the last pass, with
     /// a short fade so it does not click).
@@ -45,12 +45,28 @@ public struct OfflineRenderer {
         self.warnings = warnings
     }
 
-    /// The frames the passes take (without the tail): `schedule.frame(pass: loops, time: 0)`.
+    /// The frames the passes take (without the count-in and the tail): `schedule.frame(pass: loops, time: 0)`, or for a song
+    /// where its pass `loops` would start.
     public var passFrames: Int {
         // The arithmetic alone: compiling the whole schedule for one number would sort every event again.
+        if document.song.plays {
+            let timing = SongTiming(song: document.song, tempo: document.transport.tempo)
+            let first = timing.sections[0]
+            return Int(SongTiming.frame(songPass: loops, total: timing.total, offset: 0, pass: 0, time: 0,
+                                        span: first.span, tempo: first.tempo, sampleRate: sampleRate))
+        }
         let (start, end) = Schedule.region(of: document.transport)
         return Int(Schedule.frame(pass: loops, time: 0, span: end - start, tempo: document.transport.tempo,
                                   sampleRate: sampleRate))
+    }
+
+    /// The frames of the count-in before the first pass: the document's `countin` bars of click at the tempo
+    /// playback starts with, when its click is on; else 0.
+    public var countInFrames: Int {
+        let t = document.transport
+        guard t.click, t.countIn > 0 else { return 0 }
+        let tempo = document.song.plays ? SongTiming(song: document.song, tempo: t.tempo).sections[0].tempo : t.tempo
+        return Int((Double(t.countIn * max(1, t.meter)) * (t.beat / tempo * sampleRate)).rounded())
     }
 
     /// Runs `body` with a render state playing the document from the loop start, `loops` passes.
@@ -59,8 +75,9 @@ public struct OfflineRenderer {
         let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
         shared.initialize(to: EngineShared())
         let state = RenderState.make(rate: sampleRate, shared: shared)
-        let snap = PublishedSnapshot(seq: 1, document: document, events: EventCompiler().events(for: document),
-                                     sampleRate: sampleRate, samples: samples)
+        let snap = PublishedSnapshot(seq: 1, document: document, sampleRate: sampleRate, samples: samples,
+                                     playback: EventCompiler().playback(for: document),
+                                     clickSound: document.transport.click ? ClickSound(sampleRate: sampleRate) : nil)
         defer {
             RenderState.destroy(state)
             shared.deinitialize(count: 1)
@@ -79,7 +96,7 @@ public struct OfflineRenderer {
     /// The blocks a render is cut into: the passes, then the tail while voices sound. `block` renders `n` frames
     /// and reports whether any voice still sounds; it gets the progress 0...1 too.
     private func forEachBlock(blockFrames: Int, minimumLast: Int = 0, _ block: (Int, Double) throws -> Bool) rethrows {
-        let total = passFrames
+        let total = countInFrames + passFrames
         var done = 0
         var sounding = false
         while done < total {
@@ -119,7 +136,7 @@ public struct OfflineRenderer {
     /// The whole render in memory, interleaved stereo. With `maxTail` 0 the last 5 ms are faded out.
     public func renderAll(blockFrames: Int = 512) -> [Float] {
         var out: [Float] = []
-        out.reserveCapacity(passFrames * 2)
+        out.reserveCapacity((countInFrames + passFrames) * 2)
         render(blockFrames: blockFrames) { block, _ in out.append(contentsOf: block) }
         let frames = out.count / 2, fade = endFadeFrames
         out.withUnsafeMutableBufferPointer { if let p = $0.baseAddress { Fades.fadeOut(p, frames: frames, last: fade) } }
@@ -133,7 +150,7 @@ public struct OfflineRenderer {
                                     blockFrames: 512 + endFadeFrames)
         try withPlayingState { state, shared in
             output.open(render: state, shared: shared, sampleRate: sampleRate)
-            let total = passFrames
+            let total = countInFrames + passFrames
             var written = 0
             try forEachBlock(blockFrames: 512, minimumLast: endFadeFrames) { n, fraction in
                 written += n

@@ -5,15 +5,33 @@ final class PublishedSnapshot {
     let pointer: UnsafeMutablePointer<MixSnapshot>
     /// Keeps the samples the snapshot points into alive.
     let samples: [SampleBuffer?]
+    /// Keeps the regions' events the sections point into alive.
+    let regions: [RegionEvents]
+    /// Keeps the metronome's sounds alive.
+    let clickSound: ClickSound?
     var seq: Int { pointer.pointee.seq }
 
-    /// A snapshot of `doc` with its events already compiled (by an `EventCompiler`).
-    init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double, samples: [SampleBuffer?]) {
-        self.samples = samples
+    /// A snapshot of `doc` playing its loop, with the loop's events already compiled (by an `EventCompiler`).
+    convenience init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double,
+                     samples: [SampleBuffer?], clickSound: ClickSound? = nil) {
         let (start, end) = Schedule.region(of: doc.transport)
+        self.init(seq: seq, document: doc, sampleRate: rate, samples: samples,
+                  playback: .loop(events: RegionEvents(compiled), start: start, end: end, tempo: doc.transport.tempo,
+                                  looping: doc.transport.loopOn), clickSound: clickSound)
+    }
+
+    /// A snapshot of `doc` playing `playback` (the loop or the song, compiled by an `EventCompiler`).
+    /// `clickSound` nil: the metronome is silent whatever the document says.
+    init(seq: Int, document doc: Document, sampleRate rate: Double, samples: [SampleBuffer?], playback: Playback,
+         clickSound: ClickSound? = nil) {
+        self.samples = samples
+        self.clickSound = clickSound
+        let sections = UnsafeMutablePointer<MixSection>.allocate(capacity: max(playback.sections.count, 1))
+        playback.sections.withUnsafeBufferPointer {
+            if let p = $0.baseAddress { sections.initialize(from: p, count: $0.count) }
+        }
         let trackGains = Schedule.trackGains(of: doc.tracks)
-        let events = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(compiled.count, 1))
-        compiled.withUnsafeBufferPointer { if let p = $0.baseAddress { events.initialize(from: p, count: $0.count) } }
+        regions = playback.regions
         let mixSlots = UnsafeMutablePointer<MixSlot>.allocate(capacity: ClipSlot.count)
         for n in 0..<ClipSlot.count {
             let slot = n < doc.slots.count ? doc.slots[n] : ClipSlot()
@@ -30,15 +48,25 @@ final class PublishedSnapshot {
         for (i, g) in trackGains.enumerated() { (gains + i).initialize(to: Float(g)) }
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: MixSnapshot(
-            seq: seq, events: events, eventCount: compiled.count, slots: mixSlots, trackGains: gains,
-            trackCount: trackGains.count, start: start, end: end, span: end - start,
-            tempo: doc.transport.tempo, looping: doc.transport.loopOn,
+            seq: seq, sections: sections,
+            sectionCount: playback.sections.count, song: playback.song, total: playback.total,
+            totalPasses: playback.totalPasses, slots: mixSlots, trackGains: gains,
+            trackCount: trackGains.count, looping: playback.looping,
             volume: Float(min(max(doc.transport.volume, 0), 1)),
-            seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots)))
+            seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots),
+            click: Self.click(doc.transport, sound: clickSound)))
+    }
+
+    static func click(_ t: Transport, sound: ClickSound?) -> MixClick {
+        guard t.click, let sound else { return .off }
+        return MixClick(on: true, level: Float(min(max(t.clickLevel, 0), 1)), beat: t.beat, meter: max(1, t.meter),
+                        countIn: max(0, t.countIn),
+                        accent: UnsafePointer(sound.accent.data), accentFrames: sound.accent.frames,
+                        normal: UnsafePointer(sound.beat.data), normalFrames: sound.beat.frames)
     }
 
     deinit {
-        pointer.pointee.events.deallocate()
+        pointer.pointee.sections.deallocate()
         pointer.pointee.slots.deallocate()
         pointer.pointee.trackGains.deallocate()
         pointer.deallocate()

@@ -15,11 +15,17 @@ struct RenderState {
     var playing = false
     /// The output frame the next rendered sample has.
     var frame: Int64 = 0
-    /// The output frame of pass 0, time 0: event frames are `base + schedule.frame(pass:time:)`. While paused it
-    /// moves with `frame`, so the musical position stands still.
+    /// The output frame of pass 0, time 0 (of section 1, song pass 0): event frames are
+    /// `base + snapshot.frame(songPass:section:pass:time:)`. While paused it moves with `frame`, so the musical
+    /// position stands still.
     var base: Int64 = 0
+    /// The pass of the current section (the loop's pass).
     var pass = 0
-    /// The next event of the current pass.
+    /// The section playing, from 0 (always 0 for the loop).
+    var section = 0
+    /// The pass of the whole song (always 0 for the loop).
+    var songPass = 0
+    /// The next event of the current pass, counted within the section's events.
     var next = 0
     /// The time (in pass) of the last event fired this pass, so a re-anchoring never fires an event twice.
     var lastFired = -Double.infinity
@@ -28,8 +34,20 @@ struct RenderState {
     var played: PlayedMarkers
     /// While stopped: frames from `base` to the position where the music stopped (`frame - base` then).
     var stoppedOffset: Int64 = 0
-    /// Passes to play before stopping; 0: endless when the loop is on, one pass when it is off.
+    /// Passes to play before stopping (of the loop, or of the whole song); 0: endless when the loop (song loop)
+    /// is on, one pass when it is off.
     var passLimit = 0
+    /// The metronome's next beat of the timeline in this pass (see `MixClick`).
+    var clickNext = 0
+    /// A count-in is sounding: clicks from `countInStart`, one every `countInBeatFrames`, `countInBeats` of them
+    /// (accent every `countInMeter`); the music starts at output frame `countInEnd`.
+    var countingIn = false
+    var countInStart: Int64 = 0
+    var countInEnd: Int64 = 0
+    var countInBeatFrames = 0.0
+    var countInBeats = 0
+    var countInMeter = 1
+    var countInNext = 0
     var voices: UnsafeMutablePointer<Voice>
     /// Voices sounding at once before the oldest is stolen.
     var polyphony = 64
@@ -98,13 +116,50 @@ struct RenderState {
     /// Fires every event due at output frame `frame + offset` and returns where the next segment ends: the
     /// next event, the end of the pass, or `count`.
     private mutating func fireDueEvents(upTo count: Int, offset: Int) -> Int {
-        guard playing, let snap = snapshot, snap.pointee.span > 0 else { return count }
+        if countingIn {
+            let now = frame + Int64(offset)
+            while countInNext < countInBeats {
+                let at = countInStart + Int64((Double(countInNext) * countInBeatFrames).rounded())
+                if at > now { break }
+                if let snap = snapshot {
+                    fireClick(accent: countInNext % countInMeter == 0, snap.pointee.click, seq: snap.pointee.seq)
+                }
+                countInNext += 1
+            }
+            guard now >= countInEnd else {
+                let nextAt = countInNext < countInBeats
+                    ? countInStart + Int64((Double(countInNext) * countInBeatFrames).rounded()) : countInEnd
+                return offset + Int(min(min(nextAt, countInEnd) - now, Int64(count - offset)))
+            }
+            // The count-in is over: the music starts on this very frame, from where it stood.
+            countingIn = false
+            playing = true
+            base = countInEnd - stoppedOffset
+        }
+        guard playing, let snap = snapshot, snap.pointee.sectionCount > 0 else { return count }
         let now = frame + Int64(offset)
+        if section >= snap.pointee.sectionCount || (snap.pointee.song && songPass >= songPassLimit(snap)) {
+            return stop(at: now, count: count)
+        }
         while true {
             let sn = snap.pointee
-            if next < sn.eventCount {
-                let ev = sn.events[next]
-                let at = base + sn.frame(pass: pass, time: ev.time, rate: rate)
+            let sec = sn.sections[section]
+            guard sec.span > 0 else { return count }
+            // The metronome's next beat, merged with the events by frame.
+            var clickAt = Int64.max
+            if sn.click.on && clickNext < MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sn.click.beat).end {
+                let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
+                                         time: sn.click.time(clickNext, start: sec.start), rate: rate)
+                if at <= now {
+                    fireClick(accent: clickNext % sn.click.meter == 0, sn.click, seq: sn.seq)
+                    clickNext += 1
+                    continue
+                }
+                clickAt = at
+            }
+            if next < sec.eventCount {
+                let ev = sec.events[next]
+                let at = base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.time, rate: rate)
                 if at <= now {
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
                     // waits for the next pass. (A pass with more markers than the table holds records only the
@@ -114,28 +169,92 @@ struct RenderState {
                     next += 1
                     continue
                 }
-                return offset + Int(min(at - now, Int64(count - offset)))
+                return offset + Int(min(min(at, clickAt) - now, Int64(count - offset)))
             }
-            let wrap = base + sn.frame(pass: pass + 1, time: 0, rate: rate)
+            let wrap = base + sn.passEnd(songPass: songPass, section: section, pass: pass, rate: rate)
             if wrap <= now {
                 pass += 1
                 next = 0
                 lastFired = -.infinity
                 played.clear()
-                let limit = passLimit > 0 ? passLimit : (sn.looping ? Int.max : 1)
-                if pass >= limit {
-                    // The end: stop and return to the start; sounding voices ring out.
-                    playing = false
-                    pass = 0
-                    base = now
-                    stoppedOffset = 0
-                    shared.pointee.finished.store(true, ordering: .releasing)
-                    return count
+                if sn.song {
+                    if pass >= sec.repeats {
+                        pass = 0
+                        section += 1
+                        if section >= sn.sectionCount {
+                            section = 0
+                            songPass += 1
+                            if songPass >= songPassLimit(snap) { return stop(at: now, count: count) }
+                        }
+                    }
+                } else if pass >= (passLimit > 0 ? passLimit : (sn.looping ? Int.max : 1)) {
+                    return stop(at: now, count: count)
                 }
+                resetClick()
                 continue
             }
-            return offset + Int(min(wrap - now, Int64(count - offset)))
+            return offset + Int(min(min(wrap, clickAt) - now, Int64(count - offset)))
         }
+    }
+
+    /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
+    static let clickTrack: Int32 = -1
+
+    /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
+    private mutating func fireClick(accent: Bool, _ click: MixClick, seq: Int) {
+        guard click.on, click.level > 0, let data = accent ? click.accent : click.normal else { return }
+        let frames = accent ? click.accentFrames : click.normalFrames
+        guard frames > 0 else { return }
+        let v = allocateVoice()
+        anyVoiceSounded = true
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: Self.clickTrack, data: data, frames: frames, position: 0,
+            gain: click.level, trackGain: 1, level: 0, stage: .attack,
+            attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
+            releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
+            gateSection: 0, gateSongPass: 0, seq: seq, order: order)
+    }
+
+    /// The metronome back to the first beat of the current pass.
+    private mutating func resetClick() {
+        guard let snap = snapshot, section < snap.pointee.sectionCount else { clickNext = 0; return }
+        let sec = snap.pointee.sections[section]
+        clickNext = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: snap.pointee.click.beat).first
+    }
+
+    /// The metronome's first beat of the current pass whose frame is at or after the current frame.
+    private func firstClick(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
+        let sn = snap.pointee
+        guard section < sn.sectionCount else { return 0 }
+        let sec = sn.sections[section]
+        var (lo, hi) = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sn.click.beat)
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
+                                     time: sn.click.time(mid, start: sec.start), rate: rate)
+            if at < frame { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Song passes to play: the limit asked for, else endless with song loop on, one pass without.
+    private func songPassLimit(_ snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
+        passLimit > 0 ? passLimit : (snap.pointee.looping ? Int.max : 1)
+    }
+
+    /// The end: stop and return to the start; sounding voices ring out.
+    private mutating func stop(at now: Int64, count: Int) -> Int {
+        playing = false
+        pass = 0
+        section = 0
+        songPass = 0
+        next = 0
+        base = now
+        stoppedOffset = 0
+        resetClick()
+        shared.pointee.finished.store(true, ordering: .releasing)
+        return count
     }
 
     private mutating func fire(_ ev: MixEvent, snap: UnsafeMutablePointer<MixSnapshot>) {
@@ -146,8 +265,9 @@ struct RenderState {
             return
         }
         let sn = snap.pointee
+        let draw = songPass &* sn.totalPasses &+ sn.sections[section].passesBefore &+ pass
         let clip = ev.clip != 0 ? Int(ev.clip)
-            : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: pass)
+            : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: draw)
         guard (1...16).contains(clip) else { return }
         let slot = sn.slots[clip - 1]
         guard let data = slot.data, slot.frames > 0 else { return }
@@ -162,8 +282,11 @@ struct RenderState {
             gain: ev.amp * slot.gain, trackGain: targetGain, level: 0, stage: .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
-            releaseAt: slot.gate ? base + sn.frame(pass: pass, time: ev.gateEnd, rate: rate) : Int64.max,
-            gatePass: pass, gateTime: ev.gateEnd, seq: sn.seq, order: order)
+            releaseAt: slot.gate
+                ? base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.gateEnd, rate: rate)
+                : Int64.max,
+            gatePass: pass, gateTime: ev.gateEnd, gateSection: section, gateSongPass: songPass, seq: sn.seq,
+            order: order)
     }
 
     /// A free voice; at the polyphony limit the oldest sounding voice is stolen (it fades out in a few ms).
@@ -194,55 +317,116 @@ struct RenderState {
     }
 
     /// Adopts a newly published snapshot between two blocks. The musical position is kept; when the tempo or the
-    /// region changed, the clock is re-anchored so onsets from here on land on the new tempo's frames.
+    /// region changed, the clock is re-anchored so onsets from here on land on the new tempo's frames. Switching
+    /// between the loop and the song starts the new one from its beginning.
     private mutating func adopt(_ new: UnsafeMutablePointer<MixSnapshot>) {
         guard let old = snapshot else {
             snapshot = new
             base = frame
             stoppedOffset = 0
+            resetClick()
             return
         }
         let o = old.pointee, n = new.pointee
         snapshot = new
-        guard o.tempo != n.tempo || o.start != n.start || o.end != n.end else {
-            next = nextIndex(in: new)
+        if o.song != n.song || n.sectionCount == 0 || o.sectionCount == 0 {
+            restart()
             return
         }
-        let position = Double(frame - base) / rate * o.tempo
-        var inPass = o.span > 0 ? position - Double(pass) * o.span : 0
-        if o.start != n.start || o.end != n.end {
-            let docTime = o.start + inPass
-            if docTime >= n.start && docTime < n.end {
-                inPass = docTime - n.start
-                lastFired = lastFired.isFinite ? lastFired + o.start - n.start : lastFired
-            } else {
+        if n.sameTiming(as: o) {
+            next = nextIndex(in: new)
+            clickNext = firstClick(in: new)
+            return
+        }
+        let oldBase = base
+        let os = o.sections[min(section, o.sectionCount - 1)]
+        // Seconds at x1 into the current pass, on the old clock.
+        let position = Double(frame - base) / rate
+        var inPass = (position - (Double(songPass) * o.total + os.offset)) * os.tempo - Double(pass) * os.span
+        if !(inPass > 0) { inPass = 0 }
+        if section >= n.sectionCount {
+            // The section playing is gone: the song goes on with its next pass.
+            nextSongPass()
+            inPass = 0
+        } else {
+            let ns = n.sections[section]
+            if os.start != ns.start || os.span != ns.span {
+                let docTime = os.start + inPass
+                if docTime >= ns.start && docTime < ns.start + ns.span {
+                    inPass = docTime - ns.start
+                    lastFired = lastFired.isFinite ? lastFired + os.start - ns.start : lastFired
+                } else {
+                    inPass = 0
+                    lastFired = -.infinity
+                }
+                // A new region is a new pass as far as markers go: everything in it may sound once from here.
+                played.clear()
+            }
+            if pass >= ns.repeats {
+                // Fewer repeats than already played: on to the next section.
+                pass = 0
+                section += 1
+                if section >= n.sectionCount { nextSongPass() }
                 inPass = 0
                 lastFired = -.infinity
+                played.clear()
             }
-            // A new region is a new pass as far as markers go: everything in it may sound once from here.
-            played.clear()
         }
-        base = frame - Int64(((Double(pass) * n.span + inPass) / n.tempo * rate).rounded())
+        let ns = n.sections[section]
+        base = frame - Int64((SongTiming.time(songPass: songPass, total: n.total, offset: ns.offset, pass: pass,
+                                              time: inPass, span: ns.span, tempo: ns.tempo) * rate).rounded())
         stoppedOffset = frame - base
         next = nextIndex(in: new)
+        clickNext = firstClick(in: new)
         // Open gates close where the music now puts their end (never before the present).
-        let shift = o.start - n.start
+        let shift = os.start - ns.start
         for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].stage != .release
             && voices[v].releaseAt != Int64.max {
-            let at = base + n.frame(pass: voices[v].gatePass, time: voices[v].gateTime + shift, rate: rate)
-            voices[v].gateTime += shift
+            if n.song && voices[v].gateSection >= n.sectionCount {
+                voices[v].releaseAt = max(voices[v].releaseAt + base - oldBase, frame)
+                continue
+            }
+            voices[v].gateTime += voices[v].gateSection == section ? shift : 0
+            let at = base + n.frame(songPass: voices[v].gateSongPass, section: voices[v].gateSection,
+                                    pass: voices[v].gatePass, time: voices[v].gateTime, rate: rate)
             voices[v].releaseAt = max(at, frame)
         }
+    }
+
+    /// On to the first section of the next pass of the song.
+    private mutating func nextSongPass() {
+        section = 0
+        pass = 0
+        songPass += 1
+        lastFired = -.infinity
+        played.clear()
+        resetClick()
+    }
+
+    /// From the beginning: the loop's start, or the song's first section.
+    private mutating func restart() {
+        pass = 0
+        section = 0
+        songPass = 0
+        next = 0
+        lastFired = -.infinity
+        played.clear()
+        base = frame
+        stoppedOffset = 0
+        resetClick()
     }
 
     /// The first event of the current pass still to come: at or after the current frame and after the last fired.
     private func nextIndex(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
         let sn = snap.pointee
-        var lo = 0, hi = sn.eventCount
+        guard section < sn.sectionCount else { return 0 }
+        let sec = sn.sections[section]
+        var lo = 0, hi = sec.eventCount
         while lo < hi {
             let mid = (lo + hi) / 2
-            let e = sn.events[mid]
-            if base + sn.frame(pass: pass, time: e.time, rate: rate) < frame || e.time <= lastFired {
+            let e = sec.events[mid]
+            if base + sn.frame(songPass: songPass, section: section, pass: pass, time: e.time, rate: rate) < frame
+                || e.time <= lastFired {
                 lo = mid + 1
             } else {
                 hi = mid
@@ -257,18 +441,41 @@ struct RenderState {
         case .play:
             passLimit = Int(c.value)
             shared.pointee.finished.store(false, ordering: .releasing)
-            playing = true
+            guard !playing && !countingIn else { return }
+            if let snap = snapshot, snap.pointee.click.on, snap.pointee.click.countIn > 0, snap.pointee.sectionCount > 0 {
+                // Count-in bars of click first, at the tempo playback starts with; the music stays where it
+                // stands until they end.
+                let ck = snap.pointee.click
+                let tempo = snap.pointee.sections[min(section, snap.pointee.sectionCount - 1)].tempo
+                countingIn = true
+                countInStart = frame
+                countInMeter = ck.meter
+                countInBeats = ck.countIn * ck.meter
+                countInBeatFrames = ck.beat / tempo * rate
+                countInNext = 0
+                countInEnd = frame + Int64((Double(countInBeats) * countInBeatFrames).rounded())
+            } else {
+                playing = true
+            }
         case .pause, .silence:
             if playing { stoppedOffset = frame - base }
             playing = false
+            countingIn = false
             releaseAll()
         case .rewind:
+            restart()
+        case .jump:
+            // Section `value` (from 0) from its first pass, from this block on; the song pass stays.
+            guard let snap = snapshot, snap.pointee.song, snap.pointee.sectionCount > 0 else { return }
+            let sn = snap.pointee
+            section = min(max(Int(c.value), 0), sn.sectionCount - 1)
             pass = 0
             next = 0
             lastFired = -.infinity
             played.clear()
-            base = frame
-            stoppedOffset = 0
+            base = frame - sn.frame(songPass: songPass, section: section, pass: 0, time: 0, rate: rate)
+            stoppedOffset = frame - base
+            resetClick()
         }
     }
 
@@ -286,7 +493,11 @@ struct RenderState {
         for v in 0..<Self.voiceCapacity where voices[v].active {
             let t = Int(voices[v].track)
             var target: Float = 0
-            if let snap, t < snap.pointee.trackCount { target = snap.pointee.trackGains[t] }
+            if t < 0 {
+                target = 1
+            } else if let snap, t < snap.pointee.trackCount {
+                target = snap.pointee.trackGains[t]
+            }
             voices[v].mix(into: out, count: count, firstFrame: firstFrame, targetTrackGain: target,
                           smoothing: trackSmoothing)
         }
@@ -334,16 +545,21 @@ struct RenderState {
         sh.pointee.oldestInUse.store(oldest, ordering: .releasing)
         sh.pointee.activeVoices.store(sounding, ordering: .relaxed)
         sh.pointee.playing.store(playing, ordering: .relaxed)
+        sh.pointee.countingIn.store(countingIn, ordering: .relaxed)
         sh.pointee.renderedFrames.store(Int(frame), ordering: .relaxed)
         var seconds = 0.0
-        if let snap = snapshot, snap.pointee.span > 0 {
+        if let snap = snapshot, section < snap.pointee.sectionCount, snap.pointee.sections[section].span > 0 {
             let sn = snap.pointee
-            let position = Double(frame - base) / rate * sn.tempo
-            var inPass = position - Double(pass) * sn.span
+            let sec = sn.sections[section]
+            let position = Double(frame - base) / rate
+            var inPass = (position - (Double(songPass) * sn.total + sec.offset)) * sec.tempo - Double(pass) * sec.span
             if inPass < 0 { inPass = 0 }
-            if inPass >= sn.span { inPass = inPass.truncatingRemainder(dividingBy: sn.span) }
-            seconds = sn.start + inPass
+            if inPass >= sec.span { inPass = inPass.truncatingRemainder(dividingBy: sec.span) }
+            seconds = sec.start + inPass
         }
+        sh.pointee.section.store(section, ordering: .relaxed)
+        sh.pointee.sectionPass.store(pass, ordering: .relaxed)
+        sh.pointee.songPass.store(songPass, ordering: .relaxed)
         sh.pointee.positionBits.store(seconds.bitPattern, ordering: .relaxed)
     }
 }

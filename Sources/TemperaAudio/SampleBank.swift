@@ -12,10 +12,13 @@ public final class SampleBank {
     private var failures: [Key: String] = [:]
     let sampleRate: Double
     let kitDirectory: String?
+    /// SoundFont slots' notes, rendered into samples here, off the audio thread.
+    let soundFonts: SoundFontBank
 
     init(sampleRate: Double, kitDirectory: String? = nil) {
         self.sampleRate = sampleRate
         self.kitDirectory = kitDirectory
+        soundFonts = SoundFontBank(sampleRate: sampleRate)
     }
 
     /// The kit's tone for MIDI-note slots without a file: a mallet on middle C, so note N sounds pitch N.
@@ -29,6 +32,12 @@ public final class SampleBank {
         var used = Set<Key>()
         for (i, slot) in slots.enumerated() {
             guard !slot.isEmpty else { buffers.append(nil); continue }
+            if slot.soundFont != nil {
+                let (buffer, problem) = soundFonts.sample(for: slot, baseDirectory: baseDirectory)
+                if let problem { warnings.append("slot \(i + 1): \(problem)") }
+                buffers.append(buffer)
+                continue
+            }
             let reference = slot.file ?? "kit/\(Self.noteSampleName).wav"
             let path = SamplePaths.resolve(reference, baseDirectory: baseDirectory, kitDirectory: kitDirectory)
             let key = Key(path: path, note: slot.note)
@@ -53,9 +62,13 @@ public final class SampleBank {
         // Forget what no slot uses any more (published snapshots keep their own references).
         cache = cache.filter { used.contains($0.key) }
         failures = failures.filter { used.contains($0.key) }
+        soundFonts.sweep()
         return (buffers, warnings)
     }
 
     /// Forgets failures so the next load tries those files again (after the user fixed them).
-    func retryFailures() { failures.removeAll() }
+    func retryFailures() {
+        failures.removeAll()
+        soundFonts.retryFailures()
+    }
 }

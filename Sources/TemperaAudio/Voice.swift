@@ -25,6 +25,9 @@ struct Voice {
     /// the gate is open moves its end with the music.
     var gatePass = 0
     var gateTime = 0.0
+    /// The section and song pass of the gate's pass (0 for the loop).
+    var gateSection = 0
+    var gateSongPass = 0
     /// The snapshot whose sample this voice reads: kept alive while the voice sounds.
     var seq = 0
     /// Start order, for stealing the oldest.

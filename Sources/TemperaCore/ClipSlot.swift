@@ -15,8 +15,13 @@ public struct ClipSlot: Hashable, Sendable {
     public var name: String
     /// An audio file path: absolute, relative to the document's folder, or `kit/NAME.wav` for the default kit.
     public var file: String?
-    /// A MIDI note: the sample is played pitched to it, 60 = as recorded.
+    /// A MIDI note: the sample is played pitched to it, 60 = as recorded; with a SoundFont, the note it plays.
     public var note: Int?
+    /// A SoundFont (`sf2=PATH`, or `default` for the General MIDI font the system has): the slot plays `note`
+    /// of `program` in `bank` through FluidSynth instead of a sample (bank 128: General MIDI drums).
+    public var soundFont: String?
+    public var program: Int = 0
+    public var bank: Int = 0
     /// Linear gain.
     public var gain: Double
     public var mode: Mode
@@ -36,6 +41,10 @@ public struct ClipSlot: Hashable, Sendable {
         self.decay = decay
         self.release = release
     }
+
+    /// General MIDI programs, and SoundFont banks (128: percussion).
+    public static let programRange = 0...127
+    public static let bankRange = 0...16383
 
     /// True when the slot has nothing to play.
     public var isEmpty: Bool { file == nil && note == nil }

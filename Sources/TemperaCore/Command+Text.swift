@@ -20,6 +20,9 @@ extension Command {
         case .slot(let number, let s):
             var out = "slot \(number)"
             if let file = s.file { out += " file=\(q(file))" }
+            if let font = s.soundFont { out += " sf2=\(q(font))" }
+            if let program = s.program { out += " program=\(program)" }
+            if let bank = s.bank { out += " bank=\(bank)" }
             if let note = s.note { out += " note=\(note)" }
             if let gain = s.gain { out += " gain=\(n(gain))" }
             if let mode = s.mode { out += " mode=\(mode.rawValue)" }
@@ -67,6 +70,46 @@ extension Command {
         case .redo(let k): return k == 1 ? "redo" : "redo \(k)"
         case .save(let path): return path.map { "save \(q($0))" } ?? "save"
         case .temper(let t): return "temper " + t.text
+        case .sectionAdd(let name, let start, let end, let repeats, let tempo):
+            var out = "section add"
+            if let name { out += " " + Command.quoteName(name) }
+            if let start, let end { out += " \(n(start)) \(n(end))" }
+            if let repeats { out += " x\(repeats)" }
+            if let tempo { out += " tempo=\(n(tempo))" }
+            return out
+        case .section(let k, let change):
+            switch change {
+            case .repeats(let r): return "section \(k) repeats \(r)"
+            case .tempo(let x): return "section \(k) tempo \(n(x))"
+            case .region(let a, let b): return "section \(k) region \(n(a)) \(n(b))"
+            case .name(let name): return "section \(k) name \(q(name))"
+            case .move(let m): return "section \(k) move \(m)"
+            case .delete: return "section \(k) delete"
+            }
+        case .song(let on): return on ? "song on" : "song off"
+        case .songLoop(let on): return on ? "song loop on" : "song loop off"
+        case .beat(let t): return "beat \(n(t))"
+        case .meter(let m): return "meter \(m)"
+        case .bpm(let x): return "bpm \(n(x))"
+        case .grid(let steps): return steps.map { "grid \($0)" } ?? "grid off"
+        case .click(let on, let level):
+            var out = "click"
+            if let on { out += on ? " on" : " off" }
+            if let level { out += " level=\(n(level))" }
+            return out
+        case .countIn(let bars): return "countin \(bars)"
+        case .amp(let a, let relative):
+            guard relative else { return "amp \(n(a))" }
+            return a < 0 || (a == 0 && a.sign == .minus) ? "amp \(n(a))" : "amp +\(n(a))"
+        case .copy: return "copy"
+        case .cut: return "cut"
+        case .paste: return "paste"
+        case .duplicate: return "duplicate"
+        case .trackDelete(let t): return Command.trackPrefix(t) + "delete"
+        case .trackMove(let t, let to): return Command.trackPrefix(t) + "move \(to)"
+        case .trackDuplicate(let t): return Command.trackPrefix(t) + "duplicate"
+        case .quantize(let steps, let strength):
+            return "quantize \(steps)" + (strength == 1 ? "" : " strength=\(n(strength))")
         }
     }
 
@@ -75,6 +118,15 @@ extension Command {
 
     /// ` on`, ` off`, or nothing for a toggle.
     static func onOff(_ on: Bool?) -> String { on.map { $0 ? " on" : " off" } ?? "" }
+
+    /// A section's name as `section add` reads it back: quoted when it could be read as a region bound or a
+    /// repeat count (`"2"`, `"x3"`).
+    static func quoteName(_ s: String) -> String {
+        let plain = quote(s)
+        guard plain == s else { return plain }
+        if (try? Expression.evaluate(s)) != nil || LineParser.repeatCount(s) != nil { return "\"" + s + "\"" }
+        return s
+    }
 
     /// A word as the lexer reads it back: bare when it can be, else in quotes with `\"` and `\\` escaped.
     static func quote(_ s: String) -> String {

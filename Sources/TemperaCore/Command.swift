@@ -48,6 +48,55 @@ public enum Command: Hashable, Sendable {
     case redo(Int)
     case save(String?)
     case temper(TemperCommand)
+    /// `section add [NAME] [A B] [x R] [tempo=X]`: a section at the end of the song; the region defaults to the
+    /// loop region, repeats to 1, the tempo to the document's (followed when it changes).
+    case sectionAdd(name: String?, start: Double?, end: Double?, repeats: Int?, tempo: Double?)
+    /// `section N repeats R | tempo X | region A B | name NAME | move M | delete`, N and M from 1.
+    case section(Int, SectionChange)
+    /// `song on|off`: play the song instead of the loop.
+    case song(on: Bool)
+    /// `song loop on|off`: start the song again at its end.
+    case songLoop(on: Bool)
+
+    /// What `section N ...` changes.
+    public enum SectionChange: Hashable, Sendable {
+        case repeats(Int)
+        case tempo(Double)
+        case region(Double, Double)
+        case name(String)
+        case move(Int)
+        case delete
+    }
+    /// `beat TIME`: seconds per beat at tempo x1 (times do not change).
+    case beat(Double)
+    /// `meter N`: beats per bar.
+    case meter(Int)
+    /// `bpm X`: sets the tempo to X * beat / 60 (times do not change).
+    case bpm(Double)
+    /// `grid N|off`: the cursor grid, N steps a beat (1...32), nil for off.
+    case grid(Int?)
+    /// `click on|off [level=L]` or `click level=L`: the metronome; nil leaves a setting as it is.
+    case click(on: Bool?, level: Double?)
+    /// `countin BARS`: bars of click before playback starts (0: none).
+    case countIn(Int)
+    /// `amp A` sets the selection's amplitude; `amp +D` / `amp -D` (relative) adds to it, clamped to 0...1.
+    case amp(Double, relative: Bool)
+    /// `copy`: the selection to the clipboard (session state, not an undo step).
+    case copy
+    /// `cut`: copy, then delete the selection (one step).
+    case cut
+    /// `paste`: the clipboard at the cursor on the current track (one step).
+    case paste
+    /// `duplicate`: the selection repeated right after its span.
+    case duplicate
+    /// `track [N] delete`.
+    case trackDelete(track: Int?)
+    /// `track [N] move M`: track N (or the current one) becomes track M.
+    case trackMove(track: Int?, to: Int)
+    /// `track [N] duplicate`: a copy of the track right below it.
+    case trackDuplicate(track: Int?)
+    /// `quantize N [strength=S]`: the selection moves toward the nearest 1/N of a beat by the fraction S.
+    case quantize(Int, strength: Double)
 
     /// The settings a `slot` command may carry; nil leaves a setting as it is.
     public struct SlotSettings: Hashable, Sendable {
@@ -59,9 +108,17 @@ public enum Command: Hashable, Sendable {
         public var decay: Double?
         public var release: Double?
         public var name: String?
+        /// `sf2=PATH`: play `note` through a SoundFont; `program=` and `bank=` choose its preset.
+        public var soundFont: String?
+        public var program: Int?
+        public var bank: Int?
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
-                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil) {
+                    attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
+                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil) {
+            self.soundFont = soundFont
+            self.program = program
+            self.bank = bank
             self.file = file
             self.note = note
             self.gain = gain

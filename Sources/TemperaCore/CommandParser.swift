@@ -50,6 +50,7 @@ public enum CommandParser {
         "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
         "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
         "slot N note=MIDI [file=PATH] [decay=MS] [name=NAME] ...",
+        "slot N sf2=PATH|default [program=P] [bank=B] note=MIDI ...",
         "cursor TIME", "marker add TIME [amp=A]", "pulse period=TIME count=N [start=TIME] [amp=A]",
         "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"",
         "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
@@ -59,12 +60,21 @@ public enum CommandParser {
         "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,I-J,...] [s=X]", "temper slider X",
         "temper stamp [times=K]", "temper group N", "temper apply", "temper morph times=K from=S0 to=S1",
         "temper preset swing|tigrigna|five-seven",
+        "beat TIME", "meter N", "bpm X", "grid N|off", "click on|off [level=L] | click level=L", "countin BARS",
+        "amp A | amp +D | amp -D", "copy | cut | paste", "duplicate",
+        "track [N] delete | track [N] duplicate | track [N] move M", "quantize N [strength=S]",
+        "section add [NAME] [A B] [x R] [tempo=X]", "section N repeats R", "section N tempo X",
+        "section N region A B", "section N name NAME", "section N move M", "section N delete",
+        "song on|off", "song loop on|off",
     ]
 
     /// The command names, for completion and suggestions.
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
                                "mode", "snap", "clip", "draw", "type", "fill", "select", "shift", "scale",
-                               "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper"]
+                               "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
+                               "section", "song",
+                               "beat", "meter", "bpm", "grid", "click", "countin", "amp", "copy", "cut", "paste",
+                               "duplicate", "quantize"]
 
     /// The linear gains a track may have: silence to four times (+12 dB).
     public static let trackGainRange: ClosedRange<Double> = 0...4
@@ -72,6 +82,9 @@ public enum CommandParser {
     /// The latest time (seconds) a document holds: about 116 days, far past any rhythm, and small enough that
     /// every sample frame fits an Int64 at any rate.
     public static let maxTime = Limits.maxTime
+
+    /// The finest division of the beat `quantize` takes.
+    public static let maxQuantize = 128
 
     /// The largest subdivision the rhythm designer accepts.
     public static let maxDivision = 128
@@ -335,6 +348,67 @@ struct LineParser {
             try end(usage: usage)
             return .save(path)
         case "temper": return .temper(try parseTemper())
+        case "section": return try parseSection()
+        case "song": return try parseSong()
+        case "beat":
+            let usage = "beat TIME"
+            let range = Transport.beatRange
+            let v = try number(try next("TIME", usage: usage), "beat", { range.contains($0) },
+                               "must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound)) seconds")
+            try end(usage: usage)
+            return .beat(v)
+        case "meter":
+            let usage = "meter N"
+            let m = try integer(try next("N", usage: usage), "meter", Transport.meterRange)
+            try end(usage: usage)
+            return .meter(m)
+        case "bpm":
+            let usage = "bpm X"
+            let v = try number(try next("X", usage: usage), "bpm", { $0 > 0 && $0.isFinite }, "must be greater than 0")
+            try end(usage: usage)
+            return .bpm(v)
+        case "grid":
+            let usage = "grid N|off"
+            let word = try next("N or off", usage: usage)
+            if isKeyword(word, "off") {
+                try end(usage: usage)
+                return .grid(nil)
+            }
+            let steps = try integer(word, "grid", Transport.gridRange)
+            try end(usage: usage)
+            return .grid(steps)
+        case "click": return try parseClick()
+        case "countin":
+            let usage = "countin BARS"
+            let bars = try integer(try next("BARS", usage: usage), "countin", Transport.countInRange)
+            try end(usage: usage)
+            return .countIn(bars)
+        case "amp":
+            let usage = "amp A | amp +D | amp -D"
+            let word = try next("A", usage: usage)
+            if word.equals != nil { throw fail("unexpected '\(word.text)' (\(usage))", at: word) }
+            let relative = !word.quoted && (word.text.hasPrefix("+") || word.text.hasPrefix("-"))
+            let v = relative
+                ? try number(word, "amp", { (-1...1).contains($0) }, "must change by -1 to +1")
+                : try amp(word)
+            try end(usage: usage)
+            return .amp(v, relative: relative)
+        case "copy", "cut", "paste", "duplicate":
+            try end(usage: head.text)
+            switch head.text {
+            case "copy": return .copy
+            case "cut": return .cut
+            case "paste": return .paste
+            default: return .duplicate
+            }
+        case "quantize":
+            let usage = "quantize N [strength=S]"
+            let steps = try integer(try next("N", usage: usage), "quantize", 1...CommandParser.maxQuantize)
+            let opts = try options(["strength"], usage: usage)
+            let strength = try opts["strength"].map {
+                try number($0, "strength", { (0...1).contains($0) }, "must be from 0 to 1")
+            } ?? 1
+            return .quantize(steps, strength: strength)
         default:
             var message = "unknown command '\(Limits.echo(head.text))'"
             if let near = Self.nearest(head.text, in: CommandParser.names) { message += " (did you mean '\(near)'?)" }
@@ -344,6 +418,7 @@ struct LineParser {
 
     mutating func parseTrack() throws -> Command {
         let usage = "track add [NAME] | track N | track [N] mute|solo [on|off] | track [N] gain G | track [N] name NAME"
+            + " | track [N] delete|duplicate | track [N] move M"
         let word = try next("'add', a setting or a track number", usage: usage)
         if isKeyword(word, "add") {
             return .trackAdd(name: try trackName(example: "track add"))
@@ -367,6 +442,14 @@ struct LineParser {
             }
         }
         switch verb.text {
+        case "delete", "duplicate":
+            try end(usage: "track [N] \(verb.text)")
+            return verb.text == "delete" ? .trackDelete(track: target) : .trackDuplicate(track: target)
+        case "move":
+            let u = "track [N] move M"
+            let to = try integer(try next("M", usage: u), "M", 1...Int.max)
+            try end(usage: u)
+            return .trackMove(track: target, to: to)
         case "mute", "solo":
             let u = "track [N] \(verb.text) [on|off]"
             var on: Bool?
@@ -386,7 +469,7 @@ struct LineParser {
     }
 
     /// The words after `track` that name a setting.
-    static let trackSettings = ["mute", "solo", "gain", "name"]
+    static let trackSettings = ["mute", "solo", "gain", "name", "delete", "move", "duplicate"]
 
     func unknownTrackSetting(_ text: String, usage: String) -> String {
         if let near = Self.nearest(text, in: ["add"] + Self.trackSettings) {
@@ -448,6 +531,18 @@ struct LineParser {
     /// 10^(dB/20).
     static func linear(decibels: Double) -> Double { pow(10, decibels / 20) }
 
+    mutating func parseClick() throws -> Command {
+        let usage = "click on|off [level=L] | click level=L"
+        var on: Bool?
+        if position < words.count, words[position].equals == nil {
+            on = try onOff(try next("on or off", usage: usage), usage: usage)
+        }
+        let opts = try options(["level"], usage: usage)
+        let level = try opts["level"].map { try number($0, "level", { (0...1).contains($0) }, "must be from 0 to 1") }
+        if on == nil && level == nil { throw CommandError("missing on, off or level= (\(usage))", column: missingColumn) }
+        return .click(on: on, level: level)
+    }
+
     mutating func parseLoop() throws -> Command {
         let usage = "loop A B | loop on | loop off"
         let first = try next("A B, on or off", usage: usage)
@@ -464,14 +559,19 @@ struct LineParser {
     }
 
     mutating func parseSlot() throws -> Command {
-        let usage = "slot N file=PATH|note=MIDI [gain=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS]"
+        let usage = "slot N file=PATH|note=MIDI|sf2=PATH [program=P] [bank=B] [gain=G] [mode=oneshot|gate] [attack=MS] "
+            + "[decay=MS] [release=MS]"
         let n = try integer(try next("N", usage: usage), "slot", ClipSlot.range)
-        let opts = try options(["file", "note", "gain", "mode", "attack", "decay", "release", "name"], usage: usage)
+        let opts = try options(["file", "note", "gain", "mode", "attack", "decay", "release", "name", "sf2", "program",
+                                "bank"], usage: usage)
         if opts.isEmpty { throw CommandError("missing settings (\(usage))", column: missingColumn) }
         var s = Command.SlotSettings()
         s.file = opts["file"]?.text
         s.name = opts["name"]?.text
         s.note = try opts["note"].map { try integer($0, "note", 0...127) }
+        s.soundFont = opts["sf2"]?.text
+        s.program = try opts["program"].map { try integer($0, "program", ClipSlot.programRange) }
+        s.bank = try opts["bank"].map { try integer($0, "bank", ClipSlot.bankRange) }
         s.gain = try opts["gain"].map { try number($0, "gain", { (0...16).contains($0) }, "must be from 0 to 16") }
         if let m = opts["mode"] {
             guard let mode = ClipSlot.Mode(rawValue: m.text) else {

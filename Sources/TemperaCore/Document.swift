@@ -9,6 +9,8 @@ public struct Document: Hashable, Sendable {
     public var groups: GroupBank
     public var designer: Temperament
     public var transport: Transport
+    /// The song: sections of the timeline chained into a piece (empty and off unless made).
+    public var song = Song()
     /// The pattern code last used, shown in the pattern area.
     public var pattern: String
     /// Seeds every random choice (`?` clips, random selection) so a document always plays the same way.
@@ -63,7 +65,8 @@ public struct Document: Hashable, Sendable {
     /// The designer's starting point: the paper's 5 against 7 (see `TemperamentPreset.fiveSeven`).
     public static var defaultDesigner: Temperament { TemperamentPreset.fiveSeven.temperament }
 
-    /// A new document: never a blank page. Four tracks of 16 even markers over two seconds, kit loaded.
+    /// A new document: never a blank page. Four tracks of 16 even markers over two seconds (a bar of 4/4 at
+    /// 120 BPM in sixteenths), kit loaded, the cursor grid on sixteenths.
     public static func newDocument() -> Document {
         let names = ["kick", "snare", "hat", "perc"]
         let tracks = names.map { name in
@@ -71,7 +74,9 @@ public struct Document: Hashable, Sendable {
                 Marker(id: MarkerID(i), time: Double(i) * 0.125, amp: i % 4 == 0 ? 0.9 : 0.6)
             }))
         }
-        return Document(tracks: tracks)
+        var doc = Document(tracks: tracks)
+        doc.transport.grid = 4
+        return doc
     }
 
     /// The document `tempera` opens with no file: a loop that plays at once and shows off uneven time.

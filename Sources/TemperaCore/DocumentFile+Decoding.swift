@@ -118,7 +118,7 @@ extension DocumentFile {
             if v < 1 { throw version.error("unknown format version \(v)") }
 
             let o = try Object(root, "the document", allowed: [versionKey, "version", "seed", "pattern", "transport",
-                                                                "designer", "slots", "groups", "tracks"])
+                                                                "time", "song", "designer", "slots", "groups", "tracks"])
             var doc = Document(tracks: [])
             if let s = o.optional("seed") {
                 guard case .number(let d, let text) = s.kind,
@@ -130,6 +130,8 @@ extension DocumentFile {
             }
             if let p = o.optional("pattern") { doc.pattern = try string(p, "pattern") }
             if let t = o.optional("transport") { doc.transport = try transport(t) }
+            if let t = o.optional("time") { try musicalTime(t, into: &doc.transport) }
+            if let s = o.optional("song") { doc.song = try song(s) }
             if let d = o.optional("designer") { doc.designer = try designer(d) }
             if let s = o.optional("slots") { doc.slots = try slots(s) }
             if let g = o.optional("groups") { doc.groups = try groups(g) }
@@ -165,6 +167,56 @@ extension DocumentFile {
                 }
             }
             return t
+        }
+
+        /// The song: optional (an older file has none and loads with an empty song, off).
+        static func song(_ v: JSONValue) throws -> Song {
+            let o = try Object(v, "song", allowed: ["on", "loop", "sections"])
+            var song = Song()
+            if let x = o.optional("on") { song.on = try bool(x, "song on") }
+            if let x = o.optional("loop") { song.loop = try bool(x, "song loop") }
+            if let x = o.optional("sections") {
+                let items = try array(x, "sections")
+                if items.count > Song.maxSections { throw x.error("a song holds at most \(Song.maxSections) sections") }
+                for item in items {
+                    let so = try Object(item, "a section", allowed: ["name", "start", "end", "repeats", "tempo"])
+                    let name = try string(try so.required("name", in: "a section"), "name")
+                    if let problem = LineParser.nameProblem(name) { throw item.error("section name: \(problem)") }
+                    let start = try double(try so.required("start", in: "a section"), "start",
+                                           { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
+                    let end = try double(try so.required("end", in: "a section"), "end",
+                                         { $0 > start && $0 <= maxTime }, "must be after the section's start (\(number(start)))")
+                    var section = Song.Section(name: name, start: start, end: end)
+                    if let r = so.optional("repeats") { section.repeats = try int(r, "repeats", 1...Song.maxRepeats) }
+                    if let t = so.optional("tempo") {
+                        let range = Transport.tempoRange
+                        section.tempo = try double(t, "tempo", { range.contains($0) },
+                                                   "must be from \(number(range.lowerBound)) to \(number(range.upperBound))")
+                    }
+                    song.sections.append(section)
+                }
+            }
+            return song
+        }
+
+        /// The `time` object: beat, meter, grid, click and count-in, each optional.
+        static func musicalTime(_ v: JSONValue, into t: inout Transport) throws {
+            let o = try Object(v, "time", allowed: ["beat", "meter", "grid", "click", "countin"])
+            let beats = Transport.beatRange
+            if let x = o.optional("beat") {
+                t.beat = try double(x, "beat", { beats.contains($0) },
+                                    "must be from \(number(beats.lowerBound)) to \(number(beats.upperBound)) seconds")
+            }
+            if let x = o.optional("meter") { t.meter = try int(x, "meter", Transport.meterRange) }
+            if let x = o.optional("grid") {
+                if case .null = x.kind { t.grid = nil } else { t.grid = try int(x, "grid", Transport.gridRange) }
+            }
+            if let c = o.optional("click") {
+                let co = try Object(c, "click", allowed: ["on", "level"])
+                if let x = co.optional("on") { t.click = try bool(x, "click on") }
+                if let x = co.optional("level") { t.clickLevel = try double(x, "click level", { (0...1).contains($0) }, "must be from 0 to 1") }
+            }
+            if let x = o.optional("countin") { t.countIn = try int(x, "countin", Transport.countInRange) }
         }
 
         static func row(_ v: JSONValue, _ name: String) throws -> Temperament.Row {
@@ -219,7 +271,7 @@ extension DocumentFile {
             var seen = Set<Int>()
             for item in try array(v, "slots") {
                 let o = try Object(item, "a slot", allowed: ["slot", "name", "file", "note", "gain", "mode", "attack",
-                                                             "decay", "release"])
+                                                             "decay", "release", "sf2", "program", "bank"])
                 let numberValue = try o.required("slot", in: "a slot")
                 let n = try int(numberValue, "slot", ClipSlot.range)
                 if !seen.insert(n).inserted { throw numberValue.error("slot \(n) is given twice") }
@@ -227,6 +279,12 @@ extension DocumentFile {
                 if let x = o.optional("name") { s.name = try string(x, "name") }
                 if let x = o.optional("file") { s.file = try string(x, "file") }
                 if let x = o.optional("note") { s.note = try int(x, "note", 0...127) }
+                if let x = o.optional("sf2") {
+                    s.soundFont = try string(x, "sf2")
+                    if s.note == nil { throw x.error("a SoundFont slot needs a \"note\"") }
+                }
+                if let x = o.optional("program") { s.program = try int(x, "program", ClipSlot.programRange) }
+                if let x = o.optional("bank") { s.bank = try int(x, "bank", ClipSlot.bankRange) }
                 if let x = o.optional("gain") { s.gain = try double(x, "gain", { gainRange.contains($0) }, "must be from 0 to 16") }
                 if let x = o.optional("mode") {
                     let text = try string(x, "mode")

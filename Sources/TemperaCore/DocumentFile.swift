@@ -36,6 +36,10 @@ public enum DocumentFile {
         out += "  \"transport\": {\"tempo\": \(number(t.tempo)), \"volume\": \(number(t.volume)), "
             + "\"length\": \(number(t.length)), \"loop\": {\"on\": \(t.loopOn), \"start\": \(number(t.loopStart)), "
             + "\"end\": \(number(t.loopEnd))}},\n"
+        // Musical time (beat, meter, grid, metronome) has its own line: older files without it read as the defaults.
+        out += "  \"time\": {\"beat\": \(number(t.beat)), \"meter\": \(t.meter), \"grid\": \(t.grid.map(String.init) ?? "null"), "
+            + "\"click\": {\"on\": \(t.click), \"level\": \(number(t.clickLevel))}, \"countin\": \(t.countIn)},\n"
+        if document.song != Song() { out += song(document.song) }
         let d = document.designer
         out += "  \"designer\": {\"span\": \(number(d.span)), \"slider\": \(number(d.slider)), \"map\": "
         if let map = d.map {
@@ -49,6 +53,9 @@ public enum DocumentFile {
             out += "    {\"slot\": \(i + 1), \"name\": \(string(slot.name))"
             if let file = slot.file { out += ", \"file\": \(string(file))" }
             if let note = slot.note { out += ", \"note\": \(note)" }
+            if let font = slot.soundFont {
+                out += ", \"sf2\": \(string(font)), \"program\": \(slot.program), \"bank\": \(slot.bank)"
+            }
             out += ", \"gain\": \(number(slot.gain)), \"mode\": \"\(slot.mode.rawValue)\", "
                 + "\"attack\": \(number(slot.attack))"
             if let decay = slot.decay { out += ", \"decay\": \(number(decay))" }
@@ -142,6 +149,17 @@ public enum DocumentFile {
             var text = text
             text.withUTF8 { buffer.bytes.append(contentsOf: $0) }
         }
+    }
+
+    /// The song's line (and one line a section), written only when the song is not the empty default.
+    static func song(_ song: Song) -> String {
+        var out = "  \"song\": {\"on\": \(song.on), \"loop\": \(song.loop), \"sections\": ["
+        for (j, s) in song.sections.enumerated() {
+            out += "\n    {\"name\": \(string(s.name)), \"start\": \(number(s.start)), \"end\": \(number(s.end)), "
+                + "\"repeats\": \(s.repeats)" + (s.tempo.map { ", \"tempo\": \(number($0))" } ?? "") + "}"
+            out += j == song.sections.count - 1 ? "\n  " : ","
+        }
+        return out + "]},\n"
     }
 
     static func row(_ r: Temperament.Row) -> String {

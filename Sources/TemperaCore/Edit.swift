@@ -143,6 +143,12 @@ public struct Edit {
         document.transport = t
     }
 
+    /// The song: its sections and its on and loop settings.
+    public mutating func setSong(_ song: Song) {
+        if record.song == nil { record.song = document.song }
+        document.song = song
+    }
+
     /// The pattern code shown in the pattern area.
     public mutating func setPattern(_ code: String) {
         if record.pattern == nil { record.pattern = document.pattern }
@@ -175,6 +181,27 @@ public struct Edit {
         return document.tracks.count - 1
     }
 
+    /// Replaces the whole list of tracks (deleting, moving or duplicating a track). The list before is kept
+    /// whole (tracks share their marker storage, so this costs little). It must be the step's only change to
+    /// tracks: marker and track-setting records name tracks by index, which this change reorders.
+    public mutating func setTracks(_ tracks: [Track]) {
+        precondition(record.markers.isEmpty && record.trackSettings.isEmpty && document.tracks.count == record.tracksBefore,
+                     "setTracks must be the only change to tracks in its step")
+        if record.tracks == nil { record.tracks = document.tracks }
+        document.tracks = tracks
+    }
+
+    /// `track` with every marker under a fresh id, so a copy of it can join the document.
+    public mutating func renumbered(_ track: Track) -> Track {
+        var t = track
+        t.markers = MarkerList(track.markers.map { m in
+            var m = m
+            m.id = document.makeMarkerID()
+            return m
+        })
+        return t
+    }
+
     /// Undoes everything recorded so far, restoring the document exactly as it was.
     mutating func revert() {
         record.revert(&document)
@@ -194,8 +221,11 @@ struct EditRecord {
     var groups: [Int: Group] = [:]
     var trackSettings: [Int: TrackSettings] = [:]
     var transport: Transport?
+    var song: Song?
     var designer: Temperament?
     var pattern: String?
+    /// Every track before a `setTracks` (which then is the step's only change to tracks).
+    var tracks: [Track]?
     let tracksBefore: Int
     let nextMarkerID: MarkerID
 
@@ -224,14 +254,16 @@ struct EditRecord {
         for (t, s) in later.trackSettings where t < tracksBefore && trackSettings[t] == nil { trackSettings[t] = s }
         for (n, g) in later.groups where groups[n] == nil { groups[n] = g }
         if transport == nil { transport = later.transport }
+        if song == nil { song = later.song }
         if designer == nil { designer = later.designer }
         if pattern == nil { pattern = later.pattern }
+        if tracks == nil { tracks = later.tracks }
     }
 
     /// True when nothing was recorded and the document's shape did not change.
     func isEmpty(_ document: Document) -> Bool {
-        markers.isEmpty && slots.isEmpty && groups.isEmpty && trackSettings.isEmpty && transport == nil && designer == nil && pattern == nil
-            && document.tracks.count == tracksBefore && document.nextMarkerID == nextMarkerID
+        markers.isEmpty && slots.isEmpty && groups.isEmpty && trackSettings.isEmpty && transport == nil && song == nil && designer == nil && pattern == nil
+            && tracks == nil && document.tracks.count == tracksBefore && document.nextMarkerID == nextMarkerID
     }
 
     /// Puts the document back as it was when the record started.
@@ -240,11 +272,13 @@ struct EditRecord {
             let current = Array(document.tracks[track].markers.markers(ids: touched.keys).values)
             History.move(&document.tracks[track].markers, from: current, to: touched.values.compactMap { $0 })
         }
+        if let tracks { document.tracks = tracks }
         if document.tracks.count > tracksBefore { document.tracks.removeLast(document.tracks.count - tracksBefore) }
         for (n, s) in slots { document.slots[n - 1] = s }
         for (n, g) in groups { document.groups[n] = g }
         for (t, s) in trackSettings { s.apply(to: &document.tracks[t]) }
         if let transport { document.transport = transport }
+        if let song { document.song = song }
         if let designer { document.designer = designer }
         if let pattern { document.pattern = pattern }
         document.nextMarkerID = nextMarkerID
@@ -266,8 +300,12 @@ struct EditRecord {
             if !before.isEmpty || !after.isEmpty { tracks.append(.init(track: track, before: before, after: after)) }
         }
         var step = History.Step(name: name, tracksBefore: tracksBefore, nextMarkerID: (nextMarkerID, document.nextMarkerID))
-        step.markers = tracks
-        step.addedTracks = Array(document.tracks[tracksBefore...])
+        if let before = self.tracks {
+            if before != document.tracks { step.tracks = (before, document.tracks) }
+        } else {
+            step.markers = tracks
+            step.addedTracks = Array(document.tracks[tracksBefore...])
+        }
         step.slots = slots.sorted { $0.key < $1.key }.compactMap { n, s in
             s == document.slots[n - 1] ? nil : .init(index: n, before: s, after: document.slots[n - 1])
         }
@@ -279,6 +317,7 @@ struct EditRecord {
             return s == now ? nil : .init(index: t, before: s, after: now)
         }
         if let transport, transport != document.transport { step.transport = (transport, document.transport) }
+        if let song, song != document.song { step.song = (song, document.song) }
         if let designer, designer != document.designer { step.designer = (designer, document.designer) }
         if let pattern, pattern != document.pattern { step.pattern = (pattern, document.pattern) }
         return step.changesDocument ? step : nil

@@ -31,8 +31,12 @@ public struct History {
         /// Name, gain, mute and solo of tracks that existed before the step (index from 0).
         public var trackSettings: [ValueChange<TrackSettings>] = []
         public var transport: (before: Transport, after: Transport)?
+        public var song: (before: Song, after: Song)?
         public var designer: (before: Temperament, after: Temperament)?
         public var pattern: (before: String, after: String)?
+        /// The whole list of tracks, when the step deleted, moved or duplicated one (then it is the step's
+        /// only change to tracks). The tracks share their marker storage with the document's.
+        public var tracks: (before: [Track], after: [Track])?
         public var nextMarkerID: (before: MarkerID, after: MarkerID)
 
         init(name: String, tracksBefore: Int, nextMarkerID: (MarkerID, MarkerID)) {
@@ -43,8 +47,8 @@ public struct History {
 
         var changesDocument: Bool {
             !markers.isEmpty || !addedTracks.isEmpty || !slots.isEmpty || !groups.isEmpty || !trackSettings.isEmpty
-                || transport != nil
-                || designer != nil || pattern != nil || nextMarkerID.before != nextMarkerID.after
+                || transport != nil || song != nil
+                || designer != nil || pattern != nil || tracks != nil || nextMarkerID.before != nextMarkerID.after
         }
 
         /// Markers held by the step (before and after states, added tracks included): what it costs to keep.
@@ -54,6 +58,7 @@ public struct History {
 
         /// Takes the document from the state before the step to the state after it.
         func redo(_ doc: inout Document) {
+            if let tracks { doc.tracks = tracks.after }
             doc.tracks.append(contentsOf: addedTracks)
             for change in markers {
                 History.move(&doc.tracks[change.track].markers, from: change.before, to: change.after)
@@ -62,6 +67,7 @@ public struct History {
             for g in groups { doc.groups[g.index] = g.after }
             for t in trackSettings { t.after.apply(to: &doc.tracks[t.index]) }
             if let transport { doc.transport = transport.after }
+            if let song { doc.song = song.after }
             if let designer { doc.designer = designer.after }
             if let pattern { doc.pattern = pattern.after }
             doc.nextMarkerID = nextMarkerID.after
@@ -72,11 +78,13 @@ public struct History {
             for change in markers {
                 History.move(&doc.tracks[change.track].markers, from: change.after, to: change.before)
             }
+            if let tracks { doc.tracks = tracks.before }
             if doc.tracks.count > tracksBefore { doc.tracks.removeLast(doc.tracks.count - tracksBefore) }
             for s in slots { doc.slots[s.index - 1] = s.before }
             for g in groups { doc.groups[g.index] = g.before }
             for t in trackSettings { t.before.apply(to: &doc.tracks[t.index]) }
             if let transport { doc.transport = transport.before }
+            if let song { doc.song = song.before }
             if let designer { doc.designer = designer.before }
             if let pattern { doc.pattern = pattern.before }
             doc.nextMarkerID = nextMarkerID.before

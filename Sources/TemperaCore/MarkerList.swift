@@ -392,3 +392,29 @@ extension MarkerList: CustomStringConvertible {
         return "[" + shown.joined(separator: " ") + (count > 12 ? " ... \(count) markers" : "") + "]"
     }
 }
+
+extension MarkerList {
+    /// True when the markers with times in [a, b) are certainly the same in `other`: both have none there, or
+    /// the chunks holding them are the very same storage (an edit copies a chunk it changes while another list
+    /// still shares it). False means "maybe changed". Costs two binary searches and one comparison per chunk
+    /// of the range, whatever the markers' number: how a player recompiles only the regions an edit touched.
+    public func sharesMarkers(with other: MarkerList, from a: Double, to b: Double) -> Bool {
+        let mine = chunkRange(from: a, to: b), theirs = other.chunkRange(from: a, to: b)
+        guard let mine, let theirs else { return mine == nil && theirs == nil }
+        guard mine.count == theirs.count else { return false }
+        for (x, y) in zip(mine, theirs) where !Self.sameStorage(chunks[x], other.chunks[y]) { return false }
+        return true
+    }
+
+    /// The chunks holding the markers with times in [a, b); nil when there are none.
+    func chunkRange(from a: Double, to b: Double) -> ClosedRange<Int>? {
+        let lo = lowerBound(time: a), hi = lowerBound(time: b)
+        guard lo < hi else { return nil }
+        return chunk(containing: lo)...chunk(containing: hi - 1)
+    }
+
+    static func sameStorage(_ x: [Marker], _ y: [Marker]) -> Bool {
+        x.withUnsafeBufferPointer { xs in y.withUnsafeBufferPointer { ys in xs.baseAddress == ys.baseAddress } }
+            && x.count == y.count
+    }
+}

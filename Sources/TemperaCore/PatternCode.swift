@@ -1,5 +1,5 @@
 /// A parsed pattern code, the paper's "clip number followed by number of repetitions":
-/// `1x2 - 3 +x2`, `(1 - 2)x3`, `? -x2`. Used by fill, typing draw and pattern select.
+/// `1x2 - 3 +x2`, `(1 - 2)x3`, `? -x2`, `(1 . . .)x4`. Used by fill, typing draw and pattern select.
 public struct PatternCode: Hashable, Sendable {
     /// One token of the grammar.
     public enum Symbol: Hashable, Sendable {
@@ -7,14 +7,17 @@ public struct PatternCode: Hashable, Sendable {
         case rest
         case hold
         case random
+        /// `.`: a marker left as it is, no clip placed (a free grid position stays free).
+        case skip
 
-        /// The content a fill places for this symbol.
-        public var content: Content {
+        /// The content a fill places for this symbol; nil for `.`, which places nothing.
+        public var content: Content? {
             switch self {
             case .clip(let n): return .clip(n)
             case .rest: return .rest
             case .hold: return .hold
             case .random: return .random
+            case .skip: return nil
             }
         }
     }

@@ -1,7 +1,7 @@
 /// Reads pattern codes, the paper's "clip number followed by number of repetitions".
 ///
 /// Grammar: tokens separated by spaces; a token is `CLIP` or `CLIPxN` (N repetitions, N >= 1, default 1), where
-/// CLIP is 1-16, `-` (rest), `+` (hold) or `?` (a random clip); parentheses repeat a sequence, nested freely:
+/// CLIP is 1-16, `-` (rest), `+` (hold), `?` (a random clip) or `.` (no clip: the marker is left as it is); parentheses repeat a sequence, nested freely:
 /// `(1 - 2)x3`, `((1 2)x2 -)x4`. A repetition may also stand apart from its closing parenthesis: `(1 2) x3`.
 ///
 /// Safe to call from any thread.
@@ -143,6 +143,7 @@ public enum PatternParser {
         case "+": symbol = .hold
         case "-": symbol = .rest
         case "?": symbol = .random
+        case ".": symbol = .skip
         default:
             if clipText.unicodeScalars.allSatisfy({ $0 >= "0" && $0 <= "9" }) {
                 guard let n = Int(clipText), ClipSlot.range.contains(n) else {
@@ -151,7 +152,7 @@ public enum PatternParser {
                 symbol = .clip(n)
             } else {
                 // Short: it is shown beside the code being typed, on one line of an 80-column screen.
-                throw CommandError("unknown clip '\(clipText)' (1-16, -, + or ?)",
+                throw CommandError("unknown clip '\(clipText)' (1-16, -, +, ? or .)",
                                    column: column)
             }
         }

@@ -77,12 +77,17 @@ public struct Schedule: Sendable, Equatable {
         seed = doc.seed
         randomPool = Schedule.randomPool(of: doc.slots)
         trackGains = Schedule.trackGains(of: doc.tracks)
+        events = Schedule.events(of: doc.tracks, gains: trackGains, start: start, end: end)
+    }
+
+    /// The events of every audible track over the region [a, b), in schedule order.
+    public static func events(of tracks: [Track], gains: [Double], start a: Double, end b: Double) -> [Event] {
         var events: [Event] = []
-        for (ti, track) in doc.tracks.enumerated() where trackGains[ti] > 0 {
-            events.append(contentsOf: Schedule.events(of: track, index: ti, start: start, end: end))
+        for (ti, track) in tracks.enumerated() where gains[ti] > 0 {
+            events.append(contentsOf: Schedule.events(of: track, index: ti, start: a, end: b))
         }
         events.sort(by: Schedule.precedes)
-        self.events = events
+        return events
     }
 
     /// The region played, seconds at tempo x1: the loop region when the loop is on, else 0..length.

@@ -69,22 +69,27 @@ extension Session {
         var p = markers.lowerBound(time: cursor)
         var placed: [Marker] = []
         var dropped = 0
+        var reached: Double?
         for s in symbols {
             while p < markers.count, markers[p].content != nil { p += 1 }
             guard p < markers.count else {
                 dropped += 1
                 continue
             }
-            var m = markers[p]
-            m.content = s.content
-            placed.append(m)
+            reached = markers[p].time
+            // `.` skips a free marker, leaving it free.
+            if let content = s.content {
+                var m = markers[p]
+                m.content = content
+                placed.append(m)
+            }
             p += 1
         }
-        guard let last = placed.last else {
+        guard let last = reached else {
             throw CommandError("no marker without a clip at or after the cursor on track \(t + 1)")
         }
         while p < markers.count, markers[p].content != nil { p += 1 }
-        return (placed, p < markers.count ? markers[p].time : last.time, dropped)
+        return (placed, p < markers.count ? markers[p].time : last, dropped)
     }
 
     /// Pattern fill: the code's symbols onto successive markers from the cursor on the current track, or over
@@ -100,8 +105,10 @@ extension Session {
                     dropped += symbols.count - i
                     break
                 }
+                // `.` leaves its marker as it is (no clip placed, none taken away).
+                guard let content = s.content else { continue }
                 var m = targets[i]
-                m.content = s.content
+                m.content = content
                 plan.append((track, m))
             }
         }
@@ -113,7 +120,10 @@ extension Session {
             let p = markers.lowerBound(time: cursor)
             lay(Array(markers[p..<min(markers.count, p + symbols.count)]), track: t)
         }
-        guard !plan.isEmpty else { throw CommandError("no marker at or after the cursor to fill") }
+        guard !plan.isEmpty else {
+            if symbols.allSatisfy({ $0 == .skip }) { throw CommandError("the code places nothing ('.' leaves a marker as it is)") }
+            throw CommandError("no marker at or after the cursor to fill")
+        }
         try perform("fill") { edit in
             for (track, m) in plan { edit.replace(m, track: track) }
             edit.setPattern(code.source)

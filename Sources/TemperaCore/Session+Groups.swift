@@ -1,10 +1,25 @@
 /// The groups bank: storing the selection (copy) and stamping a group at the cursor (paste).
 extension Session {
     /// Stores the selection in group slot `n`: times relative to the earliest selected element, tracks
-    /// relative to the first selected track. The span (how far apart repeated stamps go) runs to the marker
-    /// after the last element on its track, or, when there is none, repeats the selection's last interval.
+    /// relative to the first selected track, and the span of `selectionGroup`.
     func runGroupStore(_ n: Int) throws -> String? {
         guard GroupBank.range.contains(n) else { throw CommandError("no group \(n) (groups are 1-16)") }
+        let group = try selectionGroup().group
+        try perform("group store \(n)") { $0.setGroup(n, group) }
+        let count = group.elements.count
+        return "group \(n): \(count) marker\(count == 1 ? "" : "s")"
+    }
+
+    /// The selection as a group (in clip mode, its clips): times relative to the earliest selected element,
+    /// tracks relative to the first selected track, the first track and the earliest time.
+    ///
+    /// Its span is the length of what it was taken from (a selection that is exactly what the last stamp,
+    /// paste or duplicate placed keeps that span): the loop region's length when the selection lies
+    /// inside the region and reaches its last marker (no marker of a selected track lies after the selection
+    /// inside the region), else up to the next marker after the selection on a selected track (in clip mode
+    /// too: markers are the grid); with none,
+    /// the selection's last interval, else 0. So a bar stored whole and stamped four times gives four bars.
+    public func selectionGroup() throws -> (group: Group, firstTrack: Int, first: Double) {
         let groups = try requireSelection().compactMap { g -> (track: Int, markers: [Marker])? in
             let ms = g.markers.filter(isElement)
             return ms.isEmpty ? nil : (g.track, ms)
@@ -20,22 +35,27 @@ extension Session {
             }
         }
         elements.sort { ($0.offset, $0.trackOffset) < ($1.offset, $1.trackOffset) }
-        let span = (last - first) + tailGap(groups, last: last)
-        let group = Group(elements: elements, span: span)
-        try perform("group store \(n)") { $0.setGroup(n, group) }
-        return "group \(n): \(elements.count) marker\(elements.count == 1 ? "" : "s")"
+        // A selection that is exactly what was last stamped keeps the span it was stamped with.
+        let span = lastStamp.flatMap { $0.selection == selection ? $0.span : nil }
+            ?? groupSpan(groups, first: first, last: last)
+        return (Group(elements: elements, span: span), firstTrack, first)
     }
 
-    /// The gap that closes a stored group: from its last element to the next marker of that element's track,
-    /// else the last interval between the selected times, else nothing.
-    private func tailGap(_ groups: [(track: Int, markers: [Marker])], last: Double) -> Double {
-        for (track, markers) in groups where markers.last!.time == last {
+    private func groupSpan(_ groups: [(track: Int, markers: [Marker])], first: Double, last: Double) -> Double {
+        // The next marker (a grid position, in clip mode too) after the selection on any selected track.
+        var next: Double?
+        for (track, _) in groups {
             let list = document.tracks[track].markers
             let p = list.upperBound(time: last)
-            if p < list.count { return list[p].time - last }
+            if p < list.count { next = min(next ?? list[p].time, list[p].time) }
         }
+        let t = document.transport
+        if first >= t.loopStart, last < t.loopEnd, next.map({ $0 >= t.loopEnd }) ?? true {
+            return t.loopEnd - t.loopStart
+        }
+        if let next { return next - first }
         let times = Set(groups.flatMap { $0.markers.map(\.time) }).sorted()
-        return times.count >= 2 ? times[times.count - 1] - times[times.count - 2] : 0
+        return times.count >= 2 ? last - first + (times[times.count - 1] - times[times.count - 2]) : 0
     }
 
     /// Stamps group `n` at the cursor on the current track, `times` copies each one span after the last.
@@ -43,21 +63,27 @@ extension Session {
     func runGroupStamp(_ n: Int, times: Int) throws -> String? {
         guard GroupBank.range.contains(n) else { throw CommandError("no group \(n) (groups are 1-16)") }
         guard times >= 1 else { throw CommandError("times must be at least 1") }
-        let t = try requireTrack()
         let group = document.groups[n]
         guard !group.isEmpty else { throw CommandError("group \(n) is empty: store a selection with 'group store \(n)'") }
-        guard times == 1 || group.span > 0 else { throw CommandError("group \(n) has no span to repeat") }
+        let count = try stamp(group, what: "group \(n)", at: cursor, track: try requireTrack(), times: times,
+                              name: times == 1 ? "stamp group \(n)" : "stamp group \(n) x\(times)")
+        cursor = min(cursor + Double(times) * group.span, Limits.maxTime)
+        return "stamped group \(n)\(times == 1 ? "" : " x\(times)"): \(count) marker\(count == 1 ? "" : "s")"
+    }
+
+    /// Puts `times` copies of `group` from `origin`, each one span after the last, its first track at `t`, as
+    /// one step; the stamped markers become the selection. Returns how many markers were placed.
+    func stamp(_ group: Group, what: String, at origin: Double, track t: Int, times: Int, name: String) throws -> Int {
+        guard times == 1 || group.span > 0 else { throw CommandError("\(what) has no span to repeat") }
         let lowest = group.elements.map(\.trackOffset).max()!
         guard t + lowest < document.tracks.count else {
-            throw CommandError("group \(n) spans \(lowest + 1) tracks, but there are only \(document.tracks.count - t) from track \(t + 1)")
+            throw CommandError("\(what) spans \(lowest + 1) tracks, but there are only \(document.tracks.count - t) from track \(t + 1)")
         }
-        let origin = cursor
-        let name = times == 1 ? "group stamp" : "group stamp x\(times)"
         try Limits.checkAdding(Limits.product(group.elements.count, times), to: markerCount, name)
         let lastOffset = group.elements.map(\.offset).max() ?? 0
         try Limits.checkTime(origin + Double(times - 1) * group.span + lastOffset, "\(name) would put its last marker at")
         var stamped: [Int: Set<MarkerID>] = [:]
-        try perform(times == 1 ? "stamp group \(n)" : "stamp group \(n) x\(times)") { edit in
+        try perform(name) { edit in
             for r in 0..<times {
                 let start = origin + Double(r) * group.span
                 for e in group.elements {
@@ -68,8 +94,7 @@ extension Session {
             }
         }
         selection = stamped
-        cursor = min(origin + Double(times) * group.span, Limits.maxTime)
-        let count = group.elements.count * times
-        return "stamped group \(n)\(times == 1 ? "" : " x\(times)"): \(count) marker\(count == 1 ? "" : "s")"
+        lastStamp = times == 1 ? (stamped, group.span) : nil
+        return group.elements.count * times
     }
 }

@@ -175,9 +175,9 @@ extension Session {
 
     /// Delete the selected markers, or only their contents in clip mode (the markers stay selected, ready for
     /// a new fill).
-    func runDelete() throws -> String? {
+    func runDelete(name: String = "delete") throws -> String? {
         let groups = try requireSelection()
-        try perform("delete") { edit in
+        try perform(name) { edit in
             for (track, markers) in groups {
                 for m in markers {
                     if clipMode {
@@ -192,7 +192,7 @@ extension Session {
     }
 
     /// Gives every selected marker the time `map` assigns to its current time.
-    private func retime(_ name: String, _ groups: [(track: Int, markers: [Marker])],
+    func retime(_ name: String, _ groups: [(track: Int, markers: [Marker])],
                         _ map: (Double) -> Double) throws {
         var plan: [(track: Int, markers: [Marker])] = []
         for (track, markers) in groups {

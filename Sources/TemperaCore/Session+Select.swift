@@ -52,6 +52,7 @@ extension Session {
                 case .rest: take = false
                 case .clip(let n): take = m.content == .clip(n)
                 case .random: take = random.coin()
+                case .skip: take = m.content == nil
                 }
                 if take { out.append(m.id) }
                 i += 1

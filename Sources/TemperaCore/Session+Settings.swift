@@ -132,8 +132,23 @@ extension Session {
         if let file = s.file {
             guard !file.isEmpty else { throw CommandError("slot file must not be empty") }
             slot.file = file
+            // A file replaces a SoundFont (and a SoundFont a file).
+            if s.soundFont == nil { slot.soundFont = nil }
             if s.name == nil { slot.name = Self.baseName(file) }
         }
+        if let font = s.soundFont {
+            guard !font.isEmpty else { throw CommandError("sf2 must name a SoundFont file (or default)") }
+            guard s.note != nil || slot.note != nil else {
+                throw CommandError("a SoundFont slot needs note=MIDI (for example: slot \(n) sf2=\(font) note=60)")
+            }
+            slot.soundFont = font
+            if s.file == nil { slot.file = nil }
+        }
+        if s.program != nil || s.bank != nil, slot.soundFont == nil {
+            throw CommandError("program and bank choose a SoundFont's preset: give sf2=PATH too")
+        }
+        if let program = s.program { slot.program = program }
+        if let bank = s.bank { slot.bank = bank }
         if let note = s.note {
             guard (0...127).contains(note) else { throw CommandError("MIDI note must be 0-127") }
             slot.note = note
@@ -149,9 +164,20 @@ extension Session {
         if let attack = s.attack { slot.attack = attack }
         if let decay = s.decay { slot.decay = decay }
         if let release = s.release { slot.release = release }
-        if let name = s.name { slot.name = name }
+        if let name = s.name {
+            slot.name = name
+        } else if s.soundFont != nil || s.program != nil || s.bank != nil || (s.note != nil && slot.soundFont != nil) {
+            slot.name = Self.soundFontName(slot)
+        }
         try perform("slot \(n)") { $0.setSlot(n, slot) }
         return nil
+    }
+
+    /// A SoundFont slot's name: its General MIDI drum (bank 128) or its program and note: `p0 A4`.
+    static func soundFontName(_ slot: ClipSlot) -> String {
+        let note = slot.note ?? 60
+        if slot.bank == 128 { return GeneralMIDI.drumName(note: note) ?? "drum \(note)" }
+        return "p\(slot.program) \(GeneralMIDI.noteName(note))"
     }
 
     func runCursor(_ t: Double) throws -> String? {

@@ -56,7 +56,9 @@ extension Session {
             try document.designer.validate()
             let retimed = try document.designer.retimed(selected)
             try perform("temper apply") { edit in edit.replace(contentsOf: retimed, track: track) }
-            return "retimed \(retimed.count) marker\(retimed.count == 1 ? "" : "s") at s = \(Temperament.format(document.designer.slider))"
+            let cycles = retimed.count / max(1, document.designer.result().count)
+            return "retimed \(retimed.count) marker\(retimed.count == 1 ? "" : "s")"
+                + (cycles > 1 ? " in \(cycles) cycles" : "") + " at s = \(Temperament.format(document.designer.slider))"
 
         case .preset(let name):
             let preset = try TemperamentPreset.named(name)

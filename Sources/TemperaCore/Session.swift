@@ -31,6 +31,12 @@ public final class Session {
     /// Random choices made while editing (pattern select's `?`); seeded from the document so a script
     /// selects the same markers every time. Replace it to inject another seed.
     public var random: SeededRandom
+    /// What `copy` and `cut` took and `paste` puts down: a group keeping its span. Session state, not part of
+    /// the document (and not an undo step).
+    public var clipboard: Group?
+    /// What the last stamp, paste or duplicate placed (the selection it left) and the span it was placed
+    /// with: taking that selection again keeps the span, so a copy of a bar duplicates as a bar.
+    var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
     /// Every undoable step, for inspection (memory figures, a history view).
     public private(set) var history = History()
 
@@ -117,6 +123,26 @@ public final class Session {
         case .redo(let k): return try redo(k)
         case .save(let p): return try save(to: p)
         case .temper(let c): return try runTemper(c)
+        case .sectionAdd(let name, let start, let end, let repeats, let tempo):
+            return try runSectionAdd(name: name, start: start, end: end, repeats: repeats, tempo: tempo)
+        case .section(let n, let change): return try runSection(n, change)
+        case .song(let on): return try runSong(on: on)
+        case .songLoop(let on): return try runSongLoop(on: on)
+        case .beat(let b): return try runBeat(b)
+        case .meter(let m): return try runMeter(m)
+        case .bpm(let x): return try runBPM(x)
+        case .grid(let steps): return try runGrid(steps)
+        case .click(let on, let level): return try runClick(on: on, level: level)
+        case .countIn(let bars): return try runCountIn(bars)
+        case .amp(let a, let relative): return try runAmp(a, relative: relative)
+        case .copy: return try runCopy()
+        case .cut: return try runCut()
+        case .paste: return try runPaste()
+        case .duplicate: return try runDuplicate()
+        case .trackDelete(let t): return try runTrackDelete(t)
+        case .trackMove(let t, let to): return try runTrackMove(t, to: to)
+        case .trackDuplicate(let t): return try runTrackDuplicate(t)
+        case .quantize(let n, let strength): return try runQuantize(n, strength: strength)
         }
     }
 

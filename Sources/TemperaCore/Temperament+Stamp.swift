@@ -32,21 +32,23 @@ extension Temperament {
                      span: max(span, beats[beats.count - 1].time - first.time))
     }
 
-    /// The markers retimed to the result at slider `s`: the k-th marker in time order moves to the first
-    /// marker's time plus the k-th dot's offset from the first dot. Ids, amplitudes and contents stay.
-    /// - Throws: `CommandError` when the counts differ.
+    /// The markers retimed to the result at slider `s`, cycle after cycle: with b dots, the markers in time
+    /// order go in cycles of b, and the k-th marker of cycle c moves to the first marker's time plus c spans
+    /// plus the k-th dot's offset from the first dot. Ids, amplitudes and contents stay.
+    /// - Throws: `CommandError` when the count is not a multiple of the dot count.
     public func retimed(_ markers: [Marker], slider s: Double? = nil) throws -> [Marker] {
         let beats = result(slider: s)
         let sorted = markers.sorted { $0.precedes($1) }
         guard !sorted.isEmpty else { throw CommandError("temper apply: no markers selected on the current track") }
-        guard sorted.count == beats.count else {
+        guard !beats.isEmpty, sorted.count % beats.count == 0 else {
             let m = sorted.count, b = beats.count
-            throw CommandError("temper apply: \(m) marker\(m == 1 ? "" : "s") selected, the temperament has \(b) beat\(b == 1 ? "" : "s")")
+            throw CommandError("temper apply: \(m) marker\(m == 1 ? "" : "s") selected, the temperament has \(b) beat\(b == 1 ? "" : "s") (select \(b) or a multiple of \(b))")
         }
         let origin = sorted[0].time, first = beats[0].time
-        return zip(sorted, beats).map { m, beat in
+        return sorted.enumerated().map { i, m in
             var m = m
-            m.time = origin + (beat.time - first)
+            let cycle = i / beats.count
+            m.time = origin + Double(cycle) * span + (beats[i % beats.count].time - first)
             return m
         }
     }

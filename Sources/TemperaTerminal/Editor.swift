@@ -172,6 +172,7 @@ public final class Editor {
             return TransportInfo(audio: "no audio output")
         }
         var info = TransportInfo(isPlaying: engine.isPlaying, position: engine.position, underruns: engine.underruns)
+        info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
         switch engine.status {
         case .off: info.audio = "audio off"
         case .connecting: info.audio = "connecting to audio"

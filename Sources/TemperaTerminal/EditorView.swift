@@ -55,6 +55,8 @@ public enum EditorView {
             spots += GroupsTab.draw(session: session, view: view, rect: layout.tabs, g, into: &canvas)
         case .designer:
             spots += drawDesigner(session: session, view: view, rect: layout.tabs, g, into: &canvas)
+        case .song:
+            spots += SongTab.draw(session: session, view: view, rect: layout.tabs, g, into: &canvas)
         }
         spots += StatusLine.draw(session: session, view: view, layout: layout, g, into: &canvas)
         return spots

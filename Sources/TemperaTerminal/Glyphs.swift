@@ -21,6 +21,10 @@ public struct Glyphs: Sendable {
     public let play: String
     public let pause: String
     public let loop: String
+    /// The song, in the transport when it plays instead of the loop.
+    public let song: String
+    /// Between the parts of a status text: ` · `.
+    public let separator: String
     public let dash: String
     public let times: String
     public let ellipsis: Character
@@ -58,7 +62,7 @@ public struct Glyphs: Sendable {
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         teeDown: "┬", teeUp: "┴", teeRight: "├", teeLeft: "┤",
         eighths: [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"],
-        rewind: "⏮", play: "▶", pause: "⏸", loop: "⟲", dash: "–", times: "×", ellipsis: "…",
+        rewind: "⏮", play: "▶", pause: "⏸", loop: "⟲", song: "♪", separator: " · ", dash: "–", times: "×", ellipsis: "…",
         sliderFill: "━", sliderEmpty: "─", sliderKnob: "●",
         rulerLine: "─", rulerLoop: "━", rulerTick: "┼", rulerPlayhead: "▼", rulerCursor: "▽",
         playheadLine: "│", cursorLine: "┃", guideLine: "┊",
@@ -70,7 +74,7 @@ public struct Glyphs: Sendable {
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         teeDown: "+", teeUp: "+", teeRight: "+", teeLeft: "+",
         eighths: [" ", ".", ".", ":", ":", "|", "|", "#", "#"],
-        rewind: "|<", play: ">", pause: "||", loop: "@", dash: "-", times: "x", ellipsis: "~",
+        rewind: "|<", play: ">", pause: "||", loop: "@", song: "S", separator: " | ", dash: "-", times: "x", ellipsis: "~",
         sliderFill: "=", sliderEmpty: "-", sliderKnob: "O",
         rulerLine: "-", rulerLoop: "=", rulerTick: "+", rulerPlayhead: "V", rulerCursor: "v",
         playheadLine: "!", cursorLine: "I", guideLine: "'",

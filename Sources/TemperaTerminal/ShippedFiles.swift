@@ -131,6 +131,7 @@ global    [          tab.prev
 global    F2         tab.clips
 global    F3         tab.groups
 global    F4         tab.designer
+global    F5         tab.song
 
 # The clips and groups tabs
 tab       left       slot.left

@@ -1,6 +1,6 @@
 /// The tabs of the lower-right area.
 public enum Tab: String, CaseIterable, Hashable, Sendable {
-    case clips, groups, designer
+    case clips, groups, designer, song
 
     /// The tab's title as drawn in the tab bar.
     public var label: String {
@@ -8,8 +8,12 @@ public enum Tab: String, CaseIterable, Hashable, Sendable {
         case .clips: return "clips"
         case .groups: return "groups"
         case .designer: return "rhythm designer"
+        case .song: return "song"
         }
     }
+
+    /// The title when the tab bar is narrow.
+    public var shortLabel: String { self == .designer ? "designer" : label }
 
     /// The key-map action that shows this tab, e.g. `tab.groups`.
     public var action: String { "tab." + rawValue }

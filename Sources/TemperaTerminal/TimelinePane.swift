@@ -84,14 +84,19 @@ enum TimelinePane {
         let vp = view.viewport, r = l.ruler
         let t = session.document.transport
         let length = t.length
+        let song = session.document.song
         for c in 0..<r.width {
             let a = vp.time(atColumn: c), b = vp.time(atColumn: c + 1)
             if a >= length && a > 0 { continue }
-            let inLoop = a < t.loopEnd && b > t.loopStart
+            // Playing the song, the ruler marks its sections' regions instead of the loop.
+            let inLoop = song.plays ? song.sections.contains { a < $0.end && b > $0.start }
+                : a < t.loopEnd && b > t.loopStart
             canvas[r.x + c, r.y] = inLoop
-                ? Cell(g.rulerLoop, t.loopOn ? .loopRegion : .ruler)
+                ? Cell(g.rulerLoop, t.loopOn || song.plays ? .loopRegion : .ruler)
                 : Cell(g.rulerLine, .ruler)
         }
+        // Section labels first in line: a time label that would run into one is left out.
+        let labels = sectionLabels(song, view: view, width: r.width, g)
         let step = tickStep(secondsPerColumn: vp.secondsPerColumn)
         let decimals = decimals(forStep: step)
         var k = (vp.start / step).rounded(.up)
@@ -102,14 +107,36 @@ enum TimelinePane {
             if c >= 0 {
                 canvas[r.x + c, r.y] = Cell(g.rulerTick, .ruler)
                 let label = Format.seconds(time, decimals)
-                if c + 1 + label.count < r.width { canvas.put(r.x + c + 1, r.y, label, .ruler) }
+                let clear = !labels.contains { $0.column <= c + 1 + label.count && c <= $0.column + $0.text.count }
+                if clear && c + 1 + label.count < r.width { canvas.put(r.x + c + 1, r.y, label, .ruler) }
             }
             k += 1
         }
+        for l in labels { canvas.put(r.x + l.column, r.y, l.text, l.role) }
         let cc = vp.column(of: session.cursor)
         if cc >= 0 && cc < r.width { canvas[r.x + cc, r.y] = Cell(g.rulerCursor, .cursor) }
         let pc = vp.column(of: view.transport.position)
         if pc >= 0 && pc < r.width { canvas[r.x + pc, r.y] = Cell(g.rulerPlayhead, .playhead) }
+    }
+
+    /// At the start of each section's region, the numbers of the sections that play it (`♪1,3`), the one
+    /// playing in the playing role; columns relative to the ruler.
+    static func sectionLabels(_ song: Song, view: ViewState, width: Int, _ g: Glyphs)
+        -> [(column: Int, text: String, role: Role)] {
+        guard !song.sections.isEmpty else { return [] }
+        let vp = view.viewport
+        var starts: [Double: [Int]] = [:]
+        for (j, s) in song.sections.enumerated() { starts[s.start, default: []].append(j) }
+        let playing = song.plays ? view.transport.song?.section : nil
+        var out: [(column: Int, text: String, role: Role)] = []
+        for (start, sections) in starts.sorted(by: { $0.key < $1.key }) {
+            let c = vp.column(of: start)
+            guard c >= 0, c < width else { continue }
+            let label = g.song + sections.map { "\($0 + 1)" }.joined(separator: ",")
+            let role: Role = playing.map(sections.contains) == true ? .playing : .accent
+            out.append((c, String(label.prefix(width - c)), role))
+        }
+        return out
     }
 
     // MARK: Tracks

@@ -11,6 +11,8 @@ public struct TransportInfo: Hashable, Sendable {
     public var latencyMs: Double?
     /// Buffers the output ran dry since start; shown when above zero.
     public var underruns: Int
+    /// Where the song's playhead is while the song plays; nil for the loop.
+    var song: SongTab.Playing?
 
     public init(isPlaying: Bool = false, position: Double = 0, audio: String? = nil, latencyMs: Double? = nil,
                 underruns: Int = 0) {

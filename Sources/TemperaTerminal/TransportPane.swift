@@ -16,8 +16,10 @@ enum TransportPane {
         let position = Format.seconds(info.position) + " s"
         let tempoText = "tempo \(g.times)\(Format.fixed(t.tempo, 2)) "
         let volumeValue = "\(Int((t.volume * 100).rounded()))% "
+        let song = session.document.song
         func loopText(_ compact: Bool) -> String {
-            t.loopOn ? (compact ? "\(g.loop) " : "\(g.loop) loop ") + region : "\(g.loop) loop off"
+            if song.plays { return "\(g.song) " + SongTab.transportText(song, info.song, g) }
+            return t.loopOn ? (compact ? "\(g.loop) " : "\(g.loop) loop ") + region : "\(g.loop) loop off"
         }
         func fixedWidth(_ compact: Bool) -> Int {
             g.rewind.count + 1 + playText.count + 2 + loopText(compact).count + 2 + tempoText.count + 2
@@ -41,7 +43,7 @@ enum TransportPane {
         x += 1
         item(playText, info.isPlaying ? .playing : .stopped, .play)
         x += 2
-        item(loopText(compact), t.loopOn ? .loopRegion : .dim, .loop)
+        item(loopText(compact), song.plays || t.loopOn ? .loopRegion : .dim, .loop)
         x += 2
         item(tempoText, .normal, .tempo(t.tempo))
         let tempoX = x, w = sliderWidth

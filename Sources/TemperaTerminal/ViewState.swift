@@ -49,6 +49,8 @@ public struct ViewState: Hashable, Sendable {
     public var fileName: String?
     /// The Rhythm Designer tab's focus, cursors and settings (`DesignerTab.handle` changes it).
     public var designer = DesignerState()
+    /// The Song tab's cursor: the section (from 0) its keys act on.
+    public var songRow = 0
 
     public init(viewport: Viewport = Viewport(), tool: Tool = .drawSingle, tab: Tab = .clips,
                 focus: Focus = .timeline, chosenGroup: Int = 1, patternInput: String? = nil,

@@ -1,4 +1,5 @@
 import CAllocCounter
+import CFluidSynth
 import Foundation
 import TemperaAudio
 import TemperaCore
@@ -12,8 +13,63 @@ enum AudioBench {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         renderSpeed()
         voiceCost(dir: dir)
-        allocations()
+        allocations(click: false)
+        allocations(click: true)
         publishCost()
+        soundFontCost()
+    }
+
+    /// What a SoundFont slot costs the editor thread: loading the font, rendering a note into a sample.
+    static func soundFontCost() {
+        guard let font = SoundFontBank.defaultFont() else { return print("  SoundFont: no General MIDI font installed") }
+        let bank = SoundFontBank(sampleRate: 48_000)
+        let t0 = Date()
+        do {
+            let piano = try bank.note(path: font, label: font, bank: 0, program: 0, note: 60)
+            let t1 = Date()
+            let snare = try bank.note(path: font, label: font, bank: 128, program: 0, note: 38)
+            let t2 = Date()
+            let gate = try bank.note(path: font, label: font, bank: 0, program: 48, note: 60, hold: SoundFontBank.gateHoldSeconds)
+            let t3 = Date()
+            print(String(format: "  SoundFont %@: load + piano C4 (%.2f s of sound) %.0f ms, snare (%.2f s) %.1f ms, "
+                + "strings held 8 s (%.2f s, %.1f MB) %.0f ms", (font as NSString).lastPathComponent,
+                Double(piano.frames) / 48_000, t1.timeIntervalSince(t0) * 1000, Double(snare.frames) / 48_000,
+                t2.timeIntervalSince(t1) * 1000, Double(gate.frames) / 48_000, Double(gate.frames * 8) / 1e6,
+                t3.timeIntervalSince(t2) * 1000))
+        } catch {
+            print("  SoundFont: \(error)")
+        }
+        // Why notes are pre-rendered: a note on sent to a running synth mid-block sounds at its next 64-frame block.
+        CFluidSynth_quiet()
+        let settings = new_fluid_settings()
+        fluid_settings_setnum(settings, "synth.sample-rate", 48_000)
+        let synth = new_fluid_synth(settings)
+        defer {
+            delete_fluid_synth(synth)
+            delete_fluid_settings(settings)
+        }
+        guard fluid_synth_sfload(synth, font, 0) != FLUID_FAILED else { return }
+        fluid_synth_program_select(synth, 9, 1, 128, 0)
+        var late: [Int] = []
+        for offset in [0, 1, 20, 37, 63] {
+            fluid_synth_system_reset(synth)
+            fluid_synth_program_select(synth, 9, 1, 128, 0)
+            var l = [Float](repeating: 0, count: 256), r = [Float](repeating: 0, count: 256)
+            l.withUnsafeMutableBufferPointer { lp in
+                r.withUnsafeMutableBufferPointer { rp in
+                    // 128 frames run first, then `offset` more, then the note on, then the rest.
+                    _ = fluid_synth_write_float(synth, Int32(128 + offset), lp.baseAddress, 0, 1, rp.baseAddress, 0, 1)
+                    fluid_synth_noteon(synth, 9, 38, 127)
+                    _ = fluid_synth_write_float(synth, Int32(128 - offset), lp.baseAddress! + 128 + offset, 0, 1,
+                                                rp.baseAddress! + 128 + offset, 0, 1)
+                }
+            }
+            let first = (0..<256).first { abs(l[$0]) > 1e-4 } ?? 256
+            late.append(first - 128 - offset)
+        }
+        let offsets = [0, 1, 20, 37, 63]
+        print("  FluidSynth note on sent mid-block, first sound after it (frames) for offsets "
+            + "\(offsets.map(String.init).joined(separator: "/")): \(late.map(String.init).joined(separator: "/"))")
     }
 
     /// What an edit costs the editor thread: compiling and publishing the schedule of a large document.
@@ -109,7 +165,8 @@ enum AudioBench {
                      ns / 10_000_000 * 100))
     }
 
-    static func allocations() {
+    /// With `click`, the metronome sounds on every beat and a bar of count-in starts the playback.
+    static func allocations(click: Bool) {
         // The counter counts: an array allocates.
         tempera_alloc_count_start()
         let probe = [Int](repeating: 1, count: Int(getpid() % 7) + 100)
@@ -117,6 +174,8 @@ enum AudioBench {
         _ = probe.count
 
         var doc = sixteenTrackDocument()
+        doc.transport.click = click
+        doc.transport.countIn = click ? 1 : 0
         let engine = AudioEngine(output: .null)
         engine.load(document: doc, baseDirectory: nil)
         engine.start()
@@ -129,13 +188,14 @@ enum AudioBench {
             // Edits and tempo changes published between blocks (outside the count), adopted inside it.
             doc.transport.tempo = 1 + Double(round % 5) / 10
             doc.tracks[round % 16].gain = 0.5 + Double(round % 3) / 4
+            if click { doc.transport.beat = 0.5 - Double(round % 3) / 10 }
             engine.update(document: doc)
             tempera_alloc_count_start()
             for _ in 0..<94 { engine.pump(into: buffer, frames: block) }   // about half a second
             counted += tempera_alloc_count_stop()
             calls += 94
         }
-        print("  allocations in the render path: \(counted) in \(calls) render calls (10 s of audio, 20 live edits;"
-            + " counter check: \(check) for one array)")
+        print("  allocations in the render path\(click ? " with the click and a count-in" : ""): \(counted) in \(calls) "
+            + "render calls (10 s of audio, 20 live edits; counter check: \(check) for one array)")
     }
 }

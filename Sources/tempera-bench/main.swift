@@ -2,4 +2,5 @@
 CoreBench.run()
 FileBench.run()
 AudioBench.run()
+SongBench.run()
 TerminalBench.run()

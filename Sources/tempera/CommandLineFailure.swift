@@ -76,4 +76,15 @@ enum CommandLineFailure {
             throw report(error, file: path)
         }
     }
+
+    /// The document as `render`, `play` and `events` play it: its song with `song` (which must have a section),
+    /// else its loop, whatever the file's song setting says.
+    static func loadDocument(_ path: String, song: Bool) throws -> Document {
+        var document = try loadDocument(path)
+        if song && document.song.sections.isEmpty {
+            throw report("tempera: \(path): the song has no section (add one with 'section add')")
+        }
+        document.song.on = song
+        return document
+    }
 }

@@ -14,13 +14,21 @@ struct EventsCommand: ParsableCommand {
             are resolved from the document's seed, rests and holds are not onsets. For loop k over the loop region \
             [A, B), a marker at t sounds at time = (k*(B-A) + (t-A)) / tempo seconds, frame = round(time * rate). \
             With the loop off, the region is 0 to the document's length.
+
+            With --song, the document's song plays instead: each line gains "section" (from 1) and "pass" (the \
+            section's pass, from 0), and "loop" counts passes of the whole song. Pass k of section j (region \
+            [A_j, B_j), tempo t_j) plays a marker at t at time = sum of D_i for i < j + (k*(B_j-A_j) + (t-A_j)) / t_j, \
+            D_i = R_i*(B_i-A_i)/t_i; pass m of the song adds m times the sum of every D_i.
             """)
 
     @Argument(help: "The document.")
     var file: String
 
-    @Option(help: "How many passes over the loop region.")
+    @Option(help: "How many passes over the loop region (with --song: of the whole song).")
     var loops = 1
+
+    @Flag(help: "Play the document's song (its sections) instead of the loop.")
+    var song = false
 
     @Option(name: .customLong("sample-rate"), help: "Frames per second.")
     var sampleRate = 48_000
@@ -32,7 +40,8 @@ struct EventsCommand: ParsableCommand {
         guard (1...1_536_000).contains(sampleRate) else {
             throw CommandLineFailure.report("tempera: --sample-rate must be from 1 to 1536000, not \(sampleRate)")
         }
-        let document = try CommandLineFailure.loadDocument(file)
+        let document = try CommandLineFailure.loadDocument(file, song: song)
+        if song { return try printSong(document) }
         let schedule = Schedule(document: document, sampleRate: Double(sampleRate))
         // Every frame must fit an Int64; only absurd loop counts on very long regions come near.
         guard Double(loops) * schedule.span / schedule.tempo * Double(sampleRate) < 0x1p62 else {
@@ -43,6 +52,29 @@ struct EventsCommand: ParsableCommand {
         for k in 0..<loops {
             for onset in schedule.onsets(pass: k) {
                 out += "{\"loop\":\(onset.loop),\"track\":\(onset.track),\"clip\":\(onset.clip),"
+                    + "\"amp\":\(DocumentFile.number(onset.amp)),\"time\":\(DocumentFile.number(onset.time)),"
+                    + "\"frame\":\(onset.frame)}\n"
+                if out.utf8.count >= 1 << 16 {
+                    CommandLineFailure.write(out, to: 1)
+                    out.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        CommandLineFailure.write(out, to: 1)
+    }
+
+    /// `--song`: the song's onsets, each line with its section and pass.
+    func printSong(_ document: Document) throws {
+        let schedule = SongSchedule(document: document, sampleRate: Double(sampleRate))
+        guard Double(loops) * schedule.timing.total * Double(sampleRate) < 0x1p62 else {
+            throw CommandLineFailure.report("tempera: \(loops) passes of this song run past the last sample frame")
+        }
+        var out = ""
+        out.reserveCapacity(1 << 16)
+        for m in 0..<loops {
+            for onset in schedule.onsets(songPass: m) {
+                out += "{\"loop\":\(onset.loop),\"section\":\(onset.section),\"pass\":\(onset.pass),"
+                    + "\"track\":\(onset.track),\"clip\":\(onset.clip),"
                     + "\"amp\":\(DocumentFile.number(onset.amp)),\"time\":\(DocumentFile.number(onset.time)),"
                     + "\"frame\":\(onset.frame)}\n"
                 if out.utf8.count >= 1 << 16 {

@@ -20,15 +20,23 @@ struct PlayCommand: ParsableCommand {
     @Argument(help: "The tempera document.")
     var file: String
 
-    @Option(help: "Passes of the loop region to play.")
+    @Option(help: "Passes of the loop region to play (with --song: of the whole song).")
     var loops: Int = 1
+
+    @Flag(help: "Play the document's song (its sections) instead of the loop.")
+    var song = false
 
     @Flag(help: "Loop until interrupted (Ctrl-C).")
     var forever = false
 
+    @Flag(help: "Add the metronome (a click on every beat, the accent on each bar's first beat) and the document's count-in.")
+    var click = false
+
     func run() throws {
         guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
-        let document = try CommandLineFailure.loadDocument(file)
+        var document = try CommandLineFailure.loadDocument(file, song: song)
+        // The document's click setting is for the editor; on the command line the flag decides.
+        document.transport.click = click
         let base = (file as NSString).deletingLastPathComponent
 
         let engine = AudioEngine()

@@ -15,8 +15,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The audio file to write.")
     var output: String
 
-    @Option(help: "Passes of the loop region to render.")
+    @Option(help: "Passes of the loop region to render (with --song: of the whole song).")
     var loops: Int = 1
+
+    @Flag(help: "Render the document's song (its sections) instead of the loop.")
+    var song = false
 
     @Option(name: .customLong("sample-rate"), help: "Output sample rate in Hz.")
     var sampleRate: Int = 48_000
@@ -30,6 +33,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Seconds the last sounds may ring out after the last pass (0: end exactly on the last pass).")
     var tail: Double = 10
 
+    @Flag(help: "Add the metronome (a click on every beat, the accent on each bar's first beat) and the document's count-in.")
+    var click = false
+
     func run() throws {
         guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
         guard (8_000...192_000).contains(sampleRate) else { throw fail("--sample-rate must be 8000...192000 (got \(sampleRate))") }
@@ -42,7 +48,9 @@ struct RenderCommand: ParsableCommand {
         guard let depth = OfflineRenderer.Bits(rawValue: bits.lowercased()) else { throw fail("--bits must be 16, 24 or 32f (got \(bits))") }
         if fmt == .flac && depth == .float32 { throw fail("FLAC holds 16 or 24 bits, not 32f") }
 
-        let document = try CommandLineFailure.loadDocument(file)
+        var document = try CommandLineFailure.loadDocument(file, song: song)
+        // The document's click setting is for the editor; on the command line the flag decides.
+        document.transport.click = click
         let t = document.transport
         let span = t.loopOn ? t.loopEnd - t.loopStart : t.length
         guard Double(loops) * span / t.tempo * Double(sampleRate) < 0x1p62 else {

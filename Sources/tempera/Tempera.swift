@@ -10,7 +10,8 @@ struct Tempera: ParsableCommand {
         abstract: "A terminal editor for irregular rhythms: grid markers at any time, clips on them, "
             + "rhythmic temperaments, loop playback.",
         version: version,
-        subcommands: [EditCommand.self, ScriptCommand.self, EventsCommand.self, RenderCommand.self, PlayCommand.self],
+        subcommands: [EditCommand.self, ScriptCommand.self, EventsCommand.self, RenderCommand.self, PlayCommand.self,
+                      ExportCommand.self, ImportCommand.self, AnalyseCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }

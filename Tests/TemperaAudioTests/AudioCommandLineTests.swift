@@ -47,6 +47,27 @@ final class AudioCommandLineTests: XCTestCase {
         return (try DocumentFile.load(path), path)
     }
 
+    func testRenderHasTheMetronomeOnlyWithClick() throws {
+        var doc = MetronomeTests.silentDocument(beat: 0.5, meter: 4, tempo: 1, loop: (0, 2), countIn: 1)
+        // The document asks for the click (the editor's setting); the command line decides by its flag.
+        doc.transport.click = true
+        let path = dir + "/metronome.tempera"
+        try DocumentFile.save(doc, to: path)
+        let plain = try tempera(["render", path, "-o", dir + "/plain.wav", "--bits", "32f", "--tail", "0"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let silent = try AudioFile.read(dir + "/plain.wav")
+        XCTAssertEqual(silent.samples.count, 2 * 96_000)
+        XCTAssertTrue(silent.samples.allSatisfy { $0 == 0 })
+        let clicked = try tempera(["render", path, "-o", dir + "/click.wav", "--bits", "32f", "--tail", "0", "--click"])
+        XCTAssertEqual(clicked.status, 0, clicked.stderr)
+        let file = try AudioFile.read(dir + "/click.wav")
+        // A bar of count-in, then the bar: a click every 24000 frames, accents on 0 and 96000.
+        XCTAssertEqual(file.samples.count, 2 * 192_000)
+        let starts = Onsets.soundStarts(file.samples)
+        XCTAssertEqual(starts, (0..<8).map { $0 * 24_000 })
+        XCTAssertEqual(MetronomeTests.accents(file.samples, at: starts), (0..<8).map { $0 % 4 == 0 })
+    }
+
     func testRenderWritesTheOfflineRenderToAFile() throws {
         let (doc, path) = try clickDocumentFile()
         let run = try tempera(["render", path, "-o", dir + "/out.wav", "--loops", "3", "--bits", "32f"])

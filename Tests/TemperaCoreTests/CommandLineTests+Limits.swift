@@ -38,7 +38,7 @@ extension CommandLineTests {
         try assertNewDocumentScriptFails("select all tracks=all\nsubdivide 1000\nsubdivide 10000\n",
                                          "3:1: subdivide would add 600,600,000 markers; one command adds at most 1,000,000")
         try assertNewDocumentScriptFails("select all\nsubdivide 1000\ngroup store 1\ngroup stamp 1 times=1000\n",
-                                         "4:1: group stamp x1000 would add 15,016,000 markers; one command adds at most 1,000,000")
+                                         "4:1: stamp group 1 x1000 would add 15,016,000 markers; one command adds at most 1,000,000")
         try assertNewDocumentScriptFails("temper morph times=10000 from=0 to=1\nsubdivide 1000\n",
                                          "2:1: subdivide would add 49,999,000 markers; one command adds at most 1,000,000")
         try assertNewDocumentScriptFails("select all\nsubdivide 1000\npulse period=7 count=1000001\n",

@@ -131,6 +131,35 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(bytes(doc), before)
     }
 
+    func testAnalysePrintsOneJSONLinePerMarker() throws {
+        let scriptPath = try write("script.txt", """
+            track add swing
+            marker add 1/3
+            marker add 0.76 amp=0.5
+            track add click
+            bpm 60
+            marker add 1.5
+
+            """)
+        let doc = path("a.tempera")
+        XCTAssertEqual(try tempera(["script", doc, scriptPath]).err, "")
+        // Strip the four tracks of a new document: keep the two added here.
+        let result = try tempera(["analyse", doc])
+        XCTAssertEqual(result.err, "")
+        XCTAssertEqual(result.status, 0)
+        let lines = result.out.split(separator: "\n").filter { $0.hasPrefix("{\"track\":5") || $0.hasPrefix("{\"track\":6") }
+        // bpm 60 makes the tempo x0.5: deviations are playback milliseconds, twice the document's seconds.
+        XCTAssertEqual(lines, [
+            "{\"track\":5,\"t\":0.333333,\"bar\":1,\"beat\":1,\"n\":3,\"k\":2,\"dev_ms\":0.0,\"on_grid\":true}",
+            "{\"track\":5,\"t\":0.760000,\"bar\":1,\"beat\":2,\"n\":2,\"k\":1,\"dev_ms\":20.0,\"on_grid\":false}",
+            "{\"track\":6,\"t\":1.500000,\"bar\":1,\"beat\":4,\"n\":1,\"k\":0,\"dev_ms\":0.0,\"on_grid\":true}",
+        ])
+        XCTAssertEqual(result.out.split(separator: "\n").count, 64 + 3)
+        let missing = try tempera(["analyse", path("nothing.tempera")])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertEqual(missing.err.split(separator: "\n").count, 1)
+    }
+
     func testHappyPathBuildsARhythmAndListsItsEvents() throws {
         let scriptPath = try write("script.txt", """
             # two tracks against each other, twice as fast
@@ -221,5 +250,47 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
                        "<stdin>:3:1: unknown command 'bogus'\n")
         XCTAssertEqual(try DocumentFile.load(doc), Document.newDocument())
+    }
+}
+
+/// `tempera script` builds a song and `tempera events --song` prints it with its sections and passes.
+extension CommandLineTests {
+    func testAScriptBuildsASongAndEventsSongPrintsSectionAndPass() throws {
+        let cli = self
+        let script = try cli.write("song.txt", """
+            track add beat
+            marker add 0
+            marker add sqrt(2)/4
+            marker add 2.5
+            length 4
+            select all
+            fill "1 10 2"
+            section add 0 2 x2
+            section add 2 3.5 x3 tempo=1.25
+            section add 0 2 tempo=0.8
+            song loop on
+            """)
+        let doc = cli.path("song.json")
+        XCTAssertEqual(try cli.tempera(["script", doc, script]).status, 0)
+        let lines = try cli.tempera(["events", doc, "--song", "--sample-rate", "44100", "--loops", "2"]).out
+            .split(separator: "\n").filter { $0.contains("\"track\":5") }
+        XCTAssertEqual(lines.count, 2 * (2 * 2 + 3 + 2))
+        XCTAssertEqual(lines[4], #"{"loop":0,"section":2,"pass":0,"track":5,"clip":2,"amp":0.8,"time":4.4,"frame":194040}"#)
+        XCTAssertEqual(lines[8], #"{"loop":0,"section":3,"pass":0,"track":5,"clip":10,"amp":0.8,"time":8.041941738241592,"frame":354650}"#)
+        XCTAssertEqual(lines[17], #"{"loop":1,"section":3,"pass":0,"track":5,"clip":10,"amp":0.8,"time":18.14194173824159,"frame":800060}"#)
+    }
+
+    func testSongFlagsOnADocumentWithoutASongAreOneLine() throws {
+        let cli = self
+        let doc = cli.path("plain.json")
+        XCTAssertEqual(try cli.tempera(["script", doc, try cli.write("s.txt", "tempo 1\n")]).status, 0)
+        for args in [["events", doc, "--song"], ["render", doc, "--song", "-o", cli.path("x.wav")]] {
+            let r = try cli.tempera(args)
+            XCTAssertEqual(r.status, 1)
+            XCTAssertEqual(r.err, "tempera: \(doc): the song has no section (add one with 'section add')\n")
+        }
+        let bad = try cli.tempera(["script", doc, try cli.write("b.txt", "section add 1 1\n")])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.err, "\(cli.path("b.txt")):1:15: the region must end after it starts (1)\n")
     }
 }

@@ -158,7 +158,7 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(error("fill \"1 2 17\""), CommandError("unknown clip '17' (clips are 1-16)", column: 11))
         XCTAssertEqual(error("fill 1 2 17"), CommandError("unknown clip '17' (clips are 1-16)", column: 10))
         XCTAssertEqual(error("type \"(1 2\""), CommandError("unbalanced parenthesis: '(' is never closed", column: 7))
-        XCTAssertEqual(error("fill \"\\\"1\""), CommandError("unknown clip '\"1' (1-16, -, + or ?)", column: 8))
+        XCTAssertEqual(error("fill \"\\\"1\""), CommandError("unknown clip '\"1' (1-16, -, +, ? or .)", column: 8))
         XCTAssertEqual(error("fill"), CommandError("missing CODE (fill \"CODE\")", column: 6))
         XCTAssertEqual(error("fill \"1 2"), CommandError("unterminated string: '\"' is never closed", column: 6))
     }

@@ -204,7 +204,7 @@ final class DocumentFileTests: XCTestCase {
 
     func testErrorsQuotingTheFileStayOnOneLine() {
         XCTAssertEqual(decodeError("{\"tempera\": 1, \"a\\nb\": 1}"),
-                       CommandError("unknown field 'a\\nb' in the document (known: tempera, version, seed, pattern, transport, designer, slots, groups, tracks)", line: 1, column: 24))
+                       CommandError("unknown field 'a\\nb' in the document (known: tempera, version, seed, pattern, transport, time, song, designer, slots, groups, tracks)", line: 1, column: 24))
     }
 
     func testVersionIsRequiredAndANewerOneRefused() {

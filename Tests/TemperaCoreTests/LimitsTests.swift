@@ -46,7 +46,7 @@ final class LimitsTests: XCTestCase {
 
     func testGroupStampCountsEveryCopy() throws {
         try assertLastLineFails(["select all", "subdivide 1000", "group store 1", "group stamp 1 times=1000"],
-                                "group stamp x1000 would add 15,016,000 markers; one command adds at most 1,000,000")
+                                "stamp group 1 x1000 would add 15,016,000 markers; one command adds at most 1,000,000")
     }
 
     func testMorphThenSubdivideIsRefused() throws {
@@ -85,7 +85,7 @@ final class LimitsTests: XCTestCase {
 
     func testGroupStampPastTheTimeLimitIsRefused() throws {
         try assertLastLineFails(["select all", "group store 1", "cursor 9999999", "group stamp 1 times=10"],
-                                "group stamp x10 would put its last marker at 10000018.875 s, past the time limit (10000000 s)")
+                                "stamp group 1 x10 would put its last marker at 10000018.875 s, past the time limit (10000000 s)")
     }
 
     func testSubdivideCannotPassTheLimitButStampsFromTheDesignerAreChecked() throws {

@@ -137,7 +137,7 @@ final class TemperCommandTests: XCTestCase {
         let s = Fixture.session([[0, 0.25, 0.5, 0.75]], selectTracks: [0])
         _ = try s.run(.temper(.preset("tigrigna")))
         let before = s.document
-        XCTAssertEqual(message { try s.run(.temper(.apply)) }, "temper apply: 4 markers selected, the temperament has 5 beats")
+        XCTAssertEqual(message { try s.run(.temper(.apply)) }, "temper apply: 4 markers selected, the temperament has 5 beats (select 5 or a multiple of 5)")
         XCTAssertEqual(s.document, before)
     }
 

@@ -184,7 +184,7 @@ final class TemperamentTests: XCTestCase {
         let five = TemperamentPreset.tigrigna.temperament
         let ms = (0..<4).map { Marker(id: MarkerID($0), time: Double($0)) }
         XCTAssertThrowsError(try five.retimed(ms)) { error in
-            XCTAssertEqual((error as? CommandError)?.message, "temper apply: 4 markers selected, the temperament has 5 beats")
+            XCTAssertEqual((error as? CommandError)?.message, "temper apply: 4 markers selected, the temperament has 5 beats (select 5 or a multiple of 5)")
         }
     }
 

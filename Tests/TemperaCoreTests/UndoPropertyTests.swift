@@ -21,7 +21,8 @@ final class UndoPropertyTests: XCTestCase {
             }
         }
         mutating func symbol() -> PatternCode.Symbol {
-            switch int(0...3) {
+            switch int(0...4) {
+            case 4: return .skip
             case 0: return .rest
             case 1: return .hold
             case 2: return .random
@@ -49,7 +50,7 @@ final class UndoPropertyTests: XCTestCase {
         }
 
         mutating func command(tracks: Int) -> Command {
-            switch int(0...33) {
+            switch int(0...49) {
             case 0: return .trackAdd(name: chance(0.5) ? nil : "n")
             case 1: return .trackSelect(int(0...tracks + 1))
             case 2: return .length(double(-1...8))
@@ -84,6 +85,21 @@ final class UndoPropertyTests: XCTestCase {
             case 30: return .groupStamp(int(0...4), times: int(0...3))
             case 31: return .undo(int(0...3))
             case 32: return .redo(int(0...3))
+            case 34: return .beat(double(0...1))
+            case 35: return .meter(int(0...9))
+            case 36: return .bpm(double(0...400))
+            case 37: return .grid(chance(0.3) ? nil : int(0...33))
+            case 38: return .click(on: chance(0.5) ? nil : chance(0.5), level: chance(0.5) ? double(0...1.1) : nil)
+            case 39: return .countIn(int(-1...3))
+            case 40: return .amp(double(-1...1.2), relative: chance(0.5))
+            case 41: return .copy
+            case 42: return .cut
+            case 43: return .paste
+            case 44: return .duplicate
+            case 45: return .trackDelete(track: chance(0.5) ? nil : int(0...tracks + 1))
+            case 46: return .trackMove(track: chance(0.5) ? nil : int(0...tracks + 1), to: int(0...tracks + 1))
+            case 47: return .trackDuplicate(track: chance(0.5) ? nil : int(0...tracks + 1))
+            case 48: return .quantize(int(0...9), strength: double(0...1.2))
             default: return .select(.init(.all, allTracks: true))
             }
         }
@@ -170,6 +186,10 @@ final class UndoPropertyTests: XCTestCase {
                             let c = g.command(tracks: s.document.tracks.count)
                             if case .undo = c { continue }
                             if case .redo = c { continue }
+                            // So do track deletes, moves and duplicates (they renumber tracks).
+                            if case .trackDelete = c { continue }
+                            if case .trackMove = c { continue }
+                            if case .trackDuplicate = c { continue }
                             _ = try? s.run(c)
                         }
                         if g.chance(0.3) {

@@ -128,9 +128,9 @@ final class PatternEditorTests: XCTestCase {
     func testAnUnknownClipReadsWholeBesideTheCodeAt80Columns() {
         let d = Dispatcher(session: Session(document: .newDocument()), width: 80, height: 24, clock: { 0 })
         keys(d, "f C-u 1 space 3 z enter")
-        XCTAssertEqual(d.view.message, "column 3: unknown clip '3z' (1-16, -, + or ?)")
+        XCTAssertEqual(d.view.message, "column 3: unknown clip '3z' (1-16, -, +, ? or .)")
         let status = render(d.session, d.view).line(23)
-        XCTAssertTrue(status.hasSuffix("column 3: unknown clip '3z' (1-16, -, + or ?) "), status)
+        XCTAssertTrue(status.hasSuffix("column 3: unknown clip '3z' (1-16, -, +, ? or .) "), status)
     }
 
     func testBadCodeKeepsTheEditorOpenWithTheColumnOfTheError() {
@@ -140,12 +140,12 @@ final class PatternEditorTests: XCTestCase {
         XCTAssertNotNil(d.prompt)
         XCTAssertEqual(d.view.commandLine, "1 3z")
         XCTAssertTrue(d.view.messageIsError)
-        XCTAssertEqual(d.view.message, "column 3: unknown clip '3z' (1-16, -, + or ?)")
+        XCTAssertEqual(d.view.message, "column 3: unknown clip '3z' (1-16, -, +, ? or .)")
         XCTAssertEqual(d.session.document, before)
         var canvas = Canvas(width: 120, height: 40)
         EditorView.draw(session: d.session, view: d.view, into: &canvas)
         XCTAssertTrue(canvas.line(39).hasPrefix("fill pattern: 1 3z "), canvas.line(39))
-        XCTAssertTrue(canvas.line(39).hasSuffix("column 3: unknown clip '3z' (1-16, -, + or ?) "))
+        XCTAssertTrue(canvas.line(39).hasSuffix("column 3: unknown clip '3z' (1-16, -, +, ? or .) "))
         XCTAssertEqual(canvas.role(of: "column 3", inRow: 39), .error)
         // Fixing it clears the error and applies.
         keys(d, "backspace enter")

@@ -1,0 +1,64 @@
+/// Musical time: beats, bars and the cursor grid as a view onto the document's seconds.
+///
+/// Times stay seconds at tempo x1, so nothing in a document changes meaning when `beat` or `meter` change.
+/// Beat k starts at `k * beat` seconds (at x1), counted from time 0 of the timeline; bar j starts at beat
+/// `j * meter`. At tempo x the beat lasts `beat / x` seconds of playback, so BPM = 60 * x / beat.
+///
+/// Pure functions; any thread.
+extension Transport {
+    /// Beats per minute as heard: 60 * tempo / beat.
+    public var bpm: Double { 60 * tempo / beat }
+
+    /// The tempo factor that plays `bpm` beats a minute: bpm * beat / 60.
+    public func tempo(forBPM bpm: Double) -> Double { bpm * beat / 60 }
+
+    /// One grid step in seconds at x1 (beat / steps); nil when the grid is off.
+    public var gridStep: Double? { grid.map { beat / Double($0) } }
+
+    /// Grid point `k` of a grid of `steps` a beat: k * beat / steps seconds (computed so, not as k times the
+    /// step, so that point 5 of a fifth-beat grid is exactly one beat).
+    public func gridPoint(_ k: Int, steps: Int) -> Double {
+        Double(k) * beat / Double(steps)
+    }
+
+    /// The grid point of a grid of `steps` a beat nearest to `t` (a half step rounds up), never before 0.
+    public func nearestGridPoint(to t: Double, steps: Int) -> Double {
+        gridPoint(max(0, Int((t * Double(steps) / beat).rounded())), steps: steps)
+    }
+
+    /// The first grid point after `t` (a point within a nanosecond of `t` counts as `t` itself).
+    public func gridPoint(after t: Double, steps: Int) -> Double {
+        var k = Int((t * Double(steps) / beat).rounded(.down))
+        while gridPoint(k, steps: steps) <= t + Self.sameTime { k += 1 }
+        return gridPoint(k, steps: steps)
+    }
+
+    /// The last grid point before `t`, never before 0 (a point within a nanosecond of `t` counts as `t`).
+    public func gridPoint(before t: Double, steps: Int) -> Double {
+        var k = Int((t * Double(steps) / beat).rounded(.up))
+        while k > 0, gridPoint(k, steps: steps) >= t - Self.sameTime { k -= 1 }
+        return gridPoint(max(0, k), steps: steps)
+    }
+
+    /// Times closer than this are one grid position (rounding in `k * beat / steps`).
+    static let sameTime = 1e-9
+
+    /// Where `t` falls in bars and beats: `bar` and `beat` from 1, and `offset`, the seconds (at x1) since that
+    /// beat started. A time within a nanosecond before a beat counts as that beat.
+    public func barBeat(_ t: Double) -> (bar: Int, beat: Int, offset: Double) {
+        var index = Int((t / beat).rounded(.down))
+        if Double(index + 1) * beat - t <= Self.sameTime { index += 1 }
+        index = max(0, index)
+        let offset = Swift.max(0, t - Double(index) * beat)
+        return (index / meter + 1, index % meter + 1, offset)
+    }
+
+    /// The ruler's `bar.beat` label for `t`: `3.2` is bar 3, beat 2.
+    public func barBeatLabel(_ t: Double) -> String {
+        let p = barBeat(t)
+        return "\(p.bar).\(p.beat)"
+    }
+
+    /// Seconds at x1 of one bar.
+    public var barLength: Double { beat * Double(meter) }
+}

@@ -1,0 +1,96 @@
+/// What playing the song does (DESIGN §12): the events of each distinct region of its sections, and the
+/// timing that puts pass k of section j, song pass m, on its exact frame. Sections that share a region share its
+/// events, so A B A C compiles three regions.
+///
+/// Immutable once built; safe to read from any thread.
+public struct SongSchedule: Sendable {
+    /// One onset as `tempera events --song` prints it.
+    public struct Onset: Sendable, Equatable {
+        /// The pass of the whole song, from 0.
+        public var loop: Int
+        /// From 1.
+        public var section: Int
+        /// The pass of the section, from 0.
+        public var pass: Int
+        /// From 1.
+        public var track: Int
+        public var clip: Int
+        public var amp: Double
+        public var time: Double
+        public var frame: Int64
+    }
+
+    public let timing: SongTiming
+    public let sampleRate: Double
+    public let seed: UInt64
+    public let randomPool: UInt16
+    /// The events of each distinct region, times after the region's start.
+    public let regionEvents: [[Schedule.Event]]
+    /// For each section, the index of its region in `regionEvents`.
+    public let sectionRegion: [Int]
+
+    /// Compiles the song of `doc` (its sections may be empty: then nothing plays).
+    public init(document doc: Document, sampleRate: Double) {
+        timing = SongTiming(song: doc.song, tempo: doc.transport.tempo)
+        self.sampleRate = sampleRate
+        seed = doc.seed
+        randomPool = Schedule.randomPool(of: doc.slots)
+        let gains = Schedule.trackGains(of: doc.tracks)
+        var regions: [Region: Int] = [:]
+        var lists: [[Schedule.Event]] = []
+        var map: [Int] = []
+        for s in doc.song.sections {
+            let key = Region(start: s.start, end: s.end)
+            if let r = regions[key] {
+                map.append(r)
+            } else {
+                regions[key] = lists.count
+                map.append(lists.count)
+                lists.append(Schedule.events(of: doc.tracks, gains: gains, start: s.start, end: s.end))
+            }
+        }
+        regionEvents = lists
+        sectionRegion = map
+    }
+
+    /// A region of the timeline, as a key.
+    public struct Region: Hashable, Sendable {
+        public var start: Double
+        public var end: Double
+        public init(start: Double, end: Double) {
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// The sample frame of pass k of section j (from 0), song pass m, time `time` after the region's start.
+    public func frame(songPass m: Int, section j: Int, pass k: Int, time: Double) -> Int64 {
+        let s = timing.sections[j]
+        return SongTiming.frame(songPass: m, total: timing.total, offset: s.offset, pass: k, time: time, span: s.span,
+                                tempo: s.tempo, sampleRate: sampleRate)
+    }
+
+    /// The frames one pass of the whole song takes: where song pass 1 starts.
+    public var songFrames: Int64 { Int64((timing.total * sampleRate).rounded()) }
+
+    /// The onsets of song pass m, in order: section by section, pass by pass.
+    public func onsets(songPass m: Int) -> [Onset] {
+        var out: [Onset] = []
+        for j in timing.sections.indices {
+            let s = timing.sections[j]
+            let events = regionEvents[sectionRegion[j]]
+            for k in 0..<s.repeats {
+                let draw = timing.drawPass(songPass: m, section: j, pass: k)
+                for e in events where e.kind == .onset {
+                    let time = SongTiming.time(songPass: m, total: timing.total, offset: s.offset, pass: k, time: e.time,
+                                               span: s.span, tempo: s.tempo)
+                    let clip = e.clip != 0 ? e.clip
+                        : Schedule.randomClip(seed: seed, pool: randomPool, key: e.randomKey, pass: draw)
+                    out.append(Onset(loop: m, section: j + 1, pass: k, track: e.track + 1, clip: clip, amp: e.amp,
+                                     time: time, frame: Int64((time * sampleRate).rounded())))
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,115 @@
+import CAllocCounter
+import Foundation
+import TemperaAudio
+import TemperaCore
+
+/// The song's figures: compiling the schedule of a 100-section song over a 100,000-marker document, and what an
+/// edit to one region costs while the song plays (it should cost what the loop's edit costs, not the song's size).
+enum SongBench {
+    static let rounds = 20
+
+    static func run() {
+        print("== Song: 100 sections (50 regions, each used twice) over 100,000 markers")
+        let session = Session(document: document())
+        let doc = session.document
+        let events = doc.tracks.reduce(0) { $0 + $1.markers.filter { $0.content != nil }.count }
+
+        let core = time(5) { _ in _ = SongSchedule(document: doc, sampleRate: 48_000) }
+        print(String(format: "  SongSchedule (core, every region's events of %d onsets): %.1f ms", events, core))
+
+        let engine = AudioEngine(output: .null)
+        let t0 = Date()
+        engine.load(document: doc, baseDirectory: nil)
+        let first = Date().timeIntervalSince(t0) * 1000
+        print(String(format: "  first publish of the song to the engine (compile every region + snapshot): %.1f ms", first))
+        engine.start()
+        engine.play()
+        _ = engine.pump(frames: 4_800)
+
+        var volume = doc
+        let settings = time(rounds) { k in
+            volume.transport.volume = 0.5 + Double(k) / 100
+            engine.update(document: volume)
+            _ = engine.pump(frames: 256)
+        }
+        print(String(format: "  publishing a volume change while the song plays (no region recompiled): %.1f ms", settings))
+
+        // Ten markers in the middle of region 20 shifted by 1 ms, through the session (as the editor does).
+        let region = doc.song.sections[20]
+        let track = session.document.tracks[1].markers
+        let lo = track.lowerBound(time: region.start + 1)
+        session.selection = [1: Set((lo..<(lo + 10)).map { track[$0].id })]
+        let edit = time(rounds) { k in
+            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
+            engine.update(document: session.document)
+            _ = engine.pump(frames: 256)
+        }
+        print(String(format: "  an edit to 10 markers of one region while the song plays (shift + publish): %.1f ms", edit))
+
+        // The same edit with the song off: today's loop over the whole timeline.
+        _ = try? session.run(.song(on: false))
+        _ = try? session.run(.loopRange(0, doc.transport.length))
+        engine.update(document: session.document)
+        let loop = time(rounds) { k in
+            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
+            engine.update(document: session.document)
+            _ = engine.pump(frames: 256)
+        }
+        print(String(format: "  the same edit with the loop over the whole timeline instead: %.1f ms", loop))
+
+        _ = try? session.run(.song(on: true))
+        engine.update(document: session.document)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 256)
+        defer { buffer.deallocate() }
+        var counted = 0, calls = 0
+        for k in 0..<10 {
+            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
+            engine.update(document: session.document)
+            engine.jump(toSection: (k * 7) % 100)
+            tempera_alloc_count_start()
+            for _ in 0..<94 { engine.pump(into: buffer, frames: 256) }
+            counted += tempera_alloc_count_stop()
+            calls += 94
+        }
+        print("  allocations in the render path while the song plays: \(counted) in \(calls) render calls"
+            + " (10 edits and 10 jumps between sections)")
+    }
+
+    /// Median milliseconds of `n` runs.
+    static func time(_ n: Int, _ body: (Int) -> Void) -> Double {
+        var xs: [Double] = []
+        for k in 0..<n {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            body(k)
+            xs.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
+        return xs.sorted()[n / 2]
+    }
+
+    /// Four tracks of 25,000 markers 1/64 s apart (about 390 s), every other one with a clip; 50 regions of 7.8 s
+    /// and a song of 100 sections playing them twice over in two orders, tempos from x0.8 to x1.25.
+    static func document() -> Document {
+        var doc = CoreBench.document(markers: 100_000)
+        for t in doc.tracks.indices {
+            var list = doc.tracks[t].markers
+            let fill = list.enumerated().map { i, m -> Marker in
+                var m = m
+                m.content = i % 2 == 0 ? .clip(t + 1) : nil
+                return m
+            }
+            list = MarkerList(fill)
+            doc.tracks[t].markers = list
+        }
+        doc.transport.length = 390
+        doc.transport.loopEnd = 390
+        let width = 7.8
+        var sections: [Song.Section] = []
+        for j in 0..<100 {
+            let r = j < 50 ? j : 99 - j
+            sections.append(Song.Section(name: "S\(j + 1)", start: Double(r) * width, end: Double(r + 1) * width,
+                                         repeats: 1 + j % 3, tempo: [0.8, 1, 1.25][j % 3]))
+        }
+        doc.song = Song(sections: sections, on: true, loop: true)
+        return doc
+    }
+}
