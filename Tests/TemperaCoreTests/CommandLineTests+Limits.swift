@@ -63,8 +63,12 @@ extension CommandLineTests {
             let text = DocumentFile.encode(Document.newDocument()).replacingOccurrences(of: "\"slider\": 0.5",
                                                                                         with: "\"slider\": \(bad)")
             let doc = try write("song.tempera", text)
+            // The place of the value: its line, and its column after `"slider": `.
+            let lines = text.components(separatedBy: "\n")
+            let row = lines.firstIndex { $0.contains("\"slider\": \(bad)") }!
+            let column = lines[row].range(of: "\"slider\": ")!.upperBound.utf16Offset(in: lines[row]) + 1
             try assertScriptFails(document: doc, script: "tempo 2\n",
-                                  stderr: "\(doc):6:37: slider must be from -100 to 100, not \(bad == "1e300" ? "1e+300" : "10000000000000")")
+                                  stderr: "\(doc):\(row + 1):\(column): slider must be from -100 to 100, not \(bad == "1e300" ? "1e+300" : "10000000000000")")
         }
     }
 
