@@ -23,7 +23,7 @@ extension Command {
             if let font = s.soundFont { out += " sf2=\(q(font))" }
             if let program = s.program { out += " program=\(program)" }
             if let bank = s.bank { out += " bank=\(bank)" }
-            if let note = s.note { out += " note=\(note)" }
+            if s.clearNote { out += " note=none" } else if let note = s.note { out += " note=\(note)" }
             if let gain = s.gain { out += " gain=\(n(gain))" }
             if let mode = s.mode { out += " mode=\(mode.rawValue)" }
             if let attack = s.attack { out += " attack=\(n(attack))" }
@@ -32,7 +32,8 @@ extension Command {
             if let name = s.name { out += " name=\(q(name))" }
             return out
         case .cursor(let t): return "cursor \(n(t))"
-        case .markerAdd(let t, let amp): return "marker add \(n(t))" + (amp.map { " amp=\(n($0))" } ?? "")
+        case .markerAdd(let t, let amp, let content):
+            return "marker add \(n(t))" + (amp.map { " amp=\(n($0))" } ?? "") + (content.map { " clip=\($0.code)" } ?? "")
         case .pulse(let period, let count, let start, let amp):
             return "pulse period=\(n(period)) count=\(count)" + (start.map { " start=\(n($0))" } ?? "")
                 + (amp.map { " amp=\(n($0))" } ?? "")
@@ -70,6 +71,7 @@ extension Command {
         case .redo(let k): return k == 1 ? "redo" : "redo \(k)"
         case .save(let path): return path.map { "save \(q($0))" } ?? "save"
         case .temper(let t): return "temper " + t.text
+        case .pattern(let code): return "pattern " + q(code)
         case .sectionAdd(let name, let start, let end, let repeats, let tempo):
             var out = "section add"
             if let name { out += " " + Command.quoteName(name) }
@@ -157,7 +159,7 @@ extension TemperCommand {
         switch self {
         case .define(let span, let top, let topBeats, let bottom, let bottomBeats, let map, let slider):
             var out = "span=\(n(span)) top=\(top):\(beats(topBeats)) bottom=\(bottom):\(beats(bottomBeats))"
-            if let map { out += " map=" + map.map { "\($0.top)-\($0.bottom)" }.joined(separator: ",") }
+            if let map { out += " map=" + (map.isEmpty ? "none" : map.map { "\($0.top)-\($0.bottom)" }.joined(separator: ",")) }
             if let slider { out += " s=\(n(slider))" }
             return out
         case .slider(let s): return "slider \(n(s))"
@@ -166,6 +168,7 @@ extension TemperCommand {
         case .apply: return "apply"
         case .morph(let times, let from, let to): return "morph times=\(times) from=\(n(from)) to=\(n(to))"
         case .preset(let name): return "preset \(name)"
+        case .amp(let row, let beat, let amp): return "amp \(row.rawValue) \(beat) \(DocumentFile.number(amp))"
         }
     }
 }

@@ -22,7 +22,9 @@ public enum Command: Hashable, Sendable {
     /// `slot N file=... note=... gain=... mode=... attack=... release=...`: only the given settings change.
     case slot(Int, SlotSettings)
     case cursor(Double)
-    case markerAdd(time: Double, amp: Double?)
+    /// `marker add TIME [amp=A] [clip=C]`: with a clip, a marker already at exactly TIME on the current track
+    /// takes the clip (and the amplitude, when given) instead of a second marker being stacked on it.
+    case markerAdd(time: Double, amp: Double?, content: Content? = nil)
     case pulse(period: Double, count: Int, start: Double?, amp: Double?)
     case clipMode(Bool)
     case snap(Bool)
@@ -48,6 +50,8 @@ public enum Command: Hashable, Sendable {
     case redo(Int)
     case save(String?)
     case temper(TemperCommand)
+    /// `pattern "CODE"`: the pattern code the fill and pattern-select tools use, kept with the document.
+    case pattern(String)
     /// `section add [NAME] [A B] [x R] [tempo=X]`: a section at the end of the song; the region defaults to the
     /// loop region, repeats to 1, the tempo to the document's (followed when it changes).
     case sectionAdd(name: String?, start: Double?, end: Double?, repeats: Int?, tempo: Double?)
@@ -108,6 +112,8 @@ public enum Command: Hashable, Sendable {
         public var decay: Double?
         public var release: Double?
         public var name: String?
+        /// `note=none`: the slot plays its sample as recorded again (wins over `note`).
+        public var clearNote = false
         /// `sf2=PATH`: play `note` through a SoundFont; `program=` and `bank=` choose its preset.
         public var soundFont: String?
         public var program: Int?
@@ -115,7 +121,8 @@ public enum Command: Hashable, Sendable {
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
                     attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
-                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil) {
+                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil, clearNote: Bool = false) {
+            self.clearNote = clearNote
             self.soundFont = soundFont
             self.program = program
             self.bank = bank
@@ -173,6 +180,8 @@ public enum TemperCommand: Hashable, Sendable {
     case apply
     case morph(times: Int, from: Double, to: Double)
     case preset(String)
+    /// `temper amp top|bottom BEAT A`: the amplitude of one pulse of a template row.
+    case amp(row: Temperament.RowName, beat: Int, amp: Double)
 
     /// How a row's beats are chosen.
     public enum BeatChoice: Hashable, Sendable {

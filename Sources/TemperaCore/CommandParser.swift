@@ -49,17 +49,17 @@ public enum CommandParser {
         "track [N] gain G | track [N] gain GdB", "track [N] name NAME",
         "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
         "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
-        "slot N note=MIDI [file=PATH] [decay=MS] [name=NAME] ...",
+        "slot N note=MIDI|none [file=PATH] [decay=MS] [name=NAME] ...",
         "slot N sf2=PATH|default [program=P] [bank=B] note=MIDI ...",
-        "cursor TIME", "marker add TIME [amp=A]", "pulse period=TIME count=N [start=TIME] [amp=A]",
-        "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"",
+        "cursor TIME", "marker add TIME [amp=A] [clip=C]", "pulse period=TIME count=N [start=TIME] [amp=A]",
+        "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"", "pattern \"CODE\"",
         "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
         "shift BY", "scale FACTOR [handle=first|last]", "scale handle=K to=TIME", "subdivide N",
         "rotate", "reverse", "delete", "group store N", "group stamp N [times=K]", "undo [K]", "redo [K]",
         "save [PATH]",
-        "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,I-J,...] [s=X]", "temper slider X",
+        "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,I-J,...|none] [s=X]", "temper slider X",
         "temper stamp [times=K]", "temper group N", "temper apply", "temper morph times=K from=S0 to=S1",
-        "temper preset swing|tigrigna|five-seven",
+        "temper preset swing|tigrigna|five-seven", "temper amp top|bottom BEAT A",
         "beat TIME", "meter N", "bpm X", "grid N|off", "click on|off [level=L] | click level=L", "countin BARS",
         "amp A | amp +D | amp -D", "copy | cut | paste", "duplicate",
         "track [N] delete | track [N] duplicate | track [N] move M", "quantize N [strength=S]",
@@ -70,7 +70,7 @@ public enum CommandParser {
 
     /// The command names, for completion and suggestions.
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
-                               "mode", "snap", "clip", "draw", "type", "fill", "select", "shift", "scale",
+                               "mode", "snap", "clip", "draw", "type", "fill", "pattern", "select", "shift", "scale",
                                "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
                                "section", "song",
                                "beat", "meter", "bpm", "grid", "click", "countin", "amp", "copy", "cut", "paste",
@@ -266,12 +266,19 @@ struct LineParser {
             try end(usage: usage)
             return .cursor(v)
         case "marker":
-            let usage = "marker add TIME [amp=A]"
+            let usage = "marker add TIME [amp=A] [clip=C]"
             let verb = try next("'add'", usage: usage)
             guard isKeyword(verb, "add") else { throw fail("expected 'add', not '\(Limits.echo(verb.text))' (\(usage))", at: verb) }
             let t = try time(try next("TIME", usage: usage), "time")
-            let opts = try options(["amp"], usage: usage)
-            return .markerAdd(time: t, amp: try opts["amp"].map(amp))
+            let opts = try options(["amp", "clip"], usage: usage)
+            var content: Content?
+            if let c = opts["clip"] {
+                guard let parsed = Content(code: c.text) else {
+                    throw fail("clip must be 1-16, +, - or ?, not '\(c.text)'", at: c)
+                }
+                content = parsed
+            }
+            return .markerAdd(time: t, amp: try opts["amp"].map(amp), content: content)
         case "pulse":
             let usage = "pulse period=TIME count=N [start=TIME] [amp=A]"
             let opts = try options(["period", "count", "start", "amp"], usage: usage)
@@ -314,6 +321,8 @@ struct LineParser {
             return .type(try code(1, words.count, usage: "type \"CODE\""))
         case "fill":
             return .fill(try code(1, words.count, usage: "fill \"CODE\""))
+        case "pattern":
+            return .pattern(try code(1, words.count, usage: "pattern \"CODE\"").source)
         case "select": return try parseSelect()
         case "shift":
             let usage = "shift BY"
@@ -568,7 +577,11 @@ struct LineParser {
         var s = Command.SlotSettings()
         s.file = opts["file"]?.text
         s.name = opts["name"]?.text
-        s.note = try opts["note"].map { try integer($0, "note", 0...127) }
+        if let w = opts["note"], w.text == "none" {
+            s.clearNote = true
+        } else {
+            s.note = try opts["note"].map { try integer($0, "note", 0...127) }
+        }
         s.soundFont = opts["sf2"]?.text
         s.program = try opts["program"].map { try integer($0, "program", ClipSlot.programRange) }
         s.bank = try opts["bank"].map { try integer($0, "bank", ClipSlot.bankRange) }
@@ -721,6 +734,16 @@ struct LineParser {
             let times = try integer(try required(opts, "times", usage: u), "times", 1...10_000)
             return .morph(times: times, from: try slider(try required(opts, "from", usage: u), "from"),
                           to: try slider(try required(opts, "to", usage: u), "to"))
+        case "amp":
+            let u = "temper amp top|bottom BEAT A"
+            let rowWord = try next("top or bottom", usage: u)
+            guard let row = Temperament.RowName(rawValue: rowWord.text), !rowWord.quoted else {
+                throw fail("expected top or bottom, not '\(Limits.echo(rowWord.text))' (\(u))", at: rowWord)
+            }
+            let beat = try integer(try next("BEAT", usage: u), "beat", 0...(CommandParser.maxDivision - 1))
+            let a = try amp(try next("A", usage: u))
+            try end(usage: u)
+            return .amp(row: row, beat: beat, amp: a)
         case "preset":
             let u = "temper preset swing|tigrigna|five-seven"
             let name = try next("NAME", usage: u)
@@ -731,7 +754,7 @@ struct LineParser {
             return .preset(name.text)
         default:
             var message = "unknown designer command '\(Limits.echo(verb.text))'"
-            let verbs = ["slider", "stamp", "group", "apply", "morph", "preset"]
+            let verbs = ["slider", "stamp", "group", "apply", "morph", "preset", "amp"]
             if let near = Self.nearest(verb.text, in: verbs) { message += " (did you mean '\(near)'?)" }
             throw fail(message, at: verb)
         }
@@ -811,6 +834,8 @@ struct LineParser {
     /// `I-J,I-J,...`.
     func pairs(_ w: Word, a: Int, b: Int) throws -> [Temperament.Pair] {
         var out: [Temperament.Pair] = []
+        // `map=none`: an explicit map with no pairs (every beat unpaired).
+        if w.text == "none" { return out }
         for part in split(w, on: ",") {
             let ends = split(part, on: "-")
             guard ends.count == 2, !ends[0].text.isEmpty, !ends[1].text.isEmpty else {

@@ -3,11 +3,24 @@ extension Session {
     /// The amplitude a marker gets when none is given.
     public static let defaultAmp = 0.8
 
-    func runMarkerAdd(time: Double, amp: Double?) throws -> String? {
+    func runMarkerAdd(time: Double, amp: Double?, content: Content? = nil) throws -> String? {
         let t = try requireTrack()
         try checkTime(time, "marker time")
         try checkAmp(amp)
-        try perform("marker add") { $0.insert(Marker(id: 0, time: time, amp: amp ?? Self.defaultAmp), track: t) }
+        if case .clip(let n) = content, !ClipSlot.range.contains(n) { throw CommandError("no clip \(n) (clips are 1-16)") }
+        let markers = document.tracks[t].markers
+        let i = markers.lowerBound(time: time)
+        // A clip for a marker already there goes onto it: two markers at one time would sound as one, louder.
+        if let content, i < markers.endIndex, markers[i].time == time {
+            var m = markers[i]
+            m.content = content
+            if let amp { m.amp = amp }
+            try perform("clip on marker") { $0.replace(m, track: t) }
+            return nil
+        }
+        try perform("marker add") {
+            $0.insert(Marker(id: 0, time: time, amp: amp ?? Self.defaultAmp, content: content), track: t)
+        }
         return nil
     }
 
@@ -129,6 +142,13 @@ extension Session {
             edit.setPattern(code.source)
         }
         return dropped > 0 ? "filled \(plan.count); \(Self.droppedMessage(dropped))" : nil
+    }
+
+    func runPattern(_ code: String) throws -> String? {
+        _ = try PatternParser.parse(code)
+        guard code != document.pattern else { return "pattern \"\(code)\"" }
+        try perform("pattern") { $0.setPattern(code) }
+        return "pattern \"\(code)\""
     }
 
     static func droppedMessage(_ n: Int) -> String {

@@ -153,6 +153,7 @@ extension Session {
             guard (0...127).contains(note) else { throw CommandError("MIDI note must be 0-127") }
             slot.note = note
         }
+        if s.clearNote { slot.note = nil }
         if let gain = s.gain {
             guard gain.isFinite, gain >= 0 else { throw CommandError("gain must be >= 0") }
             slot.gain = gain

@@ -65,6 +65,18 @@ extension Session {
             let t = preset.temperament
             try perform("temper preset \(preset.rawValue)") { $0.setDesigner(t) }
             return "preset \(preset.rawValue): \(t.commandText)"
+
+        case let .amp(which, beat, amp):
+            var t = document.designer
+            var row = t.row(which).resized(to: t.row(which).division)
+            guard row.amps.indices.contains(beat) else {
+                throw CommandError("temper amp: \(which.rawValue) has \(row.division) pulses (0-\(row.division - 1)), no beat \(beat)")
+            }
+            guard amp.isFinite, (0...1).contains(amp) else { throw CommandError("temper amp: the amplitude must be 0-1") }
+            row.amps[beat] = amp
+            t = t.replacing(which, with: row)
+            try perform("temper amp") { $0.setDesigner(t) }
+            return "\(which.rawValue) beat \(beat): amp " + Temperament.format(amp)
         }
     }
 
@@ -95,7 +107,7 @@ extension Session {
     /// current state.
     /// - Throws: `CommandError` when `t` is not valid (see `Temperament.validate`); nothing changes then.
     /// - Warning: main (editor) thread only.
-    public func setDesigner(_ t: Temperament, name: String) throws {
+    func setDesigner(_ t: Temperament, name: String) throws {
         try t.validate()
         guard t != document.designer else { return }
         try perform(name) { $0.setDesigner(t) }

@@ -40,6 +40,46 @@ public final class Session {
     /// Every undoable step, for inspection (memory figures, a history view).
     public private(set) var history = History()
 
+    /// Hears every command that ran, with the editing context it ran in, and the edges of transactions: what a
+    /// listener needs to replay the session's edits elsewhere (a script recorder, shared editing, the test
+    /// that holds every edit of the editor to a command with a textual form).
+    public var observer: ((Event) -> Void)?
+
+    /// What `observer` hears.
+    public enum Event: Equatable, Sendable {
+        /// A command ran without error, in `context` (as it was just before).
+        case ran(Command, Context)
+        /// A transaction opened (a drag): what runs until it closes is one undo step.
+        case began(String)
+        case committed
+        /// The transaction was cancelled: the document and the selection went back to where it began.
+        case aborted
+    }
+
+    /// The state a command reads besides the document (`draw` draws at the cursor on the current track...).
+    public struct Context: Equatable, Sendable {
+        public var cursor: Double
+        public var currentTrack: Int
+        public var selection: [Int: Set<MarkerID>]
+        public var chosenClip: Content
+        public var clipMode: Bool
+        public var snap: Bool
+    }
+
+    /// The editing context commands run in now.
+    public var context: Context {
+        get { Context(cursor: cursor, currentTrack: currentTrack, selection: selection, chosenClip: chosenClip,
+                      clipMode: clipMode, snap: snap) }
+        set {
+            cursor = newValue.cursor
+            currentTrack = newValue.currentTrack
+            selection = newValue.selection
+            chosenClip = newValue.chosenClip
+            clipMode = newValue.clipMode
+            snap = newValue.snap
+        }
+    }
+
     /// The history state last saved or loaded.
     private var savedSerial = 0
     private var transaction: Transaction?
@@ -81,6 +121,14 @@ public final class Session {
     /// changes nothing. Returns a message for the user when there is something to say.
     @discardableResult
     public func run(_ command: Command) throws -> String? {
+        guard let observer else { return try execute(command) }
+        let before = context
+        let message = try execute(command)
+        observer(.ran(command, before))
+        return message
+    }
+
+    private func execute(_ command: Command) throws -> String? {
         switch command {
         case .trackAdd(let name): return try runTrackAdd(name)
         case .trackSelect(let n): return try runTrackSelect(n)
@@ -95,7 +143,7 @@ public final class Session {
         case .volume(let v): return try runVolume(v)
         case .slot(let n, let settings): return try runSlot(n, settings)
         case .cursor(let t): return try runCursor(t)
-        case .markerAdd(let time, let amp): return try runMarkerAdd(time: time, amp: amp)
+        case .markerAdd(let time, let amp, let content): return try runMarkerAdd(time: time, amp: amp, content: content)
         case .pulse(let period, let count, let start, let amp):
             return try runPulse(period: period, count: count, start: start, amp: amp)
         case .clipMode(let on):
@@ -123,6 +171,7 @@ public final class Session {
         case .redo(let k): return try redo(k)
         case .save(let p): return try save(to: p)
         case .temper(let c): return try runTemper(c)
+        case .pattern(let code): return try runPattern(code)
         case .sectionAdd(let name, let start, let end, let repeats, let tempo):
             return try runSectionAdd(name: name, start: start, end: end, repeats: repeats, tempo: tempo)
         case .section(let n, let change): return try runSection(n, change)
@@ -163,13 +212,14 @@ public final class Session {
 
     /// Runs `body` as one undoable step named `name` (part of the open transaction, if any). The body makes
     /// its changes through the `Edit`; if it throws, every change it made is reverted and the error passes
-    /// on. A body that changes nothing records no step.
+    /// on. A body that changes nothing records no step. Internal: outside the core every edit is a `Command`,
+    /// so each has a textual form and the observer hears it.
     ///
     /// While the body runs, read the document through `edit.document`: the session's `document` is parked
     /// (an empty placeholder) so that the edit owns the only copy and changes it in place; that is what keeps
     /// a 10-marker edit as cheap in a 100,000-marker document as in a small one. The body must not call
     /// `run` or `perform` (steps do not nest; use the `Edit`).
-    public func perform(_ name: String, _ body: (inout Edit) throws -> Void) throws {
+    func perform(_ name: String, _ body: (inout Edit) throws -> Void) throws {
         precondition(!performing, "Session.perform cannot nest: make every change through the Edit")
         performing = true
         defer { performing = false }
@@ -208,6 +258,7 @@ public final class Session {
     public func beginTransaction(_ name: String) {
         if transaction != nil { commitTransaction() }
         transaction = Transaction(name: name, record: EditRecord(document: document), selection: selection)
+        observer?(.began(name))
     }
 
     /// Closes the transaction, recording its net change as one step (none if it changed nothing).
@@ -215,6 +266,7 @@ public final class Session {
         guard let t = transaction else { return }
         transaction = nil
         if let step = t.record.step(named: t.name, after: document) { history.push(step) }
+        observer?(.committed)
     }
 
     /// Closes the transaction, restoring the document and the selection exactly as they were at its start.
@@ -225,6 +277,7 @@ public final class Session {
         selection = t.selection
         if t.changed { revision += 1 }
         pruneSelection()
+        observer?(.aborted)
     }
 
     // MARK: Undo, redo, save

@@ -264,6 +264,14 @@ public struct Temperament: Hashable, Sendable {
     }
 
     /// The textual command that recreates this temperament's shape (amplitudes aside).
+    /// The `temper span=...` command that sets this temperament's span, rows, map and slider exactly (the
+    /// amplitudes are kept by `define` and set by `temper amp`).
+    public var defining: TemperCommand {
+        func choice(_ r: Row) -> TemperCommand.BeatChoice { r.beats.isEmpty ? .euclid(k: 0, rotation: 0) : .list(r.beats) }
+        return .define(span: span, top: top.division, topBeats: choice(top), bottom: bottom.division,
+                       bottomBeats: choice(bottom), map: map, slider: slider)
+    }
+
     public var commandText: String {
         func row(_ r: Row) -> String {
             "\(r.division):" + (r.beats == Array(0..<r.division) ? "all" : Temperament.describe(r.beats))

@@ -30,22 +30,7 @@ public enum DesignerTab {
     public static let ampStep = 0.1
 
     /// The action names `handle(action:session:state:)` understands; a key map binds keys to them.
-    public static let actions: [String] = [
-        "designer.row", "designer.row.next", "designer.row.prev",
-        "designer.row.top", "designer.row.bottom", "designer.row.map", "designer.row.slider",
-        "designer.beat.left", "designer.beat.right", "designer.beat.toggle",
-        "designer.division.up", "designer.division.down",
-        "designer.euclid", "designer.k.up", "designer.k.down", "designer.rotate", "designer.rotate.right",
-        "designer.slider.up", "designer.slider.down", "designer.slider.fine.up", "designer.slider.fine.down",
-        "designer.slider.up.coarse", "designer.slider.down.coarse",
-        "designer.slider.zero", "designer.slider.half", "designer.slider.one",
-        "designer.amp.up", "designer.amp.down",
-        "designer.map.next", "designer.map.prev", "designer.map.clear", "designer.map.reset",
-        "designer.span.double", "designer.span.half",
-        "designer.stamp", "designer.apply", "designer.group", "designer.group.next", "designer.group.prev",
-        "designer.morph", "designer.morph.more", "designer.morph.less",
-        "designer.preset", "designer.preset.next", "designer.preset.prev", "designer.audition",
-    ]
+    public static let actions: [String] = DesignerAction.allCases.map(\.rawValue)
 
     // MARK: - Drawing
 
@@ -359,23 +344,29 @@ public enum DesignerTab {
     /// Applies one designer action. Returns the message for the status line, or nil when `action` is not a
     /// designer action (so a dispatcher can try it elsewhere). Document changes go through the session as
     /// one undo step each; errors are `CommandError`s and change nothing.
-    public static func handle(action: String, session: Session, state: inout DesignerState) throws -> String? {
-        guard action.hasPrefix("designer.") else { return nil }
+    public static func handle(action name: String, session: Session, state: inout DesignerState) throws -> String? {
+        guard name.hasPrefix("designer.") else { return nil }
+        guard let action = DesignerAction(rawValue: name) else { throw CommandError("designer: unknown action '\(name)'") }
+        return try handle(action, session: session, state: &state)
+    }
+
+    /// Applies one designer action; returns the message for the status line.
+    public static func handle(_ action: DesignerAction, session: Session, state: inout DesignerState) throws -> String? {
         let t = session.document.designer
         clampCursors(t, &state)
         switch action {
-        case "designer.row", "designer.row.next":
+        case .row, .rowNext:
             state.focus = state.focus.next
             return "designer: \(state.focus.rawValue) row"
-        case "designer.row.prev":
+        case .rowPrev:
             state.focus = state.focus.previous
             return "designer: \(state.focus.rawValue) row"
-        case "designer.row.top", "designer.row.bottom", "designer.row.map", "designer.row.slider":
-            state.focus = DesignerState.Focus(rawValue: String(action.dropFirst("designer.row.".count)))!
+        case .rowTop, .rowBottom, .rowMap, .rowSlider:
+            state.focus = action == .rowTop ? .top : action == .rowBottom ? .bottom : action == .rowMap ? .map : .slider
             return "designer: \(state.focus.rawValue) row"
 
-        case "designer.beat.left", "designer.beat.right":
-            let d = action.hasSuffix("right") ? 1 : -1
+        case .beatLeft, .beatRight:
+            let d = action == .beatRight ? 1 : -1
             switch state.focus {
             case .top:
                 state.topCursor = wrap(state.topCursor + d, t.top.division)
@@ -391,32 +382,32 @@ public enum DesignerTab {
                 return try moveSlider(session, by: Double(d) * sliderStep)
             }
 
-        case "designer.beat.toggle":
+        case .beatToggle:
             switch state.focus {
             case .top, .bottom:
                 let which = rowName(state.focus)!
                 let beat = which == .top ? state.topCursor : state.bottomCursor
                 let row = t.row(which).toggling(beat)
-                try session.setDesigner(t.replacing(which, with: row), name: "designer: toggle beat")
+                try set(session, t.replacing(which, with: row))
                 return "\(which.rawValue) beat \(beat) " + (row.isChosen(beat) ? "chosen" : "removed")
             case .map:
                 guard let top = chosenTop(t, state.mapCursor) else { return "map: no top beats chosen" }
                 let next = t.partner(ofTop: top) == nil ? t.pairing(top: top, with: t.bottom.beats.first) : t.pairing(top: top, with: nil)
-                try session.setDesigner(next, name: "designer: map")
+                try set(session, next)
                 return pairText(next, state)
             case .slider:
                 return try setSlider(session, 0.5)
             }
 
-        case "designer.division.up", "designer.division.down":
-            let d = action.hasSuffix("up") ? 1 : -1
+        case .divisionUp, .divisionDown:
+            let d = action == .divisionUp ? 1 : -1
             switch state.focus {
             case .top, .bottom:
                 let which = rowName(state.focus)!
                 let row = t.row(which)
                 let n = min(max(row.division + d, 1), maxDivision)
                 guard n != row.division else { return "\(which.rawValue): \(n) pulses" }
-                try session.setDesigner(t.replacing(which, with: row.resized(to: n)), name: "designer: division")
+                try set(session, t.replacing(which, with: row.resized(to: n)))
                 clampCursors(session.document.designer, &state)
                 return "\(which.rawValue): \(n) pulses"
             case .map:
@@ -425,74 +416,73 @@ public enum DesignerTab {
                 return try moveSlider(session, by: Double(d) * sliderStep)
             }
 
-        case "designer.map.next", "designer.map.prev":
-            return try stepPartner(session, &state, by: action.hasSuffix("next") ? 1 : -1)
-        case "designer.map.clear":
+        case .mapNext, .mapPrev:
+            return try stepPartner(session, &state, by: action == .mapNext ? 1 : -1)
+        case .mapClear:
             guard let top = chosenTop(t, state.mapCursor) else { return "map: no top beats chosen" }
             let next = t.pairing(top: top, with: nil)
-            try session.setDesigner(next, name: "designer: map")
+            try set(session, next)
             return pairText(next, state)
-        case "designer.map.reset":
+        case .mapReset:
             var next = t
             next.map = nil
-            try session.setDesigner(next, name: "designer: default map")
+            try set(session, next)
             return "map: i-th chosen top beat to i-th chosen bottom beat"
 
-        case "designer.euclid", "designer.k.up", "designer.k.down", "designer.rotate", "designer.rotate.right":
+        case .euclid, .kUp, .kDown, .rotate, .rotateRight:
             guard let which = rowName(state.focus) else { throw CommandError("designer: move to the top or bottom row first") }
             let row = t.row(which)
             var next = row
             switch action {
-            case "designer.rotate", "designer.rotate.right":
-                let r = action == "designer.rotate" ? 1 : -1
+            case .rotate, .rotateRight:
+                let r = action == .rotate ? 1 : -1
                 next.beats = row.beats.map { wrap($0 - r, row.division) }.sorted()
             default:
-                let k = min(max(row.beats.count + (action == "designer.k.up" ? 1 : action == "designer.k.down" ? -1 : 0), 0), row.division)
+                let k = min(max(row.beats.count + (action == .kUp ? 1 : action == .kDown ? -1 : 0), 0), row.division)
                 next.beats = try Euclid.beats(k: k, n: row.division)
             }
-            try session.setDesigner(t.replacing(which, with: next), name: "designer: " + action.dropFirst("designer.".count))
+            try set(session, t.replacing(which, with: next))
             return "\(which.rawValue): " + String(next.division) + " pulses, beats " + next.beats.map(String.init).joined(separator: ",")
 
-        case "designer.slider.up": return try moveSlider(session, by: sliderStep)
-        case "designer.slider.down": return try moveSlider(session, by: -sliderStep)
-        case "designer.slider.fine.up": return try moveSlider(session, by: fineStep)
-        case "designer.slider.fine.down": return try moveSlider(session, by: -fineStep)
-        case "designer.slider.up.coarse": return try moveSlider(session, by: coarseStep)
-        case "designer.slider.down.coarse": return try moveSlider(session, by: -coarseStep)
-        case "designer.slider.zero": return try setSlider(session, 0)
-        case "designer.slider.half": return try setSlider(session, 0.5)
-        case "designer.slider.one": return try setSlider(session, 1)
+        case .sliderUp: return try moveSlider(session, by: sliderStep)
+        case .sliderDown: return try moveSlider(session, by: -sliderStep)
+        case .sliderFineUp: return try moveSlider(session, by: fineStep)
+        case .sliderFineDown: return try moveSlider(session, by: -fineStep)
+        case .sliderUpCoarse: return try moveSlider(session, by: coarseStep)
+        case .sliderDownCoarse: return try moveSlider(session, by: -coarseStep)
+        case .sliderZero: return try setSlider(session, 0)
+        case .sliderHalf: return try setSlider(session, 0.5)
+        case .sliderOne: return try setSlider(session, 1)
 
-        case "designer.amp.up", "designer.amp.down":
+        case .ampUp, .ampDown:
             guard let which = rowName(state.focus) else { throw CommandError("designer: move to the top or bottom row first") }
-            var row = t.row(which).resized(to: t.row(which).division)
             let beat = which == .top ? state.topCursor : state.bottomCursor
-            let d = action.hasSuffix("up") ? ampStep : -ampStep
-            row.amps[beat] = min(max(hundredths(row.amp(beat) + d), 0), 1)
-            try session.setDesigner(t.replacing(which, with: row), name: "designer: amplitude")
-            return "\(which.rawValue) beat \(beat): amp " + String(format: "%.2f", row.amps[beat])
+            let d = action == .ampUp ? ampStep : -ampStep
+            let amp = min(max(hundredths(t.row(which).amp(beat) + d), 0), 1)
+            if amp != t.row(which).amp(beat) { try session.run(.temper(.amp(row: which, beat: beat, amp: amp))) }
+            return "\(which.rawValue) beat \(beat): amp " + String(format: "%.2f", amp)
 
-        case "designer.span.double", "designer.span.half":
+        case .spanDouble, .spanHalf:
             var next = t
-            next.span = action.hasSuffix("double") ? t.span * 2 : t.span / 2
-            try session.setDesigner(next, name: "designer: span")
+            next.span = action == .spanDouble ? t.span * 2 : t.span / 2
+            try set(session, next)
             return "span " + String(format: "%.4g", next.span) + " s"
 
-        case "designer.stamp":
+        case .stamp:
             return try session.run(.temper(.stamp(times: 1)))
-        case "designer.apply":
+        case .apply:
             return try session.run(.temper(.apply))
-        case "designer.group":
+        case .group:
             return try session.run(.temper(.group(state.groupSlot)))
-        case "designer.group.next", "designer.group.prev":
-            state.groupSlot = wrap(state.groupSlot - 1 + (action.hasSuffix("next") ? 1 : -1), 16) + 1
+        case .groupNext, .groupPrev:
+            state.groupSlot = wrap(state.groupSlot - 1 + (action == .groupNext ? 1 : -1), 16) + 1
             return "designer: results go to group \(state.groupSlot)"
-        case "designer.morph":
+        case .morph:
             return try session.run(.temper(.morph(times: state.morphTimes, from: state.morphFrom, to: t.slider)))
-        case "designer.morph.more", "designer.morph.less":
-            state.morphTimes = min(max(state.morphTimes + (action.hasSuffix("more") ? 1 : -1), 1), 64)
+        case .morphMore, .morphLess:
+            state.morphTimes = min(max(state.morphTimes + (action == .morphMore ? 1 : -1), 1), 64)
             return "designer: morph over \(state.morphTimes) cycles from s = " + String(format: "%.2f", state.morphFrom)
-        case "designer.preset", "designer.preset.next", "designer.preset.prev":
+        case .preset, .presetNext, .presetPrev:
             let names = TemperamentPreset.names
             // A preset whose slider or amplitudes were changed still counts as that preset.
             let current = TemperamentPreset.allCases.firstIndex { p in
@@ -502,19 +492,17 @@ public enum DesignerTab {
             }
             let k: Int
             if let current {
-                k = wrap(current + (action.hasSuffix("prev") ? -1 : 1), names.count)
+                k = wrap(current + (action == .presetPrev ? -1 : 1), names.count)
             } else {
-                k = action.hasSuffix("prev") ? names.count - 1 : 0
+                k = action == .presetPrev ? names.count - 1 : 0
             }
             let message = try session.run(.temper(.preset(names[k])))
             state = DesignerState(focus: state.focus, groupSlot: state.groupSlot, morphTimes: state.morphTimes,
                                   morphFrom: state.morphFrom, audition: state.audition)
             return message
-        case "designer.audition":
+        case .audition:
             state.audition.toggle()
             return "designer: audition " + (state.audition ? "on (the current track plays the temperament)" : "off")
-        default:
-            throw CommandError("designer: unknown action '\(action)'")
         }
     }
 
@@ -532,7 +520,7 @@ public enum DesignerTab {
             }
             let beat = g.pulse(column: x, division: t.row(which).division)
             if which == .top { state.topCursor = beat; state.focus = .top } else { state.bottomCursor = beat; state.focus = .bottom }
-            return try handle(action: "designer.beat.toggle", session: session, state: &state)
+            return try handle(.beatToggle, session: session, state: &state)
         }
         if y == g.slider {
             state.focus = .slider
@@ -553,6 +541,13 @@ public enum DesignerTab {
         case .bottom: return .bottom
         default: return nil
         }
+    }
+
+    /// Sets the designer to `t` through its `temper span=...` command (nothing when it is already so).
+    static func set(_ session: Session, _ t: Temperament) throws {
+        try t.validate()
+        guard t != session.document.designer else { return }
+        try session.run(.temper(t.defining))
     }
 
     static func wrap(_ i: Int, _ n: Int) -> Int { n <= 0 ? 0 : ((i % n) + n) % n }
@@ -592,7 +587,7 @@ public enum DesignerTab {
             target = d > 0 ? bottoms[0] : bottoms[bottoms.count - 1]
         }
         let next = t.pairing(top: top, with: target)
-        if next != t { try session.setDesigner(next, name: "designer: map") }
+        if next != t { try set(session, next) }
         return pairText(next, state)
     }
 

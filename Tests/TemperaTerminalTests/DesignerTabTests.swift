@@ -157,7 +157,7 @@ final class DesignerTabTests: XCTestCase {
         XCTAssertEqual(st.topCursor, 2)
         XCTAssertEqual(try act(s, &st, "designer.beat.toggle"), "top beat 2 chosen")
         XCTAssertEqual(s.document.designer.top.beats, [0, 1, 2, 3, 4, 6])
-        XCTAssertEqual(s.undoName, "designer: toggle beat")
+        XCTAssertEqual(s.undoName, "temper")
         try s.undo()
         XCTAssertEqual(s.document.designer.top.beats, [0, 1, 3, 4, 6])
     }

@@ -325,7 +325,7 @@ final class DispatcherTests: XCTestCase {
 
     func testEscapeFromTheSaveLineOfAQuitSaysTheQuitIsCancelled() {
         let d = make(.demo())
-        keys(d, "a q y")
+        keys(d, "right a q y")
         XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
         keys(d, "esc")
         XCTAssertNil(d.view.commandLine)
@@ -415,14 +415,14 @@ final class DispatcherTests: XCTestCase {
     func testSaveWritesTheDocumentToItsPath() throws {
         let path = dir + "/song.tempera"
         let d = make(path: path)
-        keys(d, "a C-s")
+        keys(d, "right a C-s")
         XCTAssertFalse(d.session.isModified)
         XCTAssertEqual(try DocumentFile.load(path).tracks[0].markers.count, 17)
     }
 
     func testSaveWithoutAPathAsksForOne() throws {
         let d = make()
-        keys(d, "a C-s")
+        keys(d, "right a C-s")
         XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
         keys(d, "C-u")
         type(d, "save " + dir + "/new.tempera")
@@ -450,14 +450,14 @@ final class DispatcherTests: XCTestCase {
     func testQuitAnsweredYesSavesFirst() throws {
         let path = dir + "/q.tempera"
         let d = make(path: path)
-        keys(d, "a q y")
+        keys(d, "right a q y")
         XCTAssertTrue(d.quitRequested)
         XCTAssertEqual(try DocumentFile.load(path).tracks[0].markers.count, 17)
     }
 
     func testQuitAnsweredYesWithoutAFileNameAsksForOneThenQuits() throws {
         let d = make()
-        keys(d, "a q y")
+        keys(d, "right a q y")
         XCTAssertFalse(d.quitRequested)
         XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
         keys(d, "C-u")
@@ -471,7 +471,7 @@ final class DispatcherTests: XCTestCase {
         let path = dir + "/other.tempera"
         try DocumentFile.save(Document.demo(), to: path)
         let d = make()
-        keys(d, "a C-o")
+        keys(d, "right a C-o")
         XCTAssertEqual(d.view.commandLine, "open ")
         type(d, path)
         keys(d, "enter")
@@ -504,7 +504,7 @@ final class DispatcherTests: XCTestCase {
     func testOtherKeysWaitForTheRecoveryAnswer() {
         let d = make()
         d.offerRecovery(.demo())
-        keys(d, "a x")
+        keys(d, "right a x")
         XCTAssertEqual(d.session.document, .newDocument())
         XCTAssertEqual(d.view.tool, .drawSingle)
         XCTAssertEqual(d.question, .recover(.demo()))

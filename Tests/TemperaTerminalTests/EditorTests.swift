@@ -282,7 +282,7 @@ final class EditorTests: XCTestCase {
         press(editor, "space")
         XCTAssertEqual(engine.pump(frames: 12_000).map { abs($0) }.max(), 0)
         editor.session.cursor = 0.5
-        press(editor, "a")
+        press(editor, "right"); press(editor, "a")
         let after = engine.pump(frames: 24_000)
         // Frames 12000-23999 are 0.25-0.5 s: still silent; from 0.5 s the kick sounds.
         XCTAssertEqual(after.prefix(2 * 11_000).map { abs($0) }.max(), 0)
@@ -317,7 +317,7 @@ final class EditorTests: XCTestCase {
 
     func testRunEndsWhenInputClosesAndKeepsChangesRecoverable() throws {
         let (editor, screen) = make()
-        screen.feed(keys: "a")
+        screen.feed(keys: "2 a")
         XCTAssertFalse(editor.run())
         let file = editor.autosave.file(for: nil)
         let saved = try DocumentFile.load(file)
@@ -328,7 +328,7 @@ final class EditorTests: XCTestCase {
     func testAutosaveWritesFiveSecondsAfterAChange() {
         let (editor, _) = make()
         let file = editor.autosave.file(for: nil)
-        press(editor, "a")
+        press(editor, "right"); press(editor, "a")
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
         now = 4.9
         press(editor, "right")
@@ -344,7 +344,7 @@ final class EditorTests: XCTestCase {
         let path = dir + "/song.tempera"
         let (editor, _) = make(path: path)
         let file = editor.autosave.file(for: path)
-        press(editor, "a")
+        press(editor, "right"); press(editor, "a")
         now = 6
         press(editor, "right")
         editor.autosave.flush()   // the copy is written in the background
@@ -379,7 +379,7 @@ final class EditorTests: XCTestCase {
     func testQuitWithoutSavingRemovesTheAutosave() {
         let (editor, screen) = make()
         let file = editor.autosave.file(for: nil)
-        press(editor, "a")
+        press(editor, "right"); press(editor, "a")
         now = 6
         press(editor, "right")
         editor.autosave.flush()   // the copy is written in the background

@@ -1,0 +1,172 @@
+import Foundation
+import TemperaCore
+
+/// The document's life in the editor: saving, opening, a new document, quitting, recovering an autosave,
+/// and the one-key questions they ask.
+extension Dispatcher {
+    /// Questions answered with one key.
+    public enum Question: Equatable, Sendable {
+        /// Save before quitting? y / n / c.
+        case quit
+        /// Discard unsaved changes before opening another document? y / n.
+        case discard
+        /// An autosave newer than the file exists: recover it? y / n.
+        case recover(Document)
+
+        public var text: String {
+            switch self {
+            case .quit: return "save changes before quitting? (y)es (n)o (c)ancel"
+            case .discard: return "discard unsaved changes? (y/n)"
+            case .recover: return "an autosave newer than the file exists: recover it? (y/n)"
+            }
+        }
+    }
+
+    /// Asks the recovery question (at start, when an autosave is newer than the file).
+    public func offerRecovery(_ document: Document) {
+        question = .recover(document)
+        // Without a file (the demo, an unnamed document) there is no file for the autosave to be newer than.
+        view.message = session.path == nil ? "an autosave of unsaved work exists: recover it? (y/n)"
+                                           : Question.recover(document).text
+        view.messageIsError = false
+    }
+
+    func answer(_ q: Question, _ key: Key) {
+        let c = key.name.lowercased()
+        switch q {
+        case .quit:
+            switch c {
+            case "y":
+                question = nil
+                // Without a file name the save asks for one first; the quit follows the save.
+                quitAfterSave = session.path == nil
+                if save(nil) { quitRequested = true }
+            case "n":
+                question = nil
+                discardedChanges = true
+                quitRequested = true
+            case "c", "esc":
+                question = nil
+                say("")
+            default: return
+            }
+        case .discard:
+            switch c {
+            case "y":
+                question = nil
+                let next = afterDiscard
+                afterDiscard = nil
+                next?()
+            case "n", "c", "esc":
+                question = nil
+                afterDiscard = nil
+                say("")
+            default: return
+            }
+        case .recover(let doc):
+            switch c {
+            case "y":
+                question = nil
+                replaceSession(Session(document: doc, path: session.path))
+                unsavedRecovery = true
+                say("recovered the autosave (not saved yet: C-s saves)")
+            case "n", "esc":
+                question = nil
+                say(session.path == nil ? "not recovered: a clean quit deletes the autosave" : "kept the file as saved")
+            default:
+                // The demo must still start with one key: playing does not wait for the answer.
+                if keyMap.action(for: key, in: [.timeline, .global]) == Action(.play) { perform(Action(.play)) }
+            }
+        }
+    }
+
+    /// Saves (to `path`, or where the document came from). Returns false and says why on failure.
+    @discardableResult
+    public func save(_ path: String?) -> Bool {
+        guard path != nil || session.path != nil else {
+            openPrompt("save " + suggestedPath())
+            return false
+        }
+        do {
+            let message = try session.run(.save(path))
+            if let path { session.path = path }
+            unsavedRecovery = false
+            view.fileName = Dispatcher.fileName(session.path)
+            say(message ?? "saved \(session.path ?? "")")
+            if quitAfterSave {
+                quitAfterSave = false
+                quitRequested = true
+            }
+            return true
+        } catch {
+            fail(error)
+            return false
+        }
+    }
+
+    func open(_ path: String) {
+        if !FileManager.default.fileExists(atPath: path) {
+            replaceSession(Session(document: .newDocument(), path: path))
+            say("new file \(path)")
+            return
+        }
+        do {
+            let doc = try DocumentFile.load(path)
+            replaceSession(Session(document: doc, path: path))
+            say("opened \(path)")
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Puts a new session in place (open, new, recover).
+    public func replaceSession(_ new: Session) {
+        if drags.isActive { finishDrag() }
+        session = new
+        unsavedRecovery = false
+        sessionGeneration += 1
+        view.fileName = Dispatcher.fileName(new.path)
+        view.trackScroll = 0
+        fitView()
+    }
+
+    var hasUnsavedWork: Bool { session.isModified || unsavedRecovery }
+
+    func whenDiscarded(_ then: @escaping () -> Void) {
+        if hasUnsavedWork {
+            afterDiscard = then
+            question = .discard
+            say(Question.discard.text)
+        } else {
+            then()
+        }
+    }
+
+    func requestQuit() {
+        if hasUnsavedWork {
+            question = .quit
+            say(Question.quit.text)
+        } else {
+            quitRequested = true
+        }
+    }
+
+    func suggestedPath() -> String {
+        let name = session.path.map { ($0 as NSString).lastPathComponent } ?? "untitled.tempera"
+        return directoryOfDocument() + name
+    }
+
+    func directoryOfDocument() -> String {
+        guard let p = session.path else { return "" }
+        let dir = (p as NSString).deletingLastPathComponent
+        return dir.isEmpty ? "" : dir + "/"
+    }
+
+    static func expand(_ path: String) -> String { (path as NSString).expandingTildeInPath }
+
+    static func unquote(_ s: String) -> String {
+        if s.count >= 2, s.first == "\"", s.last == "\"" { return String(s.dropFirst().dropLast()) }
+        return s
+    }
+
+}

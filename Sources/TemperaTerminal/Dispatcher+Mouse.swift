@@ -1,0 +1,163 @@
+import Foundation
+import TemperaCore
+
+/// The mouse: a press hit-tests the screen and acts on what it hit (a tool, a tab, a slot, the timeline by
+/// tool), a drag with the button held moves through the `DragController`, the wheel zooms or scrolls.
+extension Dispatcher {
+    public func handle(_ m: MouseEvent) {
+        // Hit-testing lays the screen out again: done only when the answer matters (a timeline drag needs only
+        // the column's time, and motion without a drag nothing).
+        var hit: Hit {
+            EditorView.hitTest(x: m.x, y: m.y, session: session, view: view, size: (width, height))
+        }
+        if helpOffset != nil {
+            if m.kind == .press { helpOffset = nil }
+            else if m.kind == .wheelUp { helpOffset = max(0, helpOffset! - 3) }
+            else if m.kind == .wheelDown { helpOffset! += 3 }
+            return
+        }
+        if question != nil || prompt != nil {
+            if m.kind == .press, prompt != nil { prompt = nil; syncPrompt() }
+            else { return }
+        }
+        do {
+            switch m.kind {
+            case .press: try press(hit, m)
+            case .drag:
+                guard let d = drags.current, d.mouse else { return }
+                try move(d.kind == .tempo || d.kind == .volume ? hit : .none, m)
+            case .release: finishDrag()
+            case .wheelUp, .wheelDown: wheel(hit, m)
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
+    func press(_ hit: Hit, _ m: MouseEvent) throws {
+        if drags.isActive { finishDrag() }
+        let s = session
+        switch hit {
+        case .timeline(let track, let time, let amp):
+            s.currentTrack = track
+            if m.button == 3 {
+                try command(.select(.init(.at(time), add: true)))
+                return
+            }
+            try click(time: time, amp: amp)
+        case .ruler(let time): moveCursor(to: time)
+        case .trackName(let t): s.currentTrack = t
+        case .tool(let tool): try choose(tool)
+        case .clipMode: try run(Action(.modeClip))
+        case .snap: try run(Action(.modeSnap))
+        case .subdivision: try run(Action(.subdivision(m.button == 3 ? .down : .up)))
+        case .patternArea:
+            // With a pattern tool chosen, its own editor (Enter applies); else the `:` line's `pattern`.
+            if view.tool.usesPattern { openPatternEditor(for: view.tool) } else { try run(Action(.patternEdit)) }
+        case .tab(let tab):
+            view.tab = tab
+            view.focus = .tab
+        case .slot(let n):
+            try command(.chooseClip(.clip(n)))
+            say("clip \(n) chosen" + clipName(.clip(n)))
+        case .clipContent(let c):
+            try command(.chooseClip(c))
+            say("clip \(c.code) chosen")
+        case .group(let n):
+            view.chosenGroup = n
+            say("group \(n) chosen")
+        case .play: try run(Action(.play))
+        case .rewind: try run(Action(.rewind))
+        case .loop: try run(Action(.loop))
+        case .tempo(let v):
+            drags.begin(.tempo, mouse: true, session: s, now: clock())
+            try step(drags.motion(to: nil, slider: v, markers: currentMarkers, session: s, now: clock()))
+        case .volume(let v):
+            drags.begin(.volume, mouse: true, session: s, now: clock())
+            try step(drags.motion(to: nil, slider: v, markers: currentMarkers, session: s, now: clock()))
+        case .designer(let x, let y):
+            view.tab = .designer
+            view.focus = .tab
+            let r = layout.tabs
+            if let message = try DesignerTab.click(x: x, y: y, width: r.width, height: r.height, session: s,
+                                                   state: &view.designer) {
+                say(message)
+            }
+        case .statusLine: openPrompt("")
+        case .none: break
+        }
+    }
+
+    /// A left click on the timeline, by tool.
+    func click(time: Double, amp: Double) throws {
+        let s = session
+        switch view.tool {
+        case .drawSingle:
+            s.cursor = time
+            try command(.draw(amp: amp))
+        case .drawGroup:
+            s.cursor = time
+            try command(.drawGroup(view.chosenGroup))
+        case .select, .subdivide, .rotate, .reverse, .delete:
+            s.cursor = time
+            try command(.select(.init(.at(time))))
+        case .hold:
+            s.cursor = time
+            try command(.select(.init(.at(time), add: true)))
+        case .shift, .scale:
+            if nearestSelected(to: time).map({ abs($0.time - time) > 2 * view.viewport.secondsPerColumn }) ?? true {
+                try command(.select(.init(.at(time))))
+            }
+            guard let h = nearestSelected(to: time) else { return }
+            if view.tool == .shift {
+                drags.begin(.shift, mouse: true, anchor: time, pressTime: time, session: s, now: clock())
+            } else {
+                drags.begin(.scale(k: h.k), mouse: true, anchor: h.time, pressTime: time, session: s, now: clock())
+            }
+        default:
+            // Typing, fill, and the selections that start from the cursor: the click places the cursor.
+            moveCursor(to: time)
+            if view.tool == .allLeft || view.tool == .allRight || view.tool == .patternSelect || view.tool == .fill {
+                try use(view.tool)
+            }
+        }
+    }
+
+    func move(_ hit: Hit, _ m: MouseEvent) throws {
+        guard let d = drags.current, d.mouse else { return }
+        var value: Double?
+        switch (d.kind, hit) {
+        case (.tempo, .tempo(let v)), (.volume, .volume(let v)): value = v
+        default: break
+        }
+        try step(drags.motion(to: timeAt(x: m.x), slider: value, markers: currentMarkers, session: session, now: clock()))
+    }
+
+    /// Shows a drag step's refusal; the drag goes on.
+    private func step(_ refusal: CommandError?) {
+        if let refusal { say(refusal.description, error: true) }
+    }
+
+    /// The time under a screen column, even outside the timeline's rows (a drag may wander off them).
+    func timeAt(x: Int) -> Double? {
+        let l = layout
+        guard l.fits else { return nil }
+        let col = min(max(x - l.timeline.x, 0), max(l.timeline.width - 1, 0))
+        return view.viewport.time(atColumn: Double(col))
+    }
+
+    func wheel(_ hit: Hit, _ m: MouseEvent) {
+        let up = m.kind == .wheelUp
+        if m.shift || m.ctrl {
+            view.viewport.scroll(columns: up ? -4 : 4)
+            return
+        }
+        switch hit {
+        case .timeline(_, let time, _), .ruler(let time):
+            if up { view.viewport.zoomIn(about: time) } else { view.viewport.zoomOut(about: time) }
+        default:
+            if up { view.viewport.zoomIn(about: session.cursor) } else { view.viewport.zoomOut(about: session.cursor) }
+        }
+    }
+
+}

@@ -1,0 +1,203 @@
+import TemperaCore
+
+/// Up or down, louder or softer, faster or slower: one step of a setting.
+public enum Direction: String, Hashable, Sendable, CaseIterable {
+    case up, down
+    /// +1 or -1.
+    public var sign: Double { self == .up ? 1 : -1 }
+}
+
+/// What an action does, as a value: the dispatcher switches on it, the key map names it (`Verb.table`), and
+/// the help overlay describes it. One table holds every verb with its name and help, so a verb cannot be
+/// bound without a description or described without being bound to code.
+public enum Verb: Hashable, Sendable {
+    case play, rewind, loop, loopEdit
+    case tempo(Direction), volume(Direction)
+    case apply, drawClip, modeClip, modeSnap
+    case cursor(CursorMove), cursorTime
+    case track(TrackVerb)
+    case scroll(left: Bool)
+    case zoomIn, zoomOut, zoomFit
+    case amp(Direction)
+    case tool(Tool)
+    case clip(Content)
+    case select(SelectVerb)
+    case patternEdit
+    case subdivision(Direction)
+    case groupStore, groupStamp
+    case undo, redo
+    case save, saveAs, open, new, quit, help
+    /// The `:` line, pre-filled with the action's argument.
+    case command
+    /// Runs the action's argument as a command line.
+    case run
+    case focusNext, tabNext, tabPrev
+    case tab(Tab)
+    case designer(DesignerAction)
+    case designerEdit
+    case slot(SlotVerb)
+    case esc
+    case prompt(PromptVerb)
+    /// Unbinds a key in a key map.
+    case none
+
+    public enum CursorMove: String, Hashable, Sendable, CaseIterable {
+        case left, right, fineLeft = "fine.left", fineRight = "fine.right", prev, next, home, end
+    }
+
+    public enum TrackVerb: String, Hashable, Sendable, CaseIterable {
+        case up, down, add, mute, solo, gainUp = "gain.up", gainDown = "gain.down", rename
+    }
+
+    public enum SelectVerb: String, Hashable, Sendable, CaseIterable {
+        case all, none, left, right, pick, hold, tracks
+    }
+
+    public enum SlotVerb: String, Hashable, Sendable, CaseIterable {
+        case left, right, up, down, choose, mode
+        case gainUp = "gain.up", gainDown = "gain.down"
+        case noteUp = "note.up", noteDown = "note.down", octaveUp = "octave.up", octaveDown = "octave.down"
+        case noteClear = "note.clear"
+        case attackUp = "attack.up", attackDown = "attack.down", releaseUp = "release.up", releaseDown = "release.down"
+        case file
+    }
+
+    public enum PromptVerb: String, Hashable, Sendable, CaseIterable {
+        case accept, cancel, left, right, home, end, backspace, delete
+        case wordBackspace = "word.backspace", kill, clear
+        case historyPrev = "history.prev", historyNext = "history.next", complete
+    }
+
+    /// Every verb with its key-map name and help line, in the order the help overlay lists them.
+    public static let table: [(verb: Verb, name: String, help: String)] = {
+        var list: [(Verb, String, String)] = [
+            (.play, "play", "play / pause the loop"),
+            (.rewind, "rewind", "back to the loop start"),
+            (.loop, "loop", "loop on / off"),
+            (.loopEdit, "loop.edit", "type the loop region's exact start and end"),
+            (.tempo(.up), "tempo.up", "tempo faster"),
+            (.tempo(.down), "tempo.down", "tempo slower"),
+            (.volume(.up), "volume.up", "volume up"),
+            (.volume(.down), "volume.down", "volume down"),
+            (.apply, "apply", "use the chosen tool at the cursor (draw, fill, pick, stamp...)"),
+            (.drawClip, "draw.clip", "put the chosen clip at the cursor (on the marker there, else on a new one)"),
+            (.modeClip, "mode.clip", "clip mode on / off (tools act on clips or on markers)"),
+            (.modeSnap, "mode.snap", "snap on / off (clips go onto existing markers)"),
+            (.cursor(.left), "cursor.left", "cursor one column left"),
+            (.cursor(.right), "cursor.right", "cursor one column right"),
+            (.cursor(.fineLeft), "cursor.fine.left", "cursor a tenth of a column left"),
+            (.cursor(.fineRight), "cursor.fine.right", "cursor a tenth of a column right"),
+            (.cursor(.prev), "cursor.prev", "cursor to the previous marker"),
+            (.cursor(.next), "cursor.next", "cursor to the next marker"),
+            (.cursor(.home), "cursor.home", "cursor to the start"),
+            (.cursor(.end), "cursor.end", "cursor to the end"),
+            (.cursorTime, "cursor.time", "type the cursor's exact time"),
+            (.track(.up), "track.up", "previous track"),
+            (.track(.down), "track.down", "next track"),
+            (.track(.add), "track.add", "add a track"),
+            (.track(.mute), "track.mute", "mute / unmute the current track"),
+            (.track(.solo), "track.solo", "solo / unsolo the current track (only soloed tracks sound)"),
+            (.track(.gainUp), "track.gain.up", "current track 1 dB louder (held: one undo step)"),
+            (.track(.gainDown), "track.gain.down", "current track 1 dB softer (held: one undo step)"),
+            (.track(.rename), "track.rename", "rename the current track (its name opens selected: type the new one)"),
+            (.scroll(left: true), "scroll.left", "scroll the timeline a page left"),
+            (.scroll(left: false), "scroll.right", "scroll the timeline a page right"),
+            (.zoomIn, "zoom.in", "zoom in"),
+            (.zoomOut, "zoom.out", "zoom out"),
+            (.zoomFit, "zoom.fit", "show the whole loop"),
+            (.amp(.up), "amp.up", "louder: selected markers, else the drawing height"),
+            (.amp(.down), "amp.down", "softer: selected markers, else the drawing height"),
+        ]
+        for tool in Tool.allCases {
+            list.append((.tool(tool), tool.action, "tool: \(tool.section.rawValue) \(tool.label(ascii: true))"
+                         + (tool.usesPattern ? " (type its code at once; Enter applies, Esc keeps the tool)" : "")))
+        }
+        for n in 1...16 { list.append((.clip(.clip(n)), "clip.\(n)", "choose clip \(n) (typing draw: type it)")) }
+        list += [
+            (.clip(.hold), "clip.hold", "choose + hold (typing draw: type it)"),
+            (.clip(.rest), "clip.rest", "choose - rest (typing draw: type it)"),
+            (.clip(.random), "clip.random", "choose ? random (typing draw: type it)"),
+            (.select(.all), "select.all", "select the whole track"),
+            (.select(.none), "select.none", "select nothing"),
+            (.select(.left), "select.left", "select everything left of the cursor"),
+            (.select(.right), "select.right", "select everything right of the cursor"),
+            (.select(.pick), "select.pick", "select the marker nearest the cursor"),
+            (.select(.hold), "select.hold", "add / remove the marker nearest the cursor"),
+            (.select(.tracks), "select.tracks", "select every marker of every track"),
+            (.patternEdit, "pattern.edit", "edit the pattern code on the : line (f and p open it too: Enter applies)"),
+            (.subdivision(.up), "subdivision.up", "one more subdivision"),
+            (.subdivision(.down), "subdivision.down", "one fewer subdivision"),
+            (.groupStore, "group.store", "store the selection in the chosen group"),
+            (.groupStamp, "group.stamp", "stamp the chosen group at the cursor"),
+            (.undo, "undo", "undo"),
+            (.redo, "redo", "redo"),
+            (.save, "save", "save"),
+            (.saveAs, "save-as", "save under a new name"),
+            (.open, "open", "open a file"),
+            (.new, "new", "a new document"),
+            (.quit, "quit", "quit (asks when there are unsaved changes)"),
+            (.help, "help", "this help"),
+            (.command, "command", "the : command line (an argument pre-fills it)"),
+            (.run, "run", "run the command given as the argument"),
+            (.focusNext, "focus.next", "keys to the timeline / to the tab area"),
+            (.tabNext, "tab.next", "next tab"),
+            (.tabPrev, "tab.prev", "previous tab"),
+        ]
+        for tab in Tab.allCases { list.append((.tab(tab), tab.action, "show the \(tab.label) tab")) }
+        for a in DesignerAction.allCases { list.append((.designer(a), a.rawValue, "designer: " + a.help)) }
+        list.append((.designerEdit, "designer.edit", "designer: edit the definition on the : line"))
+        let slotHelp: [(SlotVerb, String)] = [
+            (.left, "previous slot"), (.right, "next slot"), (.up, "slot above"), (.down, "slot below"),
+            (.choose, "choose the highlighted slot (Groups: stamp it)"),
+            (.mode, "chosen slot: one-shot / gate"),
+            (.gainUp, "chosen slot 1 dB louder"), (.gainDown, "chosen slot 1 dB softer"),
+            (.noteUp, "chosen slot's MIDI note a semitone up (60: a sample as recorded)"),
+            (.noteDown, "chosen slot's MIDI note a semitone down"),
+            (.octaveUp, "chosen slot's MIDI note an octave up"),
+            (.octaveDown, "chosen slot's MIDI note an octave down"),
+            (.noteClear, "chosen slot: no MIDI note (the sample as recorded)"),
+            (.attackUp, "chosen slot: longer attack (0 1 2 5 10 20 50... ms)"),
+            (.attackDown, "chosen slot: shorter attack"),
+            (.releaseUp, "chosen slot: longer release"),
+            (.releaseDown, "chosen slot: shorter release"),
+            (.file, "chosen slot: load a sound file (on the : line)"),
+        ]
+        for (v, help) in slotHelp { list.append((.slot(v), "slot." + v.rawValue, help)) }
+        list.append((.esc, "esc", "cancel: abort a drag, close the help, clear the selection"))
+        let promptHelp: [(PromptVerb, String)] = [
+            (.accept, "accept the line"), (.cancel, "close the line"), (.left, "cursor left"), (.right, "cursor right"),
+            (.home, "to the line's start"), (.end, "to the line's end"), (.backspace, "delete left"),
+            (.delete, "delete right"), (.wordBackspace, "delete the word left"), (.kill, "delete to the end"),
+            (.clear, "delete the whole line"), (.historyPrev, "older line from the history"),
+            (.historyNext, "newer line from the history"), (.complete, "complete the command name"),
+        ]
+        for (v, help) in promptHelp { list.append((.prompt(v), "prompt." + v.rawValue, help)) }
+        list.append((.none, "none", "unbinds the key"))
+        return list
+    }()
+
+    private static let byName: [String: Verb] = Dictionary(table.map { ($0.name, $0.verb) }, uniquingKeysWith: { a, _ in a })
+    private static let names: [Verb: String] = Dictionary(table.map { ($0.verb, $0.name) }, uniquingKeysWith: { a, _ in a })
+    static let helpText: [Verb: String] = Dictionary(table.map { ($0.verb, $0.help) }, uniquingKeysWith: { a, _ in a })
+
+    /// The verb of a key-map name; nil for a name no verb has.
+    public init?(name: String) {
+        guard let v = Verb.byName[name] else { return nil }
+        self = v
+    }
+
+    /// The key-map name (`tool.shift`).
+    public var name: String { Verb.names[self]! }
+
+    /// Held-key nudges of one family coalesce into one undo step (`tempo`, `volume`, `amp`, `gain`, `slider`).
+    var nudgeFamily: String? {
+        switch self {
+        case .tempo: return "tempo"
+        case .volume: return "volume"
+        case .amp: return "amp"
+        case .track(.gainUp), .track(.gainDown): return "gain"
+        case .designer(let a): return a.movesSlider ? "slider" : nil
+        default: return nil
+        }
+    }
+}
