@@ -1,10 +1,10 @@
 # Set-up and everyday commands. `make run` and `make test` install the system packages they need first.
 
 SWIFT ?= swift
-APT_PACKAGES = libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev pulseaudio pulseaudio-utils tmux sox pkg-config \
-               python3-mido libfluidsynth-dev libjack-jackd2-dev timgm6mb-soundfont
+APT_PACKAGES = libxml2-dev hydrogen hydrogen-drumkits hydrogen-data libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev pulseaudio pulseaudio-utils tmux sox pkg-config \
+               python3-mido libfluidsynth-dev libjack-jackd2-dev timgm6mb-soundfont man-db
 
-.PHONY: run test build release bench deps kit clean
+.PHONY: run test build release bench deps kit clean install install-files uninstall
 
 run: deps release
 	.build/release/tempera $(FILE)
@@ -40,3 +40,35 @@ deps:
 
 clean:
 	rm -rf .build
+
+# Installs like a Unix program: `make install [PREFIX=/usr/local] [DESTDIR=...]`. The binary goes in PREFIX/bin,
+# the kit, themes and key map in PREFIX/share/tempera (the binary finds them there, relative to itself), the man
+# page in PREFIX/share/man/man1, shell completions where bash, zsh and fish look for them.
+PREFIX ?= /usr/local
+CONFIG ?= release
+BIN = .build/$(CONFIG)/tempera
+ROOT = $(DESTDIR)$(PREFIX)
+
+install: deps
+	$(SWIFT) build -c $(CONFIG) --product tempera
+	$(MAKE) install-files PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" CONFIG=$(CONFIG)
+
+# The copying alone, from an existing build of CONFIG.
+install-files:
+	install -d "$(ROOT)/bin" "$(ROOT)/share/tempera/Samples" "$(ROOT)/share/tempera/Themes" \
+	  "$(ROOT)/share/tempera/Keymaps" "$(ROOT)/share/man/man1" "$(ROOT)/share/bash-completion/completions" \
+	  "$(ROOT)/share/zsh/site-functions" "$(ROOT)/share/fish/vendor_completions.d"
+	install -m 755 $(BIN) "$(ROOT)/bin/tempera"
+	install -m 644 Samples/*.wav "$(ROOT)/share/tempera/Samples/"
+	install -m 644 Themes/*.theme "$(ROOT)/share/tempera/Themes/"
+	install -m 644 Keymaps/default.keys "$(ROOT)/share/tempera/Keymaps/"
+	install -m 644 man/tempera.1 "$(ROOT)/share/man/man1/tempera.1"
+	$(BIN) --generate-completion-script bash > "$(ROOT)/share/bash-completion/completions/tempera"
+	$(BIN) --generate-completion-script zsh > "$(ROOT)/share/zsh/site-functions/_tempera"
+	$(BIN) --generate-completion-script fish > "$(ROOT)/share/fish/vendor_completions.d/tempera.fish"
+
+uninstall:
+	rm -f "$(ROOT)/bin/tempera" "$(ROOT)/share/man/man1/tempera.1" \
+	  "$(ROOT)/share/bash-completion/completions/tempera" "$(ROOT)/share/zsh/site-functions/_tempera" \
+	  "$(ROOT)/share/fish/vendor_completions.d/tempera.fish"
+	rm -rf "$(ROOT)/share/tempera"

@@ -17,6 +17,7 @@ let package = Package(
                        providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse",
                        providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate",
@@ -29,11 +30,17 @@ let package = Package(
         .target(name: "TemperaCore", linkerSettings: [.linkedLibrary("m")]),
         // Samples, voices, mixer, the engine and its output backends.
         .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth"]),
+        // Hydrogen drumkits and songs, read with libxml2 where they are installed.
+        .target(name: "TemperaKits", dependencies: ["TemperaCore", "TemperaXML"]),
+        // libxml2 behind a small element tree (its own module: see XMLTree).
+        .target(name: "TemperaXML", dependencies: ["CXML2"]),
+        // Sharing a document over TCP: the host, participants and their line protocol (Dispatch, no C).
+        .target(name: "TemperaNet", dependencies: ["TemperaCore"]),
         // Screen, panes, key maps, themes, the editor loop.
         .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaAudio", "CNcursesw"]),
 
         .executableTarget(name: "tempera", dependencies: [
-            "TemperaCore", "TemperaAudio", "TemperaTerminal",
+            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
@@ -47,6 +54,9 @@ let package = Package(
         // tmux sessions, the built program's path.
         .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio"], path: "Tests/TemperaTestSupport"),
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
+        .testTarget(name: "TemperaKitsTests", dependencies: ["TemperaKits", "TemperaCore", "TemperaAudio",
+                                                            "TemperaTerminal", "TemperaTestSupport"]),
+        .testTarget(name: "TemperaNetTests", dependencies: ["TemperaNet", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",
                                                                  "TemperaTestSupport"]),

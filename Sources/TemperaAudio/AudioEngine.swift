@@ -50,9 +50,11 @@ public final class AudioEngine {
     private var seq = 0
     private var document: Document?
     private var baseDirectory: String?
-    private var samples: [SampleBuffer?] = []
+    private var samples: [[SampleBuffer?]] = []
     private var loadedSlots: [ClipSlot] = []
     private var wantPlaying = false
+    private var previewSample: SampleBuffer?
+    private var previewSerial = 0
 
     /// - Parameters:
     ///   - sampleRate: the output rate; samples are converted to it once, at load.
@@ -171,7 +173,8 @@ public final class AudioEngine {
         self.document = document
         seq += 1
         let snap = PublishedSnapshot(seq: seq, document: document, sampleRate: sampleRate, samples: samples,
-                                     playback: compiler.playback(for: document), clickSound: clickSound)
+                                     playback: compiler.playback(for: document), clickSound: clickSound,
+                                     preview: previewSample.map { ($0, previewSerial) })
         live.append(snap)
         shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
         if !rendering {
@@ -180,6 +183,21 @@ public final class AudioEngine {
             renderState.pointee.publish()
         }
         reclaim()
+    }
+
+    /// Plays an audio file once, at once, whatever the transport does (the file picker's preview); a preview
+    /// still sounding stops. Returns the file's problem in one line, or nil. The file is loaded here, off the
+    /// audio thread, and travels to it in the next snapshot.
+    public func preview(path: String) -> String? {
+        guard let document else { return "nothing to play with yet" }
+        do {
+            previewSample = try SampleLoader.load(path: path, sampleRate: sampleRate)
+        } catch {
+            return "\(error)"
+        }
+        previewSerial += 1
+        publish(document)
+        return nil
     }
 
     /// Frees snapshots the audio thread no longer reads.

@@ -24,9 +24,22 @@ final class EventCompiler {
     }
 
     private var regions: [SongSchedule.Region: RegionCache] = [:]
+    /// Every slot's layer ranges when the cached events chose their layers: when they change, every event is
+    /// compiled afresh (a slot edit, rare next to marker edits).
+    private var layerRanges: [[Double]] = []
+
+    /// Drops the compiled events when a slot's velocity layers changed since they were compiled.
+    private func checkLayers(_ doc: Document) {
+        let ranges = doc.slots.map { $0.layers.flatMap { [$0.min, $0.max] } }
+        if ranges != layerRanges {
+            regions.removeAll()
+            layerRanges = ranges
+        }
+    }
 
     /// The loop's events in schedule order (the region of `Schedule.region(of:)`).
     func events(for doc: Document) -> [MixEvent] {
+        checkLayers(doc)
         let (a, b) = Schedule.region(of: doc.transport)
         let key = SongSchedule.Region(start: a, end: b)
         let events = regionEvents(doc, key, Schedule.trackGains(of: doc.tracks))
@@ -47,6 +60,7 @@ final class EventCompiler {
     /// What the document plays: the loop as one endless section, or the song's sections over their regions'
     /// events (each distinct region once, in order of first use).
     func playback(for doc: Document) -> Playback {
+        checkLayers(doc)
         guard doc.song.plays else {
             let (a, b) = Schedule.region(of: doc.transport)
             let key = SongSchedule.Region(start: a, end: b)
@@ -95,7 +109,7 @@ final class EventCompiler {
                 continue
             }
             changed.append(ti)
-            let compiled = Schedule.events(of: track, index: ti, start: a, end: b).map(MixEvent.init)
+            let compiled = Schedule.events(of: track, index: ti, start: a, end: b).map { MixEvent($0, slots: doc.slots) }
             cache.entries[ti] = Entry(track: track, events: compiled)
             if gains[ti] > 0 { lists.append(compiled) }
         }
@@ -181,9 +195,19 @@ final class EventCompiler {
 }
 
 extension MixEvent {
+    /// An event whose slot has one sound (layer 0); a `?` gets -1, its layer picked when its slot is drawn.
     init(_ e: Schedule.Event) {
-        self.init(time: e.time, gateEnd: e.gateEnd, amp: Float(e.amp), track: Int32(e.track), clip: Int32(e.clip),
-                  randomKey: e.randomKey, isCut: e.kind == .cut, marker: e.marker)
+        self.init(time: e.time, gateEnd: e.gateEnd, amp: e.amp, track: Int32(e.track), clip: Int32(e.clip),
+                  randomKey: e.randomKey, isCut: e.kind == .cut, layer: e.clip == 0 ? -1 : 0, marker: e.marker)
+    }
+
+    /// An event with its velocity layer chosen from the slots (`ClipSlot.layer(for:)`): the layer is part of the
+    /// compiled schedule, so the audio thread only reads it.
+    init(_ e: Schedule.Event, slots: [ClipSlot]) {
+        self.init(e)
+        if e.kind == .onset, (1...slots.count).contains(e.clip), let k = slots[e.clip - 1].layer(for: e.amp) {
+            layer = Int32(k)
+        }
     }
 }
 

@@ -4,28 +4,55 @@ import TemperaCore
 struct MixEvent: Equatable {
     var time: Double
     var gateEnd: Double
-    var amp: Float
+    /// The marker's amplitude, exact: the velocity layer is chosen on it.
+    var amp: Double
     var track: Int32
     /// 1...16, or 0 for `?`.
     var clip: Int32
     /// What a `?` draw is keyed on (`Schedule.Event.randomKey`).
     var randomKey: UInt64
     var isCut: Bool
+    /// The velocity layer of the slot this onset plays (an index into the slot's layers), chosen when the snapshot
+    /// is built; -1 for a `?`, whose slot is drawn per pass (its layer is then picked by the same rule).
+    var layer: Int32 = -1
     /// The marker the event comes from (`Schedule.Event.marker`): with the track, its identity across edits.
     var marker: MarkerID
 }
 
-/// One clip slot as the audio thread reads it.
-struct MixSlot {
-    /// Interleaved stereo at the output rate; nil when the slot is empty or its file failed to load.
+/// One sound of a slot: its file, or one of its velocity layers.
+struct MixLayer {
+    /// Interleaved stereo at the output rate; nil when the file failed to load.
     var data: UnsafePointer<Float>?
     var frames: Int
+    var gain: Float
+    /// The amplitudes it answers (`ClipSlot.Layer`); 0...1 for a slot's single file.
+    var min: Double
+    var max: Double
+}
+
+/// One clip slot as the audio thread reads it.
+struct MixSlot {
+    /// Its sounds: `MixSnapshot.layers[firstLayer ..< firstLayer + layerCount]` (0 for an empty slot).
+    var firstLayer: Int
+    var layerCount: Int
     var gain: Float
     var gate: Bool
     var attackFrames: Int
     /// 0: hold full level after the attack.
     var decayFrames: Int
     var releaseFrames: Int
+    /// The pan law's gains (`Pan.gains`).
+    var panLeft: Float
+    var panRight: Float
+    /// Choke group, 0 for none.
+    var choke: Int32
+
+    /// The layer an amplitude plays (`ClipSlot.layer(for:)`), from the snapshot's layer table.
+    @inline(__always)
+    func layer(for amp: Double, in layers: UnsafeMutablePointer<MixLayer>) -> Int {
+        let first = firstLayer
+        return ClipSlot.Layer.pick(amp, count: layerCount) { (layers[first + $0].min, layers[first + $0].max) }
+    }
 }
 
 /// One section as the audio thread reads it (the loop is one section repeated without end): its region, tempo
@@ -60,6 +87,7 @@ struct MixSnapshot {
     /// Σ R_i (0 for the loop).
     var totalPasses: Int
     var slots: UnsafeMutablePointer<MixSlot>
+    var layers: UnsafeMutablePointer<MixLayer>
     var trackGains: UnsafeMutablePointer<Float>
     var trackCount: Int
     /// Loop on (the loop), or song loop on (the song).
@@ -69,6 +97,11 @@ struct MixSnapshot {
     var randomPool: UInt16
     /// The metronome (see `MixClick`).
     var click: MixClick
+    /// A sample to preview (the file picker's): a new `previewSerial` starts it once, at full level, outside
+    /// every track; its buffer lives as long as this snapshot, which a sounding voice keeps alive.
+    var previewData: UnsafePointer<Float>? = nil
+    var previewFrames = 0
+    var previewSerial = 0
 
     /// The output frame offset of `time` in pass `pass` of section `section`, song pass `songPass`: exactly
     /// `SongTiming.frame`, which for the loop (one section, offset 0, pass 0 of the song) is

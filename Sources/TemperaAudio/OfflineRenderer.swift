@@ -29,7 +29,7 @@ public struct OfflineRenderer {
     public let warnings: [String]
     /// Voices sounding at once before the oldest is stolen.
     public let polyphony: Int
-    private let samples: [SampleBuffer?]
+    private let samples: [[SampleBuffer?]]
 
     /// Loads the document's samples. Problems are in `warnings`; those slots render silence.
     public init(document: Document, baseDirectory: String?, sampleRate: Double = 48_000, loops: Int = 1,

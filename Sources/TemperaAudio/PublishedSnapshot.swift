@@ -4,16 +4,18 @@ import TemperaCore
 final class PublishedSnapshot {
     let pointer: UnsafeMutablePointer<MixSnapshot>
     /// Keeps the samples the snapshot points into alive.
-    let samples: [SampleBuffer?]
+    let samples: [[SampleBuffer?]]
     /// Keeps the regions' events the sections point into alive.
     let regions: [RegionEvents]
+    /// Keeps the previewed sample alive.
+    let preview: SampleBuffer?
     /// Keeps the metronome's sounds alive.
     let clickSound: ClickSound?
     var seq: Int { pointer.pointee.seq }
 
     /// A snapshot of `doc` playing its loop, with the loop's events already compiled (by an `EventCompiler`).
     convenience init(seq: Int, document doc: Document, events compiled: [MixEvent], sampleRate rate: Double,
-                     samples: [SampleBuffer?], clickSound: ClickSound? = nil) {
+                     samples: [[SampleBuffer?]], clickSound: ClickSound? = nil) {
         let (start, end) = Schedule.region(of: doc.transport)
         self.init(seq: seq, document: doc, sampleRate: rate, samples: samples,
                   playback: .loop(events: RegionEvents(compiled), start: start, end: end, tempo: doc.transport.tempo,
@@ -22,9 +24,10 @@ final class PublishedSnapshot {
 
     /// A snapshot of `doc` playing `playback` (the loop or the song, compiled by an `EventCompiler`).
     /// `clickSound` nil: the metronome is silent whatever the document says.
-    init(seq: Int, document doc: Document, sampleRate rate: Double, samples: [SampleBuffer?], playback: Playback,
-         clickSound: ClickSound? = nil) {
+    init(seq: Int, document doc: Document, sampleRate rate: Double, samples: [[SampleBuffer?]], playback: Playback,
+         clickSound: ClickSound? = nil, preview: (buffer: SampleBuffer, serial: Int)? = nil) {
         self.samples = samples
+        self.preview = preview?.buffer
         self.clickSound = clickSound
         let sections = UnsafeMutablePointer<MixSection>.allocate(capacity: max(playback.sections.count, 1))
         playback.sections.withUnsafeBufferPointer {
@@ -33,16 +36,30 @@ final class PublishedSnapshot {
         let trackGains = Schedule.trackGains(of: doc.tracks)
         regions = playback.regions
         let mixSlots = UnsafeMutablePointer<MixSlot>.allocate(capacity: ClipSlot.count)
+        let layerTotal = samples.reduce(0) { $0 + $1.count }
+        let layers = UnsafeMutablePointer<MixLayer>.allocate(capacity: max(layerTotal, 1))
+        var nextLayer = 0
         for n in 0..<ClipSlot.count {
             let slot = n < doc.slots.count ? doc.slots[n] : ClipSlot()
-            let buffer = n < samples.count ? samples[n] : nil
+            let sounds = n < samples.count ? samples[n] : []
+            let first = nextLayer
+            let played = slot.playedLayers
+            for (k, buffer) in sounds.enumerated() {
+                let layer = k < played.count ? played[k] : ClipSlot.Layer(file: "")
+                (layers + nextLayer).initialize(to: MixLayer(
+                    data: buffer.map { UnsafePointer($0.data) }, frames: buffer?.frames ?? 0, gain: Float(layer.gain),
+                    min: layer.min, max: layer.max))
+                nextLayer += 1
+            }
             let decay = slot.decay.map { max(1, Int($0 / 1000 * rate)) } ?? 0
+            let pan = Pan.gains(slot.pan)
             (mixSlots + n).initialize(to: MixSlot(
-                data: buffer.map { UnsafePointer($0.data) }, frames: buffer?.frames ?? 0, gain: Float(slot.gain),
+                firstLayer: first, layerCount: nextLayer - first, gain: Float(slot.gain),
                 gate: slot.mode == .gate,
                 attackFrames: max(1, Int(max(slot.attack / 1000, Fades.minimumAttack) * rate)),
                 decayFrames: decay,
-                releaseFrames: max(1, Int(max(slot.release / 1000, Fades.minimumRelease) * rate))))
+                releaseFrames: max(1, Int(max(slot.release / 1000, Fades.minimumRelease) * rate)),
+                panLeft: Float(pan.left), panRight: Float(pan.right), choke: Int32(slot.choke)))
         }
         let gains = UnsafeMutablePointer<Float>.allocate(capacity: max(trackGains.count, 1))
         for (i, g) in trackGains.enumerated() { (gains + i).initialize(to: Float(g)) }
@@ -50,11 +67,13 @@ final class PublishedSnapshot {
         pointer.initialize(to: MixSnapshot(
             seq: seq, sections: sections,
             sectionCount: playback.sections.count, song: playback.song, total: playback.total,
-            totalPasses: playback.totalPasses, slots: mixSlots, trackGains: gains,
+            totalPasses: playback.totalPasses, slots: mixSlots, layers: layers, trackGains: gains,
             trackCount: trackGains.count, looping: playback.looping,
             volume: Float(min(max(doc.transport.volume, 0), 1)),
             seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots),
-            click: Self.click(doc.transport, sound: clickSound)))
+            click: Self.click(doc.transport, sound: clickSound),
+            previewData: preview.map { UnsafePointer($0.buffer.data) }, previewFrames: preview?.buffer.frames ?? 0,
+            previewSerial: preview?.serial ?? 0))
     }
 
     static func click(_ t: Transport, sound: ClickSound?) -> MixClick {
@@ -68,6 +87,7 @@ final class PublishedSnapshot {
     deinit {
         pointer.pointee.sections.deallocate()
         pointer.pointee.slots.deallocate()
+        pointer.pointee.layers.deallocate()
         pointer.pointee.trackGains.deallocate()
         pointer.deallocate()
     }

@@ -25,6 +25,8 @@ struct RenderState {
     var section = 0
     /// The pass of the whole song (always 0 for the loop).
     var songPass = 0
+    /// A jump to this section (from 0) waits for the song's snapshot; -1: none.
+    var pendingJump = -1
     /// The next event of the current pass, counted within the section's events.
     var next = 0
     /// The time (in pass) of the last event fired this pass, so a re-anchoring never fires an event twice.
@@ -55,6 +57,8 @@ struct RenderState {
     /// A voice sounded at the start of this block or started in it.
     var anyVoiceSounded = false
     var order: UInt64 = 0
+    /// The preview last started (`MixSnapshot.previewSerial`).
+    var previewSerial = 0
     let trackSmoothing: Float
     let masterSmoothing: Float
     let stealFrames: Int
@@ -199,6 +203,8 @@ struct RenderState {
 
     /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
     static let clickTrack: Int32 = -1
+    /// The previewed sample's voice: outside every track too.
+    static let previewTrack: Int32 = -2
 
     /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
     private mutating func fireClick(accent: Bool, _ click: MixClick, seq: Int) {
@@ -214,6 +220,23 @@ struct RenderState {
             attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
             releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
             gateSection: 0, gateSongPass: 0, seq: seq, order: order)
+    }
+
+    /// A previewed sample: outside every track, at full level; the one before it fades out.
+    private mutating func startPreview(_ snap: UnsafeMutablePointer<MixSnapshot>) {
+        for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].track == Self.previewTrack {
+            voices[v].release(over: stealFrames)
+        }
+        guard let data = snap.pointee.previewData, snap.pointee.previewFrames > 0 else { return }
+        let v = allocateVoice()
+        anyVoiceSounded = true
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: Self.previewTrack, data: data, frames: snap.pointee.previewFrames,
+            position: 0, gain: 1, trackGain: 1, level: 0, stage: .attack,
+            attackStep: 1 / Float(max(1, Int(Fades.minimumAttack * rate))), decayStep: 0,
+            releaseFrames: stealFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
+            gateSection: 0, gateSongPass: 0, seq: snap.pointee.seq, order: order)
     }
 
     /// The metronome back to the first beat of the current pass.
@@ -270,16 +293,32 @@ struct RenderState {
             : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: draw)
         guard (1...16).contains(clip) else { return }
         let slot = sn.slots[clip - 1]
-        guard let data = slot.data, slot.frames > 0 else { return }
+        guard slot.layerCount > 0 else { return }
+        var layerIndex = Int(ev.layer)
+        if layerIndex < 0 || layerIndex >= slot.layerCount {
+            layerIndex = slot.layerCount > 1 ? slot.layer(for: ev.amp, in: sn.layers) : 0
+        }
+        let layer = sn.layers[slot.firstLayer + layerIndex]
+        // The choke: this onset fades out the other slots of its group, even when it is itself silent.
+        if slot.choke != 0 {
+            for v in 0..<Self.voiceCapacity
+                where voices[v].active && voices[v].choke == slot.choke && voices[v].slot != Int32(clip) {
+                voices[v].release(over: stealFrames)
+            }
+        }
+        guard let data = layer.data, layer.frames > 0 else { return }
         let targetGain = Int(ev.track) < sn.trackCount ? sn.trackGains[Int(ev.track)] : 0
-        guard targetGain > 0, ev.amp > 0, slot.gain > 0 else { return }
+        guard targetGain > 0, ev.amp > 0, slot.gain > 0, layer.gain > 0 else { return }
 
         let v = allocateVoice()
         anyVoiceSounded = true
         order &+= 1
+        // A slot's single file has gain 1, so `* layer.gain` leaves it exactly as before layers existed.
         voices[v] = Voice(
-            active: true, stolen: false, track: ev.track, data: data, frames: slot.frames, position: 0,
-            gain: ev.amp * slot.gain, trackGain: targetGain, level: 0, stage: .attack,
+            active: true, stolen: false, track: ev.track, slot: Int32(clip), choke: slot.choke, data: data,
+            frames: layer.frames, position: 0,
+            gain: Float(ev.amp) * slot.gain * layer.gain, panLeft: slot.panLeft, panRight: slot.panRight,
+            trackGain: targetGain, level: 0, stage: .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
             releaseAt: slot.gate
@@ -320,6 +359,10 @@ struct RenderState {
     /// region changed, the clock is re-anchored so onsets from here on land on the new tempo's frames. Switching
     /// between the loop and the song starts the new one from its beginning.
     private mutating func adopt(_ new: UnsafeMutablePointer<MixSnapshot>) {
+        if new.pointee.previewSerial != previewSerial {
+            previewSerial = new.pointee.previewSerial
+            startPreview(new)
+        }
         guard let old = snapshot else {
             snapshot = new
             base = frame
@@ -331,6 +374,8 @@ struct RenderState {
         snapshot = new
         if o.song != n.song || n.sectionCount == 0 || o.sectionCount == 0 {
             restart()
+            if n.song && pendingJump >= 0 { jump(to: pendingJump, new) }
+            pendingJump = -1
             return
         }
         if n.sameTiming(as: o) {
@@ -465,18 +510,28 @@ struct RenderState {
         case .rewind:
             restart()
         case .jump:
-            // Section `value` (from 0) from its first pass, from this block on; the song pass stays.
-            guard let snap = snapshot, snap.pointee.song, snap.pointee.sectionCount > 0 else { return }
-            let sn = snap.pointee
-            section = min(max(Int(c.value), 0), sn.sectionCount - 1)
-            pass = 0
-            next = 0
-            lastFired = -.infinity
-            played.clear()
-            base = frame - sn.frame(songPass: songPass, section: section, pass: 0, time: 0, rate: rate)
-            stoppedOffset = frame - base
-            resetClick()
+            // A jump sent with the edit that turns the song on may come before the song's snapshot: it waits
+            // for it (the next song snapshot adopted), and a later loop snapshot forgets it.
+            guard let snap = snapshot, snap.pointee.song, snap.pointee.sectionCount > 0 else {
+                pendingJump = Int(c.value)
+                return
+            }
+            jump(to: Int(c.value), snap)
         }
+    }
+
+    /// Section `n` (from 0) from its first pass, from this block on; the song pass stays.
+    private mutating func jump(to n: Int, _ snap: UnsafeMutablePointer<MixSnapshot>) {
+        pendingJump = -1
+        let sn = snap.pointee
+        section = min(max(n, 0), sn.sectionCount - 1)
+        pass = 0
+        next = 0
+        lastFired = -.infinity
+        played.clear()
+        base = frame - sn.frame(songPass: songPass, section: section, pass: 0, time: 0, rate: rate)
+        stoppedOffset = frame - base
+        resetClick()
     }
 
     private mutating func releaseAll() {

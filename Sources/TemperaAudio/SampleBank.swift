@@ -1,11 +1,13 @@
+import Foundation
 import TemperaCore
 
-/// The samples of a document's 16 slots, loaded once and cached by file and note, so an edit that leaves a
-/// slot's file alone never reloads it. Editor thread only.
+/// The samples of a document's 16 slots, loaded once and cached by file, note and pitch, so an edit that leaves
+/// a slot's files alone never reloads them. Editor thread only.
 public final class SampleBank {
     private struct Key: Hashable {
         var path: String
         var note: Int?
+        var pitch: Double
     }
 
     private var cache: [Key: SampleBuffer] = [:]
@@ -24,40 +26,66 @@ public final class SampleBank {
     /// The kit's tone for MIDI-note slots without a file: a mallet on middle C, so note N sounds pitch N.
     public static let noteSampleName = "note"
 
-    /// One buffer per slot (nil: empty or failed) and one line per file that failed, naming it.
+    /// One list of buffers per slot: one per velocity layer, else the slot's one sound (nil where a file failed;
+    /// empty for an empty slot). And one line per file that failed, naming it.
     /// A MIDI-note slot without a file plays `kit/note.wav` pitched to its note.
-    func samples(for slots: [ClipSlot], baseDirectory: String?) -> ([SampleBuffer?], [String]) {
-        var buffers: [SampleBuffer?] = []
+    func samples(for slots: [ClipSlot], baseDirectory: String?) -> ([[SampleBuffer?]], [String]) {
+        var buffers: [[SampleBuffer?]] = []
         var warnings: [String] = []
         var used = Set<Key>()
+        // A missing kit folder is one problem, said once, not once for every slot that uses it.
+        let kitFolder = kitDirectory ?? SamplePaths.kitDirectory()
+        var isFolder: ObjCBool = false
+        let kitMissing = !FileManager.default.fileExists(atPath: kitFolder, isDirectory: &isFolder) || !isFolder.boolValue
+        var kitSlots: [Int] = []
         for (i, slot) in slots.enumerated() {
-            guard !slot.isEmpty else { buffers.append(nil); continue }
-            if slot.soundFont != nil {
-                let (buffer, problem) = soundFonts.sample(for: slot, baseDirectory: baseDirectory)
+            guard !slot.isEmpty else { buffers.append([]); continue }
+            if slot.soundFont != nil && slot.layers.isEmpty {
+                let (bands, problem) = soundFonts.samples(for: slot, baseDirectory: baseDirectory)
                 if let problem { warnings.append("slot \(i + 1): \(problem)") }
-                buffers.append(buffer)
+                buffers.append(bands)
                 continue
             }
-            let reference = slot.file ?? "kit/\(Self.noteSampleName).wav"
-            let path = SamplePaths.resolve(reference, baseDirectory: baseDirectory, kitDirectory: kitDirectory)
-            let key = Key(path: path, note: slot.note)
-            used.insert(key)
-            if let b = cache[key] { buffers.append(b); continue }
-            if let message = failures[key] {
-                buffers.append(nil)
-                warnings.append("slot \(i + 1): \(message)")
-                continue
+            var sounds: [(reference: String, pitch: Double, label: String)] = []
+            if slot.layers.isEmpty {
+                sounds = [(slot.file ?? "kit/\(Self.noteSampleName).wav", 0, "slot \(i + 1)")]
+            } else {
+                sounds = slot.layers.enumerated().map { k, l in (l.file, l.pitch, "slot \(i + 1) layer \(k + 1)") }
             }
-            do {
-                let b = try SampleLoader.load(path: path, sampleRate: sampleRate, note: slot.note, name: reference)
-                cache[key] = b
-                buffers.append(b)
-            } catch {
-                let message = "\(error)"
-                failures[key] = message
-                buffers.append(nil)
-                warnings.append("slot \(i + 1): \(message)")
+            var list: [SampleBuffer?] = []
+            for sound in sounds {
+                if kitMissing && sound.reference.hasPrefix("kit/") {
+                    if kitSlots.last != i + 1 { kitSlots.append(i + 1) }
+                    list.append(nil)
+                    continue
+                }
+                let path = SamplePaths.resolve(sound.reference, baseDirectory: baseDirectory, kitDirectory: kitDirectory)
+                let key = Key(path: path, note: slot.note, pitch: sound.pitch)
+                used.insert(key)
+                if let b = cache[key] { list.append(b); continue }
+                if let message = failures[key] {
+                    list.append(nil)
+                    warnings.append("\(sound.label): \(message)")
+                    continue
+                }
+                do {
+                    let b = try SampleLoader.load(path: path, sampleRate: sampleRate, note: slot.note, pitch: sound.pitch,
+                                                  name: sound.reference)
+                    cache[key] = b
+                    list.append(b)
+                } catch {
+                    let message = "\(error)"
+                    failures[key] = message
+                    list.append(nil)
+                    warnings.append("\(sound.label): \(message)")
+                }
             }
+            buffers.append(list)
+        }
+        if !kitSlots.isEmpty {
+            let which = kitSlots.count == 1 ? "slot \(kitSlots[0]) plays" : "\(kitSlots.count) slots play"
+            warnings.insert("the default kit is missing (no folder \(kitFolder); set TEMPERA_SAMPLES to its Samples "
+                + "folder): \(which) silence", at: 0)
         }
         // Forget what no slot uses any more (published snapshots keep their own references).
         cache = cache.filter { used.contains($0.key) }

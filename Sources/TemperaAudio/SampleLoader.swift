@@ -15,8 +15,10 @@ public enum SampleLoader {
     public static let endFadeSeconds = 0.002
 
     /// Loads `path` for output at `sampleRate`. `note` (MIDI, 60 = as recorded) pitches the sample: one octave
-    /// up halves its length. `name` is how messages refer to the file (the reference the document holds).
-    public static func load(path: String, sampleRate: Double, note: Int? = nil, name: String? = nil) throws -> SampleBuffer {
+    /// up halves its length. `pitch` adds semitones (a velocity layer's tuning). `name` is how messages refer to the
+    /// file (the reference the document holds).
+    public static func load(path: String, sampleRate: Double, note: Int? = nil, pitch: Double = 0,
+                            name: String? = nil) throws -> SampleBuffer {
         let label = name ?? path
         guard FileManager.default.fileExists(atPath: path) else {
             throw LoadError(description: "\(label): file not found (\(path))")
@@ -61,6 +63,7 @@ public enum SampleLoader {
         }
         var ratio = sampleRate / Double(info.samplerate)
         if let note { ratio *= pow(2, Double(60 - note) / 12) }
+        if pitch != 0 { ratio *= pow(2, -pitch / 12) }
         var out = try convert(stereo, frames: frames, ratio: ratio, label: label)
         let outFrames = out.count / 2
         let fade = min(outFrames, max(1, Int(endFadeSeconds * sampleRate)))

@@ -3,7 +3,8 @@ import Foundation
 /// Where a slot's file reference points on disk.
 ///
 /// A reference is absolute, relative to the document's folder, or `kit/NAME.wav` for the shipped kit. The kit
-/// folder is `$TEMPERA_SAMPLES`, else the first `Samples/` holding `kick.wav` found walking up from the
+/// folder is `$TEMPERA_SAMPLES`, else `../share/tempera/Samples` beside the executable's folder (an installed
+/// copy, whatever its prefix), else the first `Samples/` holding `kick.wav` found walking up from the
 /// executable's folder (a build sits two levels below the repository), else `/usr/local/share/tempera/Samples`.
 public enum SamplePaths {
     public static let installedKit = "/usr/local/share/tempera/Samples"
@@ -15,6 +16,8 @@ public enum SamplePaths {
         let exe = executable ?? executablePath()
         var dir = URL(fileURLWithPath: exe).resolvingSymlinksInPath().deletingLastPathComponent()
         let fm = FileManager.default
+        let installed = dir.deletingLastPathComponent().appendingPathComponent("share/tempera/Samples")
+        if fm.fileExists(atPath: installed.appendingPathComponent("kick.wav").path) { return installed.path }
         for _ in 0..<8 {
             let candidate = dir.appendingPathComponent("Samples")
             if fm.fileExists(atPath: candidate.appendingPathComponent("kick.wav").path) { return candidate.path }

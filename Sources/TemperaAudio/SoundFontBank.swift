@@ -8,12 +8,11 @@ import TemperaCore
 ///
 /// A note is rendered from its note on at frame 0 (FluidSynth starts a note at the block after the call, and
 /// no block came before), held `holdSeconds`, released, and kept until its release has died away below
-/// -90 dBFS (at most `maxSeconds`). Fonts stay loaded and notes cached by (font, bank, program, note).
+/// -90 dBFS (at most `maxSeconds`); a slot's note once per velocity band. Fonts stay loaded and notes cached
+/// by (font, bank, program, note, velocity).
 ///
 /// - Warning: editor thread only (one synth per font, not shared with any other thread).
 public final class SoundFontBank {
-    /// The velocity every note is rendered at: the marker's amplitude scales it, as it scales every sample.
-    public static let velocity: Int32 = 127
     /// How long a note is held before its release (a one-shot slot); a gate slot's note is held up to
     /// `maxSeconds` and cut by its gate.
     public static let holdSeconds = 1.0
@@ -43,6 +42,7 @@ public final class SoundFontBank {
         var bank: Int
         var program: Int
         var note: Int
+        var velocity: Int
         var seconds: Double
     }
 
@@ -82,16 +82,16 @@ public final class SoundFontBank {
         defaultFonts.first(where: exists)
     }
 
-    /// The note `note` of `program` in `bank` of the font at `path` (bank 128: General MIDI drums), at the
-    /// bank's rate, held `hold` seconds. `label` is how messages name the font.
-    public func note(path: String, label: String, bank: Int, program: Int, note: Int, hold: Double = holdSeconds)
-        throws -> SampleBuffer {
-        let key = Key(path: path, bank: bank, program: program, note: note, seconds: hold)
+    /// The note `note` of `program` in `bank` of the font at `path` (bank 128: General MIDI drums), struck at
+    /// `velocity`, at the bank's rate, held `hold` seconds. `label` is how messages name the font.
+    public func note(path: String, label: String, bank: Int, program: Int, note: Int, velocity: Int = 127,
+                     hold: Double = holdSeconds) throws -> SampleBuffer {
+        let key = Key(path: path, bank: bank, program: program, note: note, velocity: velocity, seconds: hold)
         if let b = notes[key] { return b }
         if let message = failures[key] { throw FontError(description: message) }
         do {
             let font = try load(path, label: label)
-            let b = try render(font, label: label, bank: bank, program: program, note: note, hold: hold)
+            let b = try render(font, label: label, bank: bank, program: program, note: note, velocity: velocity, hold: hold)
             notes[key] = b
             return b
         } catch let e as FontError {
@@ -100,14 +100,17 @@ public final class SoundFontBank {
         }
     }
 
-    /// The sound of a SoundFont slot: its note rendered (held longer for a gate), or nil and the line that
-    /// says why (a missing or broken font, a preset it lacks, no default font installed).
-    public func sample(for slot: ClipSlot, baseDirectory: String?) -> (SampleBuffer?, String?) {
-        guard let reference = slot.soundFont else { return (nil, nil) }
+    /// The sounds of a SoundFont slot: its note rendered once per velocity band (`ClipSlot.soundFontBands`, in
+    /// order; held longer for a gate), or nils and the line that says why (a missing or broken font, a preset
+    /// it lacks, no default font installed).
+    public func samples(for slot: ClipSlot, baseDirectory: String?) -> ([SampleBuffer?], String?) {
+        let bands = ClipSlot.soundFontBands.indices
+        let silent = bands.map { _ -> SampleBuffer? in nil }
+        guard let reference = slot.soundFont else { return (silent, nil) }
         let path: String
         if reference == Self.defaultName {
             guard let found = Self.defaultFont() else {
-                return (nil, "no General MIDI SoundFont is installed for sf2=default (fluid-soundfont-gm or timgm6mb-soundfont)")
+                return (silent, "no General MIDI SoundFont is installed for sf2=default (fluid-soundfont-gm or timgm6mb-soundfont)")
             }
             path = found
         } else {
@@ -116,11 +119,19 @@ public final class SoundFontBank {
         used.insert(path)
         do {
             let hold = slot.mode == .gate ? Self.gateHoldSeconds : Self.holdSeconds
-            return (try note(path: path, label: reference, bank: slot.bank, program: slot.program, note: slot.note ?? 60,
-                             hold: hold), nil)
+            return (try bands.map {
+                try note(path: path, label: reference, bank: slot.bank, program: slot.program, note: slot.note ?? 60,
+                         velocity: ClipSlot.soundFontVelocity(band: $0), hold: hold)
+            }, nil)
         } catch {
-            return (nil, "\(error)")
+            return (silent, "\(error)")
         }
+    }
+
+    /// The sound of a SoundFont slot at full velocity (the longest a note of the slot lasts), or nil and why.
+    public func sample(for slot: ClipSlot, baseDirectory: String?) -> (SampleBuffer?, String?) {
+        let (bands, problem) = samples(for: slot, baseDirectory: baseDirectory)
+        return (bands.last ?? nil, problem)
     }
 
     /// Fonts named since the last `sweep`.
@@ -172,20 +183,44 @@ public final class SoundFontBank {
         return f
     }
 
-    private func render(_ font: Font, label: String, bank: Int, program: Int, note: Int, hold: Double) throws -> SampleBuffer {
+    /// Runs the synth, its output thrown away, until no voice is left (voices turned off end at the next block).
+    private static func flush(_ synth: OpaquePointer) {
+        var scratch = [Float](repeating: 0, count: 64)
+        for _ in 0..<1_000 where fluid_synth_get_active_voice_count(synth) > 0 {
+            scratch.withUnsafeMutableBufferPointer {
+                _ = fluid_synth_write_float(synth, 64, $0.baseAddress, 0, 1, $0.baseAddress, 0, 1)
+            }
+        }
+    }
+
+    private func render(_ font: Font, label: String, bank: Int, program: Int, note: Int, velocity: Int, hold: Double)
+        throws -> SampleBuffer {
         let synth = font.synth
         // Bank 128 is General MIDI's percussion: FluidSynth's channel 10 plays it.
         let channel: Int32 = bank == 128 ? 9 : 0
         fluid_synth_system_reset(synth)
+        Self.flush(synth)
         guard fluid_synth_program_select(synth, channel, font.id, Int32(bank), Int32(program)) == FLUID_OK else {
             throw FontError(description: "\(label): no program \(program) in bank \(bank)")
         }
-        guard fluid_synth_noteon(synth, channel, Int32(note), Self.velocity) == FLUID_OK else {
+        // The first time a synth plays a sample it comes out slightly unlike every later time (measured: from
+        // its second frame on, by less than 1e-8): the same note is struck unheard first, so a rendering depends on
+        // nothing but its note, whatever the synth rendered before.
+        let v = Int32(max(1, min(velocity, 127)))
+        fluid_synth_noteon(synth, channel, Int32(note), v)
+        var scratch = [Float](repeating: 0, count: 256)
+        scratch.withUnsafeMutableBufferPointer {
+            _ = fluid_synth_write_float(synth, 256, $0.baseAddress, 0, 1, $0.baseAddress, 0, 1)
+        }
+        fluid_synth_all_sounds_off(synth, -1)
+        Self.flush(synth)
+        guard fluid_synth_noteon(synth, channel, Int32(note), v) == FLUID_OK else {
             throw FontError(description: "\(label): bank \(bank) program \(program) has no note \(note)")
         }
         let block = 64
         let rate = synthRate
-        let holdFrames = Int((hold * rate).rounded())
+        // Whole 64-frame blocks, so the synth is at a block's start when the next note is rendered.
+        let holdFrames = Int((hold * rate / 64).rounded(.up)) * 64
         let maxFrames = Int(Self.maxSeconds * rate)
         var left = [Float](repeating: 0, count: block), right = [Float](repeating: 0, count: block)
         var out: [Float] = []
@@ -217,7 +252,10 @@ public final class SoundFontBank {
             if released && fluid_synth_get_active_voice_count(synth) == 0 { break }
             if released && frames - quietSince >= Int(0.01 * rate) { break }
         }
+        // No voice of this note may sound into the next one rendered: a note's rendering depends on nothing
+        // rendered before it.
         fluid_synth_all_sounds_off(synth, -1)
+        Self.flush(synth)
         guard sounded else { throw FontError(description: "\(label): bank \(bank) program \(program) has no sound for note \(note)") }
         // Drop the silent tail, keeping one quiet block; a note still sounding at the limit fades out.
         let keep = min(frames, quietSince + block)

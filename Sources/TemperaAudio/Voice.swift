@@ -6,11 +6,17 @@ struct Voice {
     /// Taken for a newer voice (polyphony limit): fading out, no longer counted.
     var stolen = false
     var track: Int32 = 0
+    /// The slot (1...16) it plays, and that slot's choke group (0: none).
+    var slot: Int32 = 0
+    var choke: Int32 = 0
     var data: UnsafePointer<Float>?
     var frames = 0
     var position = 0
     /// Marker amplitude times slot gain.
     var gain: Float = 0
+    /// The slot's pan, as the gains of the left and right channels (1 and 1 at the centre).
+    var panLeft: Float = 1
+    var panRight: Float = 1
     /// The track's gain, smoothed so mute, solo and gain changes never click.
     var trackGain: Float = 0
     var level: Float = 0
@@ -63,9 +69,13 @@ struct Voice {
                 }
                 if run > 0 {
                     let g = lvl * gain * tg
+                    let gl = g * panLeft, gr = g * panRight
                     let src = data + 2 * pos
                     let dst = out + 2 * i
-                    for j in 0..<(2 * run) { dst[j] += src[j] * g }
+                    for j in 0..<run {
+                        dst[2 * j] += src[2 * j] * gl
+                        dst[2 * j + 1] += src[2 * j + 1] * gr
+                    }
                     pos += run
                     i += run
                     continue
@@ -93,8 +103,8 @@ struct Voice {
             // Land exactly on the target (the fast path needs equality; the last step is inaudible).
             if abs(targetTrackGain - tg) <= 1e-5 { tg = targetTrackGain }
             let g = lvl * gain * tg
-            out[2 * i] += data[2 * pos] * g
-            out[2 * i + 1] += data[2 * pos + 1] * g
+            out[2 * i] += data[2 * pos] * (g * panLeft)
+            out[2 * i + 1] += data[2 * pos + 1] * (g * panRight)
             pos += 1
             i += 1
         }

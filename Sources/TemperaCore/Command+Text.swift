@@ -30,7 +30,18 @@ extension Command {
             if let decay = s.decay { out += " decay=\(n(decay))" }
             if let release = s.release { out += " release=\(n(release))" }
             if let name = s.name { out += " name=\(q(name))" }
+            if let layers = s.layers {
+                if layers.isEmpty { out += " layers=none" }
+                for l in layers {
+                    let long = l.gain != 1 || l.pitch != 0 || l.file.contains(":")
+                    out += " layer=" + q("\(n(l.min)):\(n(l.max)):" + (long ? "\(n(l.gain)):\(n(l.pitch)):" : "") + l.file)
+                }
+            }
+            if let pan = s.pan { out += " pan=\(n(pan))" }
+            if let choke = s.choke { out += choke == 0 ? " choke=none" : " choke=\(choke)" }
             return out
+        case .kitList: return "kit list"
+        case .kitLoad(let name, let from): return "kit load \(q(name))" + (from == 1 ? "" : " from=\(from)")
         case .cursor(let t): return "cursor \(n(t))"
         case .markerAdd(let t, let amp, let content):
             return "marker add \(n(t))" + (amp.map { " amp=\(n($0))" } ?? "") + (content.map { " clip=\($0.code)" } ?? "")
@@ -87,6 +98,7 @@ extension Command {
             case .name(let name): return "section \(k) name \(q(name))"
             case .move(let m): return "section \(k) move \(m)"
             case .delete: return "section \(k) delete"
+            case .duplicate: return "section \(k) duplicate"
             }
         case .song(let on): return on ? "song on" : "song off"
         case .songLoop(let on): return on ? "song loop on" : "song loop off"

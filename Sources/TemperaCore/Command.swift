@@ -21,6 +21,10 @@ public enum Command: Hashable, Sendable {
     case volume(Double)
     /// `slot N file=... note=... gain=... mode=... attack=... release=...`: only the given settings change.
     case slot(Int, SlotSettings)
+    /// `kit list`: the kits installed, named in one line.
+    case kitList
+    /// `kit load NAME|PATH [from=N]`: the kit's instruments onto slots N, N+1, ... (at most up to 16).
+    case kitLoad(String, from: Int)
     case cursor(Double)
     /// `marker add TIME [amp=A] [clip=C]`: with a clip, a marker already at exactly TIME on the current track
     /// takes the clip (and the amplitude, when given) instead of a second marker being stacked on it.
@@ -55,7 +59,7 @@ public enum Command: Hashable, Sendable {
     /// `section add [NAME] [A B] [x R] [tempo=X]`: a section at the end of the song; the region defaults to the
     /// loop region, repeats to 1, the tempo to the document's (followed when it changes).
     case sectionAdd(name: String?, start: Double?, end: Double?, repeats: Int?, tempo: Double?)
-    /// `section N repeats R | tempo X | region A B | name NAME | move M | delete`, N and M from 1.
+    /// `section N repeats R | tempo X | region A B | name NAME | move M | delete | duplicate`, N and M from 1.
     case section(Int, SectionChange)
     /// `song on|off`: play the song instead of the loop.
     case song(on: Bool)
@@ -70,6 +74,8 @@ public enum Command: Hashable, Sendable {
         case name(String)
         case move(Int)
         case delete
+        /// A copy right after the section.
+        case duplicate
     }
     /// `beat TIME`: seconds per beat at tempo x1 (times do not change).
     case beat(Double)
@@ -112,6 +118,11 @@ public enum Command: Hashable, Sendable {
         public var decay: Double?
         public var release: Double?
         public var name: String?
+        /// The slot's velocity layers, replacing all it had (`[]`: none, the slot plays its file again).
+        public var layers: [ClipSlot.Layer]?
+        public var pan: Double?
+        /// A choke group, 0 for none.
+        public var choke: Int?
         /// `note=none`: the slot plays its sample as recorded again (wins over `note`).
         public var clearNote = false
         /// `sf2=PATH`: play `note` through a SoundFont; `program=` and `bank=` choose its preset.
@@ -121,8 +132,12 @@ public enum Command: Hashable, Sendable {
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
                     attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
-                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil, clearNote: Bool = false) {
+                    soundFont: String? = nil, program: Int? = nil, bank: Int? = nil, clearNote: Bool = false,
+                    layers: [ClipSlot.Layer]? = nil, pan: Double? = nil, choke: Int? = nil) {
             self.clearNote = clearNote
+            self.layers = layers
+            self.pan = pan
+            self.choke = choke
             self.soundFont = soundFont
             self.program = program
             self.bank = bank

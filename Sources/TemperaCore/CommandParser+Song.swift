@@ -1,8 +1,8 @@
 /// The song's commands (DESIGN §12): `section ...`, `song on|off`, `song loop on|off`.
 extension LineParser {
     static let sectionUsage = "section add [NAME] [A B] [x R] [tempo=X] | section N repeats R | section N tempo X | "
-        + "section N region A B | section N name NAME | section N move M | section N delete"
-    static let sectionVerbs = ["repeats", "tempo", "region", "name", "move", "delete"]
+        + "section N region A B | section N name NAME | section N move M | section N delete | section N duplicate"
+    static let sectionVerbs = ["repeats", "tempo", "region", "name", "move", "delete", "duplicate"]
 
     /// `x3` (or `×3`): a repeat count written as one word; nil for anything else.
     static func repeatCount(_ text: String) -> Int? {
@@ -76,6 +76,9 @@ extension LineParser {
         case "move":
             change = .move(try integer(try next("M", usage: u + " M"), "M", 1...Song.maxSections))
             try end(usage: u + " M")
+        case "duplicate":
+            try end(usage: u)
+            change = .duplicate
         default:
             try end(usage: u)
             change = .delete

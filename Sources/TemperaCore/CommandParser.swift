@@ -51,6 +51,8 @@ public enum CommandParser {
         "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
         "slot N note=MIDI|none [file=PATH] [decay=MS] [name=NAME] ...",
         "slot N sf2=PATH|default [program=P] [bank=B] note=MIDI ...",
+        "slot N layer=MIN:MAX[:GAIN:PITCH]:PATH ... | layers=none [pan=P] [choke=G|none]",
+        "kit list", "kit load NAME|PATH [from=N]",
         "cursor TIME", "marker add TIME [amp=A] [clip=C]", "pulse period=TIME count=N [start=TIME] [amp=A]",
         "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"", "pattern \"CODE\"",
         "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
@@ -65,11 +67,12 @@ public enum CommandParser {
         "track [N] delete | track [N] duplicate | track [N] move M", "quantize N [strength=S]",
         "section add [NAME] [A B] [x R] [tempo=X]", "section N repeats R", "section N tempo X",
         "section N region A B", "section N name NAME", "section N move M", "section N delete",
+        "section N duplicate",
         "song on|off", "song loop on|off",
     ]
 
     /// The command names, for completion and suggestions.
-    public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "cursor", "marker", "pulse",
+    public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "kit", "cursor", "marker", "pulse",
                                "mode", "snap", "clip", "draw", "type", "fill", "pattern", "select", "shift", "scale",
                                "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
                                "section", "song",
@@ -95,7 +98,9 @@ struct LineParser {
     typealias Word = CommandLexer.Word
 
     let lexer: CommandLexer
-    var words: [Word] { lexer.words }
+    /// Set when a command reads a subset of the line's words (the `slot` settings other than `layer=`).
+    var overrideWords: [Word]?
+    var words: [Word] { overrideWords ?? lexer.words }
     var position = 1
 
     init(lexer: CommandLexer) { self.lexer = lexer }
@@ -260,6 +265,7 @@ struct LineParser {
             try end(usage: usage)
             return .volume(v)
         case "slot": return try parseSlot()
+        case "kit": return try parseKit()
         case "cursor":
             let usage = "cursor TIME"
             let v = try time(try next("TIME", usage: usage), "cursor")
@@ -568,12 +574,27 @@ struct LineParser {
     }
 
     mutating func parseSlot() throws -> Command {
-        let usage = "slot N file=PATH|note=MIDI|sf2=PATH [program=P] [bank=B] [gain=G] [mode=oneshot|gate] [attack=MS] "
-            + "[decay=MS] [release=MS]"
+        let usage = "slot N file=PATH|note=MIDI|sf2=PATH|layer=MIN:MAX[:GAIN:PITCH]:PATH... [program=P] [bank=B] "
+            + "[gain=G] [pan=P] [choke=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS]"
         let n = try integer(try next("N", usage: usage), "slot", ClipSlot.range)
-        let opts = try options(["file", "note", "gain", "mode", "attack", "decay", "release", "name", "sf2", "program",
-                                "bank"], usage: usage)
-        if opts.isEmpty { throw CommandError("missing settings (\(usage))", column: missingColumn) }
+        // `layer=` may repeat (one word per layer); every other setting is given once.
+        var layerWords: [Word] = []
+        var clearLayers: Word?
+        var rest: [Word] = []
+        for w in words[position...] {
+            if w.key == "layer", let v = w.value { layerWords.append(v) } else if w.key == "layers" { clearLayers = w } else { rest.append(w) }
+        }
+        var reader = LineParser(lexer: lexer)
+        var filtered = Array(words[..<position])
+        filtered.append(contentsOf: rest)
+        reader.overrideWords = filtered
+        reader.position = position
+        let opts = try reader.options(["file", "note", "gain", "mode", "attack", "decay", "release", "name", "sf2",
+                                       "program", "bank", "pan", "choke"], usage: usage)
+        position = words.count
+        if opts.isEmpty && layerWords.isEmpty && clearLayers == nil {
+            throw CommandError("missing settings (\(usage))", column: missingColumn)
+        }
         var s = Command.SlotSettings()
         s.file = opts["file"]?.text
         s.name = opts["name"]?.text
@@ -599,7 +620,71 @@ struct LineParser {
         s.attack = try opts["attack"].map { try ms($0, "attack") }
         s.decay = try opts["decay"].map { try ms($0, "decay") }
         s.release = try opts["release"].map { try ms($0, "release") }
+        s.pan = try opts["pan"].map { try number($0, "pan", { (-1...1).contains($0) }, "must be from -1 to 1") }
+        if let c = opts["choke"] {
+            let groups = ClipSlot.chokeGroups
+            s.choke = c.text == "none" && !c.quoted ? 0 : try integer(c, "choke", 0...groups.upperBound)
+        }
+        if let w = clearLayers {
+            guard let v = w.value, v.text == "none", layerWords.isEmpty else {
+                throw fail("layers= takes only none (to drop every layer); give layers one by one with layer=", at: w)
+            }
+            s.layers = []
+        }
+        if !layerWords.isEmpty {
+            if s.file != nil, let f = opts["file"] {
+                throw fail("a slot plays either file= or layer=, not both", at: f)
+            }
+            s.layers = try layerWords.map { try layer($0) }
+        }
         return .slot(n, s)
+    }
+
+    mutating func parseKit() throws -> Command {
+        let usage = "kit list | kit load NAME|PATH [from=N]"
+        let what = try next("list or load", usage: usage)
+        if isKeyword(what, "list") {
+            try end(usage: usage)
+            return .kitList
+        }
+        guard isKeyword(what, "load") else { throw fail("expected list or load, not '\(what.text)' (\(usage))", at: what) }
+        let name = try next("NAME or PATH", usage: usage)
+        if name.equals != nil && !name.quoted { throw fail("missing NAME or PATH before '\(name.text)' (\(usage))", at: name) }
+        let opts = try options(["from"], usage: usage)
+        let from = try opts["from"].map { try integer($0, "from", ClipSlot.range) } ?? 1
+        return .kitLoad(name.text, from: from)
+    }
+
+    /// `MIN:MAX:PATH` or `MIN:MAX:GAIN:PITCH:PATH` (PATH may hold colons; with four or more, write the long form).
+    func layer(_ w: Word) throws -> ClipSlot.Layer {
+        let form = "layer=MIN:MAX:PATH or layer=MIN:MAX:GAIN:PITCH:PATH"
+        let parts = w.text.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 3 else { throw fail("a layer is \(form), not '\(w.text)'", at: w) }
+        func value(_ text: String, _ name: String) throws -> Double {
+            do {
+                return try Expression.evaluate(text)
+            } catch let error as CommandError {
+                throw fail("layer \(name): \(error.message) (\(form))", at: w)
+            }
+        }
+        let lo = try value(parts[0], "MIN"), hi = try value(parts[1], "MAX")
+        guard (0...1).contains(lo), (0...1).contains(hi), lo <= hi else {
+            throw fail("a layer's amplitudes must be 0 <= MIN <= MAX <= 1, not \(Self.show(lo))-\(Self.show(hi))", at: w)
+        }
+        var gain = 1.0, pitch = 0.0, file: String
+        if parts.count == 5, let g = try? Expression.evaluate(parts[2]), let p = try? Expression.evaluate(parts[3]) {
+            guard (0...16).contains(g) else { throw fail("a layer's gain must be from 0 to 16, not \(Self.show(g))", at: w) }
+            guard (-48...48).contains(p) else {
+                throw fail("a layer's pitch must be from -48 to 48 semitones, not \(Self.show(p))", at: w)
+            }
+            gain = g
+            pitch = p
+            file = parts[4]
+        } else {
+            file = parts[2...].joined(separator: ":")
+        }
+        guard !file.isEmpty else { throw fail("a layer needs a file (\(form))", at: w) }
+        return ClipSlot.Layer(file: file, min: lo, max: hi, gain: gain, pitch: pitch)
     }
 
     mutating func parseSelect() throws -> Command {

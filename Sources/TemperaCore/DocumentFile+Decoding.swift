@@ -271,7 +271,8 @@ extension DocumentFile {
             var seen = Set<Int>()
             for item in try array(v, "slots") {
                 let o = try Object(item, "a slot", allowed: ["slot", "name", "file", "note", "gain", "mode", "attack",
-                                                             "decay", "release", "sf2", "program", "bank"])
+                                                             "decay", "release", "sf2", "program", "bank", "pan", "choke",
+                                                             "layers"])
                 let numberValue = try o.required("slot", in: "a slot")
                 let n = try int(numberValue, "slot", ClipSlot.range)
                 if !seen.insert(n).inserted { throw numberValue.error("slot \(n) is given twice") }
@@ -299,6 +300,28 @@ extension DocumentFile {
                 if let x = o.optional("attack") { s.attack = try ms(x, "attack") }
                 if let x = o.optional("decay") { s.decay = try ms(x, "decay") }
                 if let x = o.optional("release") { s.release = try ms(x, "release") }
+                if let x = o.optional("pan") { s.pan = try double(x, "pan", { (-1...1).contains($0) }, "must be from -1 to 1") }
+                if let x = o.optional("choke") { s.choke = try int(x, "choke", 0...ClipSlot.chokeGroups.upperBound) }
+                if let x = o.optional("layers") {
+                    s.layers = try array(x, "layers").map { item in
+                        let lo = try Object(item, "a layer", allowed: ["file", "min", "max", "gain", "pitch"])
+                        let file = try string(try lo.required("file", in: "a layer"), "layer file")
+                        var layer = ClipSlot.Layer(file: file)
+                        let unit = { (v: JSONValue, name: String) in
+                            try double(v, name, { (0...1).contains($0) }, "must be from 0 to 1")
+                        }
+                        if let v = lo.optional("min") { layer.min = try unit(v, "layer min") }
+                        if let v = lo.optional("max") {
+                            let low = layer.min
+                            layer.max = try double(v, "layer max", { $0 >= low && $0 <= 1 }, "must be from min (\(number(low))) to 1")
+                        } else if layer.max < layer.min {
+                            throw item.error("a layer's max must not be below its min")
+                        }
+                        if let v = lo.optional("gain") { layer.gain = try double(v, "layer gain", { gainRange.contains($0) }, "must be from 0 to 16") }
+                        if let v = lo.optional("pitch") { layer.pitch = try double(v, "layer pitch", { (-48...48).contains($0) }, "must be from -48 to 48 semitones") }
+                        return layer
+                    }
+                }
                 slots[n - 1] = s
             }
             return slots

@@ -59,7 +59,16 @@ public enum DocumentFile {
             out += ", \"gain\": \(number(slot.gain)), \"mode\": \"\(slot.mode.rawValue)\", "
                 + "\"attack\": \(number(slot.attack))"
             if let decay = slot.decay { out += ", \"decay\": \(number(decay))" }
-            out += ", \"release\": \(number(slot.release))}"
+            out += ", \"release\": \(number(slot.release))"
+            if slot.pan != 0 { out += ", \"pan\": \(number(slot.pan))" }
+            if slot.choke != 0 { out += ", \"choke\": \(slot.choke)" }
+            if !slot.layers.isEmpty {
+                out += ", \"layers\": [" + slot.layers.map { l in
+                    "{\"file\": \(string(l.file)), \"min\": \(number(l.min)), \"max\": \(number(l.max)), "
+                        + "\"gain\": \(number(l.gain)), \"pitch\": \(number(l.pitch))}"
+                }.joined(separator: ", ") + "]"
+            }
+            out += "}"
             out += i == document.slots.count - 1 ? "\n" : ",\n"
         }
         out += "  ],\n"

@@ -131,9 +131,11 @@ extension Session {
         var slot = document.slot(n)
         if let file = s.file {
             guard !file.isEmpty else { throw CommandError("slot file must not be empty") }
+            if s.layers?.isEmpty == false { throw CommandError("a slot plays either file= or layer=, not both") }
             slot.file = file
-            // A file replaces a SoundFont (and a SoundFont a file).
+            // A file replaces a SoundFont (and a SoundFont a file) and the layers: the slot plays one sound again.
             if s.soundFont == nil { slot.soundFont = nil }
+            slot.layers = []
             if s.name == nil { slot.name = Self.baseName(file) }
         }
         if let font = s.soundFont {
@@ -143,12 +145,38 @@ extension Session {
             }
             slot.soundFont = font
             if s.file == nil { slot.file = nil }
+            slot.layers = []
         }
         if s.program != nil || s.bank != nil, slot.soundFont == nil {
             throw CommandError("program and bank choose a SoundFont's preset: give sf2=PATH too")
         }
         if let program = s.program { slot.program = program }
         if let bank = s.bank { slot.bank = bank }
+        if let layers = s.layers {
+            for l in layers {
+                guard !l.file.isEmpty, l.min.isFinite, l.max.isFinite, 0 <= l.min, l.min <= l.max, l.max <= 1 else {
+                    throw CommandError("a layer's amplitudes must be 0 <= MIN <= MAX <= 1")
+                }
+                guard l.gain.isFinite, l.gain >= 0, l.pitch.isFinite, abs(l.pitch) <= 48 else {
+                    throw CommandError("a layer's gain must be >= 0 and its pitch within 48 semitones")
+                }
+            }
+            slot.layers = layers
+            if !layers.isEmpty { slot.soundFont = nil }
+            if let first = layers.first, s.name == nil, slot.file == nil, slot.name.isEmpty {
+                slot.name = Self.baseName(first.file)
+            }
+        }
+        if let pan = s.pan {
+            guard pan.isFinite, (-1...1).contains(pan) else { throw CommandError("pan must be from -1 to 1") }
+            slot.pan = pan
+        }
+        if let choke = s.choke {
+            guard choke == 0 || ClipSlot.chokeGroups.contains(choke) else {
+                throw CommandError("choke must be a group from 1 to \(ClipSlot.chokeGroups.upperBound), or none")
+            }
+            slot.choke = choke
+        }
         if let note = s.note {
             guard (0...127).contains(note) else { throw CommandError("MIDI note must be 0-127") }
             slot.note = note

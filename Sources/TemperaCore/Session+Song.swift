@@ -83,6 +83,12 @@ extension Session {
         case .delete:
             song.sections.remove(at: j)
             name = "delete section"
+        case .duplicate:
+            guard song.sections.count < Song.maxSections else {
+                throw CommandError("the song is full (\(Song.maxSections) sections)")
+            }
+            song.sections.insert(song.sections[j], at: j + 1)
+            name = "duplicate section"
         }
         try perform(name) { $0.setSong(song) }
         return nil

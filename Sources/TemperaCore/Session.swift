@@ -9,11 +9,11 @@
 /// - Warning: main (editor) thread only.
 public final class Session {
     /// The document being edited. Changes only through `run` and `perform` (and undo/redo).
-    public private(set) var document: Document
+    public internal(set) var document: Document
     /// Where `save` without a path writes.
     public var path: String?
     /// Bumped on every change of the document (undo and redo included); listeners recompile when it moves.
-    public private(set) var revision: Int = 0
+    public internal(set) var revision: Int = 0
     /// The cursor's time in seconds (tempo x1).
     public var cursor: Double = 0
     /// 0-based index of the current track.
@@ -34,11 +34,13 @@ public final class Session {
     /// What `copy` and `cut` took and `paste` puts down: a group keeping its span. Session state, not part of
     /// the document (and not an undo step).
     public var clipboard: Group?
+    /// Where `kit list` and `kit load` look (nil: those commands say kits are not available).
+    public var kits: KitSource?
     /// What the last stamp, paste or duplicate placed (the selection it left) and the span it was placed
     /// with: taking that selection again keeps the span, so a copy of a bar duplicates as a bar.
     var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
     /// Every undoable step, for inspection (memory figures, a history view).
-    public private(set) var history = History()
+    public internal(set) var history = History()
 
     /// Hears every command that ran, with the editing context it ran in, and the edges of transactions: what a
     /// listener needs to replay the session's edits elsewhere (a script recorder, shared editing, the test
@@ -142,6 +144,8 @@ public final class Session {
         case .tempo(let x): return try runTempo(x)
         case .volume(let v): return try runVolume(v)
         case .slot(let n, let settings): return try runSlot(n, settings)
+        case .kitList: return try runKitList()
+        case .kitLoad(let name, let from): return try runKitLoad(name, from: from)
         case .cursor(let t): return try runCursor(t)
         case .markerAdd(let time, let amp, let content): return try runMarkerAdd(time: time, amp: amp, content: content)
         case .pulse(let period, let count, let start, let amp):

@@ -1,7 +1,7 @@
 import TemperaCore
 
-/// The Clips tab: the 16 clip slots (number, name, and mode, note and gain as width allows) with the
-/// chosen clip highlighted, and the `+ hold  - rest  ? random` choices.
+/// The Clips tab: the 16 clip slots (number, name, and mode, note (`sf40` on a SoundFont), velocity layers (`3v`), pan (`<50` is half
+/// left), choke group (`c2`) and gain as width allows) with the chosen clip highlighted, and the `+ hold  - rest  ? random` choices.
 enum ClipsTab {
     static func draw(session: Session, view: ViewState, rect r: Rect, _ g: Glyphs,
                      into canvas: inout Canvas) -> [Spot] {
@@ -36,7 +36,11 @@ enum ClipsTab {
         guard !slot.isEmpty || !slot.name.isEmpty else { return number + " " + g.dash }
         var details: [String] = []
         if slot.mode == .gate { details.append(width >= 22 ? "gate" : "g") }
-        if let note = slot.note { details.append("n\(note)") }
+        // A SoundFont's note reads `sf38`; a sampler's `n38`.
+        if let note = slot.note { details.append((slot.soundFont != nil ? "sf" : "n") + "\(note)") }
+        if !slot.layers.isEmpty { details.append("\(slot.layers.count)v") }
+        if slot.pan != 0 && width >= 18 { details.append((slot.pan < 0 ? "<" : ">") + "\(Int((abs(slot.pan) * 100).rounded()))") }
+        if slot.choke != 0 && width >= 18 { details.append("c\(slot.choke)") }
         if slot.gain != 1 && width >= 18 { details.append(g.times + Format.fixed(slot.gain, 2)) }
         var detail = details.joined(separator: " ")
         let nameRoom = width - 3 - (detail.isEmpty ? 0 : detail.count + 1)

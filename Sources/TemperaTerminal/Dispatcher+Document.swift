@@ -122,6 +122,8 @@ extension Dispatcher {
     /// Puts a new session in place (open, new, recover).
     public func replaceSession(_ new: Session) {
         if drags.isActive { finishDrag() }
+        // The kit library belongs to the program, not to a document.
+        if new.kits == nil { new.kits = session.kits }
         session = new
         unsavedRecovery = false
         sessionGeneration += 1

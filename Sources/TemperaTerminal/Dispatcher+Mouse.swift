@@ -66,6 +66,11 @@ extension Dispatcher {
         case .group(let n):
             view.chosenGroup = n
             say("group \(n) chosen")
+        case .section(let j):
+            view.tab = .song
+            view.focus = .tab
+            view.songRow = j
+        case .songMode: try run(Action(.songMode))
         case .play: try run(Action(.play))
         case .rewind: try run(Action(.rewind))
         case .loop: try run(Action(.loop))

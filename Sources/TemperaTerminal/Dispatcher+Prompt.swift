@@ -7,6 +7,8 @@ enum PromptPurpose: Equatable {
     case command
     case pattern(Tool)
     case rename
+    /// A section's name (from 0).
+    case renameSection(Int)
 }
 
 /// The `:` line, the pattern editor of the fill and pattern-select tools, and the track-name editor: one
@@ -39,6 +41,15 @@ extension Dispatcher {
         syncPrompt()
     }
 
+    /// Section `j`'s name (from 0), selected as the track's is; Enter renames it.
+    func openSectionRenameEditor(_ j: Int) {
+        var p = Prompt(session.document.song.sections[j].name)
+        p.selectAll()
+        prompt = p
+        promptPurpose = .renameSection(j)
+        syncPrompt()
+    }
+
     func syncPrompt() {
         view.commandLine = prompt?.line
         view.commandCursor = prompt?.cursor ?? 0
@@ -52,6 +63,9 @@ extension Dispatcher {
             view.patternInput = p.line
         case (_?, .rename):
             view.commandLabel = "rename track \(session.currentTrack + 1): "
+            view.patternInput = nil
+        case (_?, .renameSection(let j)):
+            view.commandLabel = "rename section \(j + 1): "
             view.patternInput = nil
         }
     }
@@ -87,7 +101,8 @@ extension Dispatcher {
     }
 
     /// Editor commands the `:` line knows besides the document's.
-    static let editorCommands = ["quit", "q", "q!", "w", "write", "wq", "x", "open", "e", "new", "theme", "help"]
+    static let editorCommands = ["quit", "q", "q!", "w", "write", "wq", "x", "open", "e", "new", "theme", "help",
+                                 "export"]
 
     func performPrompt(_ verb: Verb.PromptVerb) {
         guard var p = prompt else { return }
@@ -103,6 +118,15 @@ extension Dispatcher {
             syncPrompt()
             if verb == .accept {
                 do { try command(.trackName(track: nil, name: newName)) } catch { fail(error) }
+            }
+            return
+        }
+        if case .renameSection(let j) = promptPurpose, verb == .accept || verb == .cancel {
+            let newName = p.line
+            prompt = nil
+            syncPrompt()
+            if verb == .accept {
+                do { try command(.section(j + 1, .name(newName))) } catch { fail(error) }
             }
             return
         }
@@ -187,6 +211,7 @@ extension Dispatcher {
             guard !arg.isEmpty else { return say("open needs a file name", error: true) }
             open(Dispatcher.expand(arg))
         case "new": whenDiscarded { self.replaceSession(Session(document: .newDocument())); self.say("a new document") }
+        case "export": exportMidi(arg)
         case "theme":
             // Short enough to be read whole on the status line of an 80-column screen.
             let choices = "(\(Theme.shippedNames.joined(separator: ", ")), or your own)"

@@ -12,7 +12,7 @@ extension Dispatcher {
         case .down: moveSlot(8)
         case .choose:
             if view.tab == .groups { try command(.drawGroup(view.chosenGroup)) }
-            else if view.tab == .clips { say("clip \(session.chosenClip.code) chosen") }
+            else if view.tab == .clips { openFilePicker() }
         default:
             try changeSlot(verb)
         }
@@ -69,6 +69,11 @@ extension Dispatcher {
             message = "release \(Dispatcher.format(ms)) ms"
         case .file:
             openPrompt("slot \(n) file=\"" + (slot.file ?? "") + "\"", cursorBack: 1)
+            return
+        case .kit:
+            guard let kits = s.kits else { return say("no kit library in this session", error: true) }
+            picker = Picker.kits(kits.list(), slot: n)
+            say("kits: Enter loads one from slot \(n) on, Esc closes")
             return
         case .left, .right, .up, .down, .choose:
             return

@@ -25,6 +25,10 @@ public final class Dispatcher {
     public var height: Int
     /// The `:` line while it is open.
     public internal(set) var prompt: Prompt?
+    /// The file or kit chooser while it is open (it takes every key).
+    public internal(set) var picker: Picker?
+    /// The folder the file picker opened last: it opens there again.
+    public var pickerFolder: String?
     /// A question waiting for its one-key answer.
     public internal(set) var question: Question?
     /// The first help line shown; the editor clamps it to the last full page when it draws the overlay.
@@ -96,6 +100,7 @@ public final class Dispatcher {
             switch view.tab {
             case .designer: return [.designer, .tab, .global]
             case .clips: return [.clips, .tab, .global]
+            case .song: return [.song, .tab, .global]
             default: return [.tab, .global]
             }
         }
@@ -115,6 +120,10 @@ public final class Dispatcher {
         }
         if let q = question {
             answer(q, key)
+            return
+        }
+        if picker != nil {
+            handlePicker(key)
             return
         }
         if prompt != nil {
@@ -258,6 +267,10 @@ public final class Dispatcher {
         case .designerEdit: openPrompt(Dispatcher.temperLine(s.document.designer))
         case .slot(let verb):
             try slot(verb)
+        case .song(let verb):
+            try song(verb)
+        case .songMode:
+            try toggleSongMode()
         case .esc:
             if !selectionIsEmpty { try command(.select(.init(.none))) } else { say("") }
         case .prompt(let verb):

@@ -208,6 +208,8 @@ public final class Editor {
             // Kept clamped, or keys and wheel steps past the end would first have to climb back unseen.
             dispatcher.helpOffset = Help.draw(dispatcher.keyMap, offset: offset, ascii: dispatcher.view.ascii,
                                               into: &canvas)
+        } else if let picker = dispatcher.picker {
+            PickerView.draw(picker, ascii: dispatcher.view.ascii, into: &canvas)
         } else if dispatcher.prompt != nil {
             // The `:` line is the screen's last row, after the colon, scrolled as the status line scrolls it
             // so the insertion point stays in view.

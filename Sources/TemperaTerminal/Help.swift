@@ -7,6 +7,7 @@ public enum Help {
         .tab: "in the tab area (Tab moves the keys there)",
         .clips: "in the Clips tab (the chosen slot)",
         .designer: "in the rhythm designer",
+        .song: "in the Song tab (the section under its cursor)",
         .prompt: "on the : line",
     ]
 
@@ -22,7 +23,7 @@ public enum Help {
             for part in wrap(text, width: width, indent: indent) { out.append((part, role)) }
         }
         add("tempera keys. \(ascii ? "Up Down" : "↑↓") PgUp PgDn scroll, any other key closes. Your own: ~/.config/tempera/keys", .accent, indent: 2)
-        for context in [KeyMap.Context.global, .timeline, .tab, .clips, .designer, .prompt] {
+        for context in [KeyMap.Context.global, .timeline, .tab, .clips, .designer, .song, .prompt] {
             // Keys bound to the same action are listed together.
             var byAction: [(Action, [Key])] = []
             for b in map.bindings where b.context == context {
@@ -42,7 +43,7 @@ public enum Help {
         }
         out.append(("", .normal))
         add("The : line takes every command of the language (fill \"1 - 3x2\", scale 2, temper preset swing...)", .dim)
-        add("and  q  q!  w [FILE]  wq  open FILE  new  theme NAME  pattern CODE  help.", .dim)
+        add("and  q  q!  w [FILE]  wq  open FILE  new  export FILE.mid  theme NAME  pattern CODE  help.", .dim)
         return out
     }
 

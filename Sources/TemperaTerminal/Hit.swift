@@ -26,6 +26,10 @@ public enum Hit: Hashable, Sendable {
     case clipContent(Content)
     /// A group slot in the Groups tab, 1...16.
     case group(Int)
+    /// A section's row in the Song tab (from 0).
+    case section(Int)
+    /// The transport's loop / song switch.
+    case songMode
     case play
     case rewind
     case loop

@@ -13,7 +13,7 @@
 /// (the `:` line and other prompts).
 public struct KeyMap: Equatable, Sendable {
     public enum Context: String, CaseIterable, Hashable, Sendable {
-        case global, timeline, tab, clips, designer, prompt
+        case global, timeline, tab, clips, designer, song, prompt
     }
 
     /// One binding with where it came from.
@@ -118,7 +118,7 @@ public struct KeyMap: Equatable, Sendable {
     /// key bound in the timeline, global, tab, clips or designer context, in that order.
     public var hints: [String: String] {
         var out: [String: String] = [:]
-        for c in [Context.timeline, .global, .tab, .clips, .designer] {
+        for c in [Context.timeline, .global, .tab, .clips, .designer, .song] {
             for k in order[c] ?? [] {
                 guard let a = table[c]?[k], a.argument.isEmpty, out[a.name] == nil else { continue }
                 out[a.name] = KeyMap.label(k)

@@ -8,7 +8,7 @@ enum ShippedFiles {
 # One binding a line: CONTEXT KEY ACTION [ARGUMENT]. Put your own in ~/.config/tempera/keys in the same
 # format: they are read after this file, so a later line wins; ACTION `none` unbinds a key.
 # Contexts are looked up from the most specific: `designer` (the rhythm designer tab has the keys), `clips`
-# (the Clips tab has them), `tab` (the tab area has the keys), `timeline` (the timeline has them), then
+# (the Clips tab has them), `song` (the Song tab has them), `tab` (the tab area has the keys), `timeline` (the timeline has them), then
 # `global`. `prompt` is the : line.
 # Keys: a, A, ?, space, enter, esc, tab, backspace, delete, insert, home, end, pgup, pgdn, up, down, left,
 # right, F1-F12, with C- (control), M- (alt) and S- (shift) in front: C-z, S-left, M-x.
@@ -132,6 +132,25 @@ global    F2         tab.clips
 global    F3         tab.groups
 global    F4         tab.designer
 global    F5         tab.song
+global    F6         song.mode
+
+# The Song tab (F5): Up / Down choose a section, a adds the loop region as one, r renames, + - repeat it more or
+# less, > < change its tempo by 1 BPM, K J move it up / down, d deletes, D duplicates, Enter plays the song from it.
+# F6 (or a click on the transport's loop / song text) plays the song instead of the loop, or the loop again.
+song      up         song.up
+song      down       song.down
+song      a          song.add
+song      r          song.rename
+song      +          song.repeats.up
+song      -          song.repeats.down
+song      >          song.tempo.up
+song      <          song.tempo.down
+song      K          song.move.up
+song      J          song.move.down
+song      d          song.delete
+song      delete     song.delete
+song      D          song.duplicate
+song      enter      song.jump
 
 # The clips and groups tabs
 tab       left       slot.left
@@ -157,6 +176,7 @@ clips     I          slot.attack.up
 clips     e          slot.release.down
 clips     E          slot.release.up
 clips     F          slot.file
+clips     K          slot.kit
 
 # The rhythm designer (F4 shows it and gives it the keys): rows top, bottom, map, slider.
 # Move the slider by ear while the loop plays; while the tab is open the current track plays the result.

@@ -16,7 +16,7 @@ enum SongTab {
 
     static func draw(session: Session, view: ViewState, rect r: Rect, _ g: Glyphs,
                      into canvas: inout Canvas) -> [Spot] {
-        let spots: [Spot] = []
+        var spots: [Spot] = []
         guard r.height >= 2, r.width >= 16 else { return spots }
         let doc = session.document
         let song = doc.song
@@ -35,6 +35,7 @@ enum SongTab {
             let mark = j == cursor ? String(g.play) + " " : "  "
             let role: Role = isPlaying ? .playing : j == cursor ? .toolActive : .tool
             canvas.put(r.x, y, Format.pad(Format.fit(mark + text, r.width, ellipsis: g.ellipsis), r.width), role)
+            spots.append(Spot(Rect(x: r.x, y: y, width: r.width, height: 1), .section(j)))
         }
         canvas.put(r.x, r.maxY - 1, Format.fit(summary(song, timing, view: view, g), r.width, ellipsis: g.ellipsis), .dim)
         return spots

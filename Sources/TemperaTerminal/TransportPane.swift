@@ -43,7 +43,8 @@ enum TransportPane {
         x += 1
         item(playText, info.isPlaying ? .playing : .stopped, .play)
         x += 2
-        item(loopText(compact), song.plays || t.loopOn ? .loopRegion : .dim, .loop)
+        // With a song, the loop / song text switches between them; without one it turns the loop on and off.
+        item(loopText(compact), song.plays || t.loopOn ? .loopRegion : .dim, song.sections.isEmpty ? .loop : .songMode)
         x += 2
         item(tempoText, .normal, .tempo(t.tempo))
         let tempoX = x, w = sliderWidth

@@ -36,6 +36,10 @@ public enum Verb: Hashable, Sendable {
     case designer(DesignerAction)
     case designerEdit
     case slot(SlotVerb)
+    /// The Song tab's keys.
+    case song(SongVerb)
+    /// Play the song instead of the loop, or the loop again.
+    case songMode
     case esc
     case prompt(PromptVerb)
     /// Unbinds a key in a key map.
@@ -59,7 +63,13 @@ public enum Verb: Hashable, Sendable {
         case noteUp = "note.up", noteDown = "note.down", octaveUp = "octave.up", octaveDown = "octave.down"
         case noteClear = "note.clear"
         case attackUp = "attack.up", attackDown = "attack.down", releaseUp = "release.up", releaseDown = "release.down"
-        case file
+        case file, kit
+    }
+
+    public enum SongVerb: String, Hashable, Sendable, CaseIterable {
+        case up, down, add, rename, jump, delete, duplicate
+        case repeatsUp = "repeats.up", repeatsDown = "repeats.down", tempoUp = "tempo.up", tempoDown = "tempo.down"
+        case moveUp = "move.up", moveDown = "move.down"
     }
 
     public enum PromptVerb: String, Hashable, Sendable, CaseIterable {
@@ -148,7 +158,7 @@ public enum Verb: Hashable, Sendable {
         list.append((.designerEdit, "designer.edit", "designer: edit the definition on the : line"))
         let slotHelp: [(SlotVerb, String)] = [
             (.left, "previous slot"), (.right, "next slot"), (.up, "slot above"), (.down, "slot below"),
-            (.choose, "choose the highlighted slot (Groups: stamp it)"),
+            (.choose, "choose the highlighted slot (Clips: a file for it; Groups: stamp it)"),
             (.mode, "chosen slot: one-shot / gate"),
             (.gainUp, "chosen slot 1 dB louder"), (.gainDown, "chosen slot 1 dB softer"),
             (.noteUp, "chosen slot's MIDI note a semitone up (60: a sample as recorded)"),
@@ -161,8 +171,22 @@ public enum Verb: Hashable, Sendable {
             (.releaseUp, "chosen slot: longer release"),
             (.releaseDown, "chosen slot: shorter release"),
             (.file, "chosen slot: load a sound file (on the : line)"),
+            (.kit, "load a Hydrogen drumkit from the chosen slot on (a chooser)"),
         ]
         for (v, help) in slotHelp { list.append((.slot(v), "slot." + v.rawValue, help)) }
+        let songHelp: [(SongVerb, String)] = [
+            (.up, "previous section"), (.down, "next section"),
+            (.add, "add the loop region as a section at the end of the song"),
+            (.rename, "rename the section (its name opens selected: type the new one)"),
+            (.repeatsUp, "the section plays once more"), (.repeatsDown, "the section plays once less"),
+            (.tempoUp, "the section 1 BPM faster (its own tempo from then on)"),
+            (.tempoDown, "the section 1 BPM slower"),
+            (.moveUp, "move the section up the song"), (.moveDown, "move the section down the song"),
+            (.delete, "delete the section"), (.duplicate, "a copy of the section right after it"),
+            (.jump, "play the song from the section's first pass (the song goes on)"),
+        ]
+        for (v, help) in songHelp { list.append((.song(v), "song." + v.rawValue, help)) }
+        list.append((.songMode, "song.mode", "play the song instead of the loop, or the loop again"))
         list.append((.esc, "esc", "cancel: abort a drag, close the help, clear the selection"))
         let promptHelp: [(PromptVerb, String)] = [
             (.accept, "accept the line"), (.cancel, "close the line"), (.left, "cursor left"), (.right, "cursor right"),

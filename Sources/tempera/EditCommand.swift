@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TemperaAudio
 import TemperaCore
+import TemperaKits
 import TemperaTerminal
 
 /// `tempera [FILE]`: the editor. With no file it opens the demo, which plays at once with Space.
@@ -49,6 +50,7 @@ struct EditCommand: ParsableCommand {
         }
         guard isatty(0) == 1, isatty(1) == 1 else { fail("the editor needs a terminal (see 'tempera --help' for the other commands)") }
 
+        session.kits = HydrogenKits()
         let autosave = Autosave(paths: paths)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
         let engine = AudioEngine()

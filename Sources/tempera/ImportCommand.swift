@@ -1,17 +1,20 @@
 import ArgumentParser
 import TemperaCore
+import TemperaKits
 
 /// `tempera import FILE.mid -o OUT.json`: a Standard MIDI File as a tempera document.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Make a tempera document from a Standard MIDI File (.mid).",
+        abstract: "Make a tempera document from a Standard MIDI File (.mid) or a Hydrogen song (.h2song).",
         discussion: """
             MIDI files of format 0 and 1 with ticks-per-quarter time (not SMPTE): one track per channel and note \
             that sounds, each note a marker at the exact second of the file's tempo map, velocity/127 as its \
             amplitude. Channel 10 notes play the General MIDI drum of that note (the default kit's sample when \
             it has the sound); other notes are gate slots ended by their note off. The document loops over the \
             whole file at tempo x1. What cannot be carried (more than 16 sounds) is said on stderr.
+
+            A Hydrogen song: each distinct column of its pattern sequence becomes a region of the timeline and             the sequence the song (sections of equal columns, repeated); instruments with notes become slots             with their kit's velocity layers, gain, pan and mute group (the kit read where it is installed),             velocity becomes amplitude and lead/lag an exact time offset. One line on stderr for each thing it             cannot carry (more than 16 instruments, probability, humanize, swing...).
             """)
 
     @Argument(help: "The file to import (.mid or .midi).")
@@ -28,8 +31,21 @@ struct ImportCommand: ParsableCommand {
             throw fail(error.message)
         }
         // What a file holds is told by its first bytes, whatever its name: each format its own importer.
+        if Self.looksLikeHydrogenSong(bytes) {
+            do {
+                let (doc, warnings) = try HydrogenSong.document(path: file)
+                for w in warnings { warn(w) }
+                try DocumentFile.save(doc, to: output)
+                return
+            } catch let error as KitError {
+                throw CommandLineFailure.report("tempera: \(error.description)")
+            } catch let error as CommandError {
+                throw fail(error.message)
+            }
+        }
         guard bytes.starts(with: Array("MThd".utf8)) else {
-            throw CommandLineFailure.report("\(file): not a file tempera imports (a Standard MIDI File starts with MThd)")
+            throw CommandLineFailure.report("\(file): not a file tempera imports (a Standard MIDI File starts with MThd, "
+                + "a Hydrogen song with <song>)")
         }
         let document: Document
         do {
@@ -44,6 +60,21 @@ struct ImportCommand: ParsableCommand {
             try DocumentFile.save(document, to: output)
         } catch let error as CommandError {
             throw fail(error.message)
+        }
+    }
+
+    /// XML whose first element is `<song>` (after the declaration and comments).
+    static func looksLikeHydrogenSong(_ bytes: [UInt8]) -> Bool {
+        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        var rest = Substring(head)
+        while true {
+            rest = rest.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
+            if rest.hasPrefix("<?") || rest.hasPrefix("<!") {
+                guard let close = rest.firstIndex(of: ">") else { return false }
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            return rest.hasPrefix("<song>") || rest.hasPrefix("<song ")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TemperaCore
+import TemperaKits
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,6 +55,7 @@ struct ScriptCommand: ParsableCommand {
         var exists = stat()
         let document = stat(file, &exists) == 0 ? try CommandLineFailure.loadDocument(file) : Document.newDocument()
         let session = Session(document: document, path: target)
+        session.kits = HydrogenKits()
         // `save PATH` keeps a copy of the document as it stands at that line; copies are written only once
         // every line has run, so a script that fails writes nothing at all.
         var copies: [(path: String, document: Document)] = []

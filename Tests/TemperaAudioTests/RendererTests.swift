@@ -101,7 +101,7 @@ final class RendererTests: XCTestCase {
         shared.initialize(to: EngineShared())
         let state = RenderState.make(rate: 48_000, shared: shared)
         let snap = PublishedSnapshot(seq: 1, document: doc, events: EventCompiler().events(for: doc),
-                                     sampleRate: 48_000, samples: [buffer])
+                                     sampleRate: 48_000, samples: [[buffer]])
         defer {
             RenderState.destroy(state)
             shared.deinitialize(count: 1)

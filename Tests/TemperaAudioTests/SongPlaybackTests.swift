@@ -128,6 +128,23 @@ final class SongPlaybackTests: XCTestCase {
         XCTAssertEqual(engine.songPosition?.pass, 1)
     }
 
+    func testAJumpSentWithTheEditThatTurnsTheSongOnWaitsForTheSong() {
+        var doc = shortSong()
+        doc.song.on = false
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        var out = pump(engine, 4_800)
+        // The jump reaches the ring before the song's snapshot is published.
+        engine.jump(toSection: 1)
+        doc.song.on = true
+        engine.update(document: doc)
+        out += pump(engine, 9_600)
+        XCTAssertEqual(engine.songPosition?.section, 1)
+        XCTAssertEqual(Onsets.soundStarts(out), [0, 4_800, 4_800 + 4_608])
+    }
+
     func testASectionTempoChangeWhileItPlaysReanchorsAtTheMusicalPosition() {
         var doc = shortSong()
         let engine = AudioEngine(output: .null)

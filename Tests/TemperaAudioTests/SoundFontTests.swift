@@ -120,6 +120,44 @@ final class SoundFontTests: XCTestCase {
         XCTAssertEqual(Self.peakFrequency(mono, rate: 192_000, low: 300, high: 600), 440, accuracy: 0.5)
     }
 
+    func testAMarkerPlaysTheRenderingOfItsVelocityBandScaledToItsAmplitude() throws {
+        var piano = ClipSlot(name: "piano", note: 60)
+        piano.soundFont = Self.font
+        let bank = SoundFontBank(sampleRate: 48_000)
+        let soft = try bank.note(path: Self.font, label: "", bank: 0, program: 0, note: 60, velocity: 32)
+        let loud = try bank.note(path: Self.font, label: "", bank: 0, program: 0, note: 60, velocity: 127)
+        func played(amp: Double) -> [Float] {
+            let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [piano], span: 2, volume: 1, amp: amp)
+            return OfflineRenderer(document: doc, baseDirectory: dir, maxTail: 0).renderAll()
+        }
+        func frames(_ b: SampleBuffer, scale: Float) -> [Float] {
+            // Past the 1 ms attack every voice starts with.
+            (96..<24_000).map { b.data[$0] * scale }
+        }
+        // At a band's top the marker sounds exactly as FluidSynth plays that velocity.
+        assertSamplesEqual(Array(played(amp: 0.25)[96..<24_000]), frames(soft, scale: 1), accuracy: 1e-6)
+        assertSamplesEqual(Array(played(amp: 1)[96..<24_000]), frames(loud, scale: 1), accuracy: 1e-6)
+        // Inside a band, scaled from the band's top: 0.2 is 0.8 of the velocity-32 rendering.
+        assertSamplesEqual(Array(played(amp: 0.2)[96..<24_000]), frames(soft, scale: 0.8), accuracy: 1e-6)
+        // FluidSynth's soft note is not the loud one turned down.
+        let softPeak = frames(soft, scale: 1).map(abs).max()!, loudPeak = frames(loud, scale: 1).map(abs).max()!
+        XCTAssertLessThan(softPeak, loudPeak * 0.25 * 0.9)
+    }
+
+    func testANoteRendersTheSameWhateverWasRenderedBefore() throws {
+        func same(_ a: SampleBuffer, _ b: SampleBuffer) -> Bool {
+            a.frames == b.frames && (0..<a.frames * 2).allSatisfy { a.data[$0] == b.data[$0] }
+        }
+        for rate in [48_000.0, 44_100] {
+            let first = SoundFontBank(sampleRate: rate), second = SoundFontBank(sampleRate: rate)
+            let a = try first.note(path: Self.font, label: "", bank: 0, program: 0, note: 60, velocity: 127)
+            _ = try second.note(path: Self.font, label: "", bank: 128, program: 0, note: 38, velocity: 90, hold: 0.3)
+            _ = try second.note(path: Self.font, label: "", bank: 0, program: 48, note: 72, velocity: 32)
+            let b = try second.note(path: Self.font, label: "", bank: 0, program: 0, note: 60, velocity: 127)
+            XCTAssertTrue(same(a, b), "at \(rate) Hz")
+        }
+    }
+
     func testAProgramTheFontLacksIsOneLine() throws {
         var slot = ClipSlot(name: "x", note: 60)
         slot.soundFont = Self.font

@@ -102,7 +102,7 @@ final class SongTests: XCTestCase {
             "section add", "section add verse", "section add 0 2", "section add 0.5 sqrt(2) x3", "section add x4",
             "section add chorus 2 3.5 x2 tempo=1.25", "section add \"2\"", "section add \"x3\" tempo=0.8",
             "section 2 repeats 4", "section 1 tempo 0.8", "section 3 region 1/3 2", "section 1 name \"the bridge\"",
-            "section 4 move 1", "section 2 delete", "song on", "song off", "song loop on", "song loop off",
+            "section 4 move 1", "section 2 delete", "section 3 duplicate", "song on", "song off", "song loop on", "song loop off",
         ]
         for line in lines {
             let command = try XCTUnwrap(CommandParser.parse(line), line)
@@ -124,8 +124,8 @@ final class SongTests: XCTestCase {
             ("section 0 delete", "column 9: section must be a whole number from 1 to 10000, not 0"),
             ("section 1 tempo 0", "column 17: tempo must be from 0.05 to 20, not 0"),
             ("section 1 region 1", "column 20: missing B (section N region A B)"),
-            ("section 1 explode", "column 11: unknown section setting 'explode' (repeats, tempo, region, name, move, delete)"),
-            ("section 1 dlete", "column 11: unknown section setting 'dlete' (repeats, tempo, region, name, move, delete) (did you mean 'delete'?)"),
+            ("section 1 explode", "column 11: unknown section setting 'explode' (repeats, tempo, region, name, move, delete, duplicate)"),
+            ("section 1 dlete", "column 11: unknown section setting 'dlete' (repeats, tempo, region, name, move, delete, duplicate) (did you mean 'delete'?)"),
             ("section ad", "column 9: unknown section command 'ad' (did you mean 'add'?)"),
             ("song maybe", "column 6: expected on or off, not 'maybe' (song on|off | song loop on|off)"),
         ]
@@ -166,13 +166,14 @@ final class SongTests: XCTestCase {
         let afterLoop = s.document
         let script = ["section add", "section add chorus 0 2 x4 tempo=1.5", "section 1 repeats 3", "section 1 tempo 0.5",
                       "section 2 region 1 2", "section 2 name refrain", "section 2 move 1", "song on", "song loop on",
-                      "section 1 delete"]
+                      "section 1 delete", "section 1 duplicate"]
         var states: [Document] = [afterLoop]
         for line in script {
             try s.run(line: line)
             states.append(s.document)
         }
-        XCTAssertEqual(s.document.song.sections, [Song.Section(name: "A", start: 0.5, end: 1.5, repeats: 3, tempo: 0.5)])
+        XCTAssertEqual(s.document.song.sections, Array(repeating: Song.Section(name: "A", start: 0.5, end: 1.5, repeats: 3,
+                                                                               tempo: 0.5), count: 2))
         XCTAssertTrue(s.document.song.on)
         XCTAssertTrue(s.document.song.loop)
         XCTAssertEqual(states[2].song.sections[1], Song.Section(name: "chorus", start: 0, end: 2, repeats: 4, tempo: 1.5))

@@ -21,6 +21,13 @@ final class ClipsTabTests: XCTestCase {
         ])
     }
 
+    func testASoundFontSlotShowsItsNoteAsSf() {
+        var bass = ClipSlot(name: "bass", note: 40, mode: .gate)
+        bass.soundFont = "default"
+        XCTAssertEqual(ClipsTab.cellText(3, bass, width: 24, .utf8), " 3 bass        gate sf40")
+        XCTAssertEqual(ClipsTab.cellText(3, ClipSlot(name: "mallet", note: 72), width: 24, .utf8), " 3 mallet            n72")
+    }
+
     func testChosenClipIsHighlighted() {
         let session = Session(document: .demo())
         session.chosenClip = .clip(11)
@@ -50,6 +57,15 @@ final class ClipsTabTests: XCTestCase {
         let wide = tab(render(Session(document: doc), width: 200, height: 40), width: 200)
         XCTAssertTrue(wide[0].hasPrefix(" 1 bass"))
         XCTAssertTrue(wide[0].contains("gate n48 ×0.50"))
+    }
+
+    func testSlotDetailsShowLayersPanAndChokeGroup() {
+        var doc = Document.demo()
+        doc.slots[0] = ClipSlot(name: "snare", layers: [ClipSlot.Layer(file: "a.wav"), ClipSlot.Layer(file: "b.wav"),
+                                                         ClipSlot.Layer(file: "c.wav")], pan: -0.5, choke: 2)
+        let wide = tab(render(Session(document: doc), width: 200, height: 40), width: 200)
+        XCTAssertTrue(wide[0].hasPrefix(" 1 snare"))
+        XCTAssertTrue(wide[0].contains("3v <50 c2"), wide[0])
     }
 
     func testEmptySlotIsDim() {

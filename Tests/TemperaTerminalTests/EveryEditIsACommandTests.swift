@@ -49,6 +49,7 @@ final class EveryEditIsACommandTests: XCTestCase {
             ("designer bottom", { act(.tab(.designer)); act(.designer(.rowBottom)) }),
             ("designer map", { act(.tab(.designer)); act(.designer(.rowMap)) }),
             ("designer slider", { act(.select(.all)); act(.tab(.designer)); act(.designer(.rowSlider)) }),
+            ("song tab", { act(.tab(.song)); act(.song(.add)); act(.song(.add)) }),
         ]
         for (_, setup) in setups {
             setup()

@@ -1,0 +1,180 @@
+import Foundation
+import TemperaCore
+
+/// A Hydrogen song (`.h2song`) as a tempera document.
+///
+/// Each distinct column of Hydrogen's pattern sequence (the patterns that play together) becomes a region of the
+/// timeline, laid out one after another in order of first use; the sequence becomes the song, one section per run
+/// of equal columns (A A B A: sections A×2, B, A over two regions). Instruments that have notes become slots (the
+/// song's kit's layers, gain, pan and mute group) and tracks, in the kit's order. A note at tick p of its pattern
+/// sounds at `p · 60 / (bpm · 48)` seconds into its region (48 ticks a beat, as Hydrogen counts), moved by its
+/// lead/lag (Hydrogen's ±5 ticks), with its velocity as amplitude; a note off is a `-`. The document's beat is one
+/// Hydrogen beat, so its BPM is the song's. What cannot be carried is returned, one line each.
+public enum HydrogenSong {
+    /// Ticks a beat, as Hydrogen counts.
+    public static let ticksPerBeat = 48.0
+    /// How far a lead/lag of ±1 moves a note, in ticks (Hydrogen's `getLeadLagInTicks`).
+    public static let leadLagTicks = 5.0
+
+    struct Note {
+        var position: Double
+        var leadLag: Double
+        var velocity: Double
+        var instrument: Int
+        var noteOff: Bool
+    }
+
+    struct Pattern {
+        var name: String
+        var size: Double
+        var notes: [Note]
+    }
+
+    public static func document(path: String, kits: HydrogenKits = HydrogenKits()) throws -> (Document, [String]) {
+        let root = try HydrogenXML.root(of: path, what: "song")
+        guard root.name == "song" else {
+            throw KitError("song: \(path) is not a Hydrogen song (its root is <\(root.name)>, not <song>)")
+        }
+        var warnings: [String] = []
+        let bpm = root.number("bpm") ?? 120
+        guard bpm > 0, bpm < 10_000 else { throw KitError("song: \(path): bpm \(bpm) is out of range") }
+        let tick = 60 / (bpm * ticksPerBeat)
+        for (key, what) in [("humanize_time", "humanize time"), ("humanize_velocity", "humanize velocity"),
+                            ("swing_factor", "swing")] {
+            if let v = root.number(key), v != 0 {
+                warnings.append("\(what) \(v) is not carried: notes play on their ticks at their velocities")
+            }
+        }
+        if let timeline = root.element("BPMTimeLine"), !timeline.children.isEmpty {
+            warnings.append("the BPM timeline is not carried: the song plays at \(bpm) BPM throughout")
+        }
+        if let virtual = root.element("virtualPatternList"), !virtual.children.isEmpty {
+            warnings.append("virtual patterns are not carried: only the patterns the sequence names play")
+        }
+
+        // Instruments: their sounds come from the song's kit, found where it is installed.
+        let songFolder = (path as NSString).deletingLastPathComponent
+        var kitFolders: [String: String] = [:]
+        var missingKits = Set<String>()
+        let instrumentElements = root.element("instrumentList")?.elements(named: "instrument") ?? []
+        var instruments: [(id: Int, instrument: HydrogenKit.Instrument)] = []
+        for e in instrumentElements {
+            var folder = songFolder.isEmpty ? "." : songFolder
+            if let kitName = e.text("drumkit"), !kitName.isEmpty {
+                if let f = kitFolders[kitName] {
+                    folder = f
+                } else if let kit = try? kits.read(kitName) {
+                    kitFolders[kitName] = kit.folder
+                    folder = kit.folder
+                } else if missingKits.insert(kitName).inserted {
+                    warnings.append("kit \(kitName) is not installed: its samples are looked for beside the song")
+                }
+            }
+            instruments.append((Int(e.number("id") ?? Double(instruments.count)), HydrogenKit.instrument(e, folder: folder)))
+        }
+
+        var patterns: [String: Pattern] = [:]
+        var counts = (probability: 0, pitch: 0, pan: 0, length: 0)
+        for p in root.element("patternList")?.elements(named: "pattern") ?? [] {
+            let name = p.text("name") ?? ""
+            var notes: [Note] = []
+            for n in p.element("noteList")?.elements(named: "note") ?? [] {
+                if let v = n.number("probability"), v < 1 { counts.probability += 1 }
+                if let v = n.number("pitch"), v != 0 { counts.pitch += 1 }
+                if let v = n.number("pan"), v != 0 { counts.pan += 1 }
+                if let v = n.number("pan_L"), let w = n.number("pan_R"), v != w { counts.pan += 1 }
+                if let v = n.number("length"), v >= 0 { counts.length += 1 }
+                notes.append(Note(position: n.number("position") ?? 0, leadLag: max(-1, min(1, n.number("leadlag") ?? 0)),
+                                  velocity: max(0, min(1, n.number("velocity") ?? 0.8)),
+                                  instrument: Int(n.number("instrument") ?? -1),
+                                  noteOff: n.text("note_off") == "true"))
+            }
+            patterns[name] = Pattern(name: name, size: max(1, p.number("size") ?? 192), notes: notes)
+        }
+        if counts.probability > 0 { warnings.append("\(counts.probability) notes with a probability below 1 play every time") }
+        if counts.pitch > 0 { warnings.append("\(counts.pitch) notes with a pitch of their own play their instrument's pitch") }
+        if counts.pan > 0 { warnings.append("\(counts.pan) notes with a pan of their own play at their instrument's pan") }
+        if counts.length > 0 { warnings.append("\(counts.length) notes with a length ring to their sample's end") }
+
+        // The sequence: each column the patterns it names (unknown names are said and skipped).
+        var columns: [[String]] = []
+        for g in root.element("patternSequence")?.elements(named: "group") ?? [] {
+            var names: [String] = []
+            for id in g.elements(named: "patternID") {
+                let name = id.text
+                if patterns[name] != nil { names.append(name) } else { warnings.append("the sequence names an unknown pattern '\(name)'") }
+            }
+            columns.append(names)
+        }
+        guard !columns.isEmpty else { throw KitError("song: \(path) has an empty pattern sequence: nothing to import") }
+
+        // Regions: one per distinct column, laid out in order of first use.
+        var regionOf: [[String]: (start: Double, end: Double)] = [:]
+        var order: [[String]] = []
+        var cursor = 0.0
+        for c in columns where regionOf[c] == nil {
+            // A column lasts as long as its longest pattern (an empty one, Hydrogen's default 192 ticks).
+            let ticks = c.map { patterns[$0]!.size }.max() ?? 192
+            let length = ticks * tick
+            regionOf[c] = (cursor, cursor + length)
+            order.append(c)
+            cursor += length
+        }
+
+        // Notes onto instruments' marker lists.
+        var byInstrument: [Int: [(time: Double, amp: Double, off: Bool)]] = [:]
+        var unknownInstrument = 0, clamped = 0
+        for c in order {
+            let region = regionOf[c]!
+            for name in c {
+                for n in patterns[name]!.notes {
+                    guard instruments.contains(where: { $0.id == n.instrument }) else { unknownInstrument += 1; continue }
+                    var t = region.start + (n.position + n.leadLag * leadLagTicks) * tick
+                    if t < region.start || t >= region.end {
+                        t = min(max(t, region.start), region.end - tick)
+                        clamped += 1
+                    }
+                    byInstrument[n.instrument, default: []].append((t, n.velocity, n.noteOff))
+                }
+            }
+        }
+        if unknownInstrument > 0 { warnings.append("\(unknownInstrument) notes name no instrument of the song and are left out") }
+        if clamped > 0 { warnings.append("\(clamped) notes led or lagged out of their pattern are kept at its edge") }
+
+        var used = instruments.filter { byInstrument[$0.id] != nil }
+        if used.count > ClipSlot.count {
+            let left = used[ClipSlot.count...].map(\.instrument.name)
+            warnings.append("\(used.count) instruments have notes; only 16 slots: \(left.joined(separator: ", ")) left out")
+            used = Array(used[..<ClipSlot.count])
+        }
+        guard !used.isEmpty else { throw KitError("song: \(path) has no notes to import") }
+
+        var slots = Array(repeating: ClipSlot(), count: ClipSlot.count)
+        var tracks: [Track] = []
+        for (k, u) in used.enumerated() {
+            slots[k] = u.instrument.slot
+            let hits = byInstrument[u.id]!.sorted { $0.time < $1.time }
+            tracks.append(Track(name: u.instrument.name, markers: MarkerList(hits.enumerated().map { i, h in
+                Marker(id: MarkerID(i), time: h.time, amp: h.amp, content: h.off ? .rest : .clip(k + 1))
+            })))
+        }
+        var doc = Document(tracks: tracks, slots: slots)
+        doc.transport = Transport(tempo: 1, volume: 0.8, loopStart: 0, loopEnd: cursor, loopOn: true, length: cursor)
+        doc.transport.beat = 60 / bpm
+        let firstSize = patterns[columns.first { !$0.isEmpty }?.first ?? ""]?.size ?? 192
+        let beats = firstSize / ticksPerBeat
+        doc.transport.meter = beats == beats.rounded() && beats >= 1 ? Int(beats) : 4
+        // The sequence as the song: consecutive equal columns are one section repeated.
+        var sections: [Song.Section] = []
+        for c in columns {
+            let r = regionOf[c]!
+            if let last = sections.last, last.start == r.start, last.end == r.end, last.repeats < Song.maxRepeats {
+                sections[sections.count - 1].repeats += 1
+            } else {
+                sections.append(Song.Section(name: c.isEmpty ? "(empty)" : c.joined(separator: "+"), start: r.start, end: r.end))
+            }
+        }
+        doc.song = Song(sections: sections, on: true, loop: false)
+        return (doc, warnings)
+    }
+}

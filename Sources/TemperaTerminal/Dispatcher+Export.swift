@@ -1,0 +1,27 @@
+import Foundation
+import TemperaAudio
+import TemperaCore
+
+extension Dispatcher {
+    /// `:export PATH`: the document as a Standard MIDI File (what `tempera export` writes): the song when the
+    /// song plays, else one pass of the loop. Samples are read from the document's folder, as playback reads
+    /// them; the file is written atomically, and the status line says where, or what went wrong, in one line.
+    func exportMidi(_ argument: String) {
+        guard !argument.isEmpty else { return say("export needs a file name: export song.mid", error: true) }
+        let path = Dispatcher.expand(argument)
+        let doc = session.document
+        let base = session.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
+        let song = doc.song.plays
+        let (bytes, warnings) = MidiExport.export(doc, baseDirectory: base, song: song)
+        do {
+            try DocumentFile.writeAtomically(bytes, to: path)
+        } catch {
+            return fail(error)
+        }
+        var message = "exported \(song ? "the song" : "the loop") to \(path)"
+        if let first = warnings.first {
+            message += " (" + first + (warnings.count > 1 ? "; \(warnings.count - 1) more" : "") + ")"
+        }
+        say(message)
+    }
+}

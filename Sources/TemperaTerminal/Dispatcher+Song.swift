@@ -1,0 +1,68 @@
+import TemperaCore
+
+/// The Song tab's keys and the loop / song switch. Every change to the song is one `section ...` or `song ...`
+/// command (one undo step); moving the tab's cursor and jumping to a section are not edits.
+extension Dispatcher {
+    func song(_ verb: Verb.SongVerb) throws {
+        let s = session
+        let song = s.document.song
+        let j = SongTab.clampedRow(view.songRow, song)
+        view.songRow = j
+        if verb != .add && verb != .up && verb != .down && song.sections.isEmpty {
+            return say("the song has no section: " + (view.key("song.add").map { "\($0) adds the loop region" }
+                ?? "section add"), error: true)
+        }
+        let n = j + 1
+        switch verb {
+        case .up: view.songRow = max(0, j - 1)
+        case .down: view.songRow = min(max(song.sections.count - 1, 0), j + 1)
+        case .add:
+            try command(.sectionAdd(name: nil, start: nil, end: nil, repeats: nil, tempo: nil))
+            view.songRow = s.document.song.sections.count - 1
+        case .rename:
+            openSectionRenameEditor(j)
+        case .repeatsUp, .repeatsDown:
+            let r = song.sections[j].repeats + (verb == .repeatsUp ? 1 : -1)
+            guard r >= 1 else { return say("section \(n) plays once at least", error: true) }
+            try command(.section(n, .repeats(min(r, Song.maxRepeats))))
+            say("section \(n) (\(song.sections[j].name)): ×\(r)")
+        case .tempoUp, .tempoDown:
+            // One BPM a step, on whole BPMs.
+            let t = s.document.transport
+            let bpm = (60 * (song.sections[j].tempo ?? t.tempo) / t.beat).rounded() + (verb == .tempoUp ? 1 : -1)
+            let tempo = Dispatcher.clamp(t.tempo(forBPM: bpm), Transport.tempoRange)
+            try command(.section(n, .tempo(tempo)))
+            say("section \(n) (\(song.sections[j].name)): \(Session.bpmText(60 * tempo / t.beat)) BPM")
+        case .moveUp, .moveDown:
+            let m = n + (verb == .moveDown ? 1 : -1)
+            guard m >= 1, m <= song.sections.count else { return }
+            try command(.section(n, .move(m)))
+            view.songRow = m - 1
+        case .delete:
+            try command(.section(n, .delete))
+            view.songRow = SongTab.clampedRow(j, s.document.song)
+        case .duplicate:
+            try command(.section(n, .duplicate))
+            view.songRow = j + 1
+        case .jump:
+            // Enter plays the song from this section: the song goes on first when it was off.
+            if !song.on { try command(.song(on: true)) }
+            guard let engine else { return say("no audio output in this session") }
+            engine.jump(toSection: j)
+            if !engine.isPlaying { engine.play() }
+            say("section \(n) (\(song.sections[j].name)) from its first pass")
+        }
+    }
+
+    /// The loop / song switch (a key and the transport's button).
+    func toggleSongMode() throws {
+        let song = session.document.song
+        guard !song.sections.isEmpty else {
+            return say("the song has no section: add one in the Song tab (" + (view.key("tab.song") ?? "section add")
+                + ")", error: true)
+        }
+        try command(.song(on: !song.on))
+        say(song.on ? "playing the loop" : "playing the song: \(song.sections.count) section"
+            + (song.sections.count == 1 ? "" : "s"))
+    }
+}

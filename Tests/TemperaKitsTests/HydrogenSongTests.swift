@@ -1,0 +1,88 @@
+import Foundation
+import TemperaCore
+import TemperaKits
+import TemperaTestSupport
+import XCTest
+
+/// `.h2song` import, on a small song the test writes: regions, sections, timing, and what cannot be carried.
+final class HydrogenSongTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = TestPaths.temporaryDirectory("h2song") }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    static func note(_ position: Int, _ instrument: Int, velocity: Double = 0.8, leadLag: Double = 0,
+                     probability: Double = 1, off: Bool = false) -> String {
+        "<note><position>\(position)</position><leadlag>\(leadLag)</leadlag><velocity>\(velocity)</velocity>"
+            + "<pan>0</pan><pitch>0</pitch><probability>\(probability)</probability><length>-1</length>"
+            + "<instrument>\(instrument)</instrument><note_off>\(off)</note_off></note>"
+    }
+
+    func write(instruments: Int = 2, humanize: Double = 0) throws -> String {
+        let inst = (0..<instruments).map { i in
+            "<instrument><id>\(i)</id><name>I\(i)</name><volume>1</volume><pan>\(i == 1 ? -0.5 : 0)</pan><gain>1</gain>"
+                + "<muteGroup>\(i == 1 ? 0 : -1)</muteGroup><instrumentComponent><component_id>0</component_id><gain>1</gain>"
+                + "<layer><filename>/samples/i\(i).wav</filename><min>0</min><max>1</max><gain>1</gain><pitch>0</pitch></layer>"
+                + "</instrumentComponent></instrument>"
+        }.joined()
+        let many = (2..<instruments).map { Self.note(0, $0) }.joined()
+        let song = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <song><version>1.2.0</version><bpm>120</bpm><humanize_time>\(humanize)</humanize_time>
+            <humanize_velocity>0</humanize_velocity><swing_factor>0</swing_factor>
+            <instrumentList>\(inst)</instrumentList>
+            <patternList>
+             <pattern><name>A</name><size>192</size><noteList>\(Self.note(0, 0, velocity: 1))\(Self.note(48, 1, leadLag: -0.5))\(Self.note(96, 0, off: true))\(many)</noteList></pattern>
+             <pattern><name>B</name><size>96</size><noteList>\(Self.note(24, 1, velocity: 0.25, probability: 0.5))</noteList></pattern>
+            </patternList>
+            <patternSequence><group><patternID>A</patternID></group><group><patternID>A</patternID></group>
+             <group><patternID>B</patternID></group><group><patternID>A</patternID></group></patternSequence>
+            </song>
+            """
+        let path = dir + "/s.h2song"
+        try song.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testPatternsBecomeRegionsAndTheSequenceTheSong() throws {
+        let (doc, warnings) = try HydrogenSong.document(path: try write(), kits: HydrogenKits(roots: []))
+        // 120 BPM: a tick is 60 / (120 * 48) s; A is 192 ticks (2 s), B 96 (1 s).
+        XCTAssertEqual(doc.song.sections.map(\.name), ["A", "B", "A"])
+        XCTAssertEqual(doc.song.sections.map(\.repeats), [2, 1, 1])
+        XCTAssertEqual(doc.song.sections.map(\.start), [0, 2, 0])
+        XCTAssertEqual(doc.song.sections.map(\.end), [2, 3, 2])
+        XCTAssertTrue(doc.song.on)
+        XCTAssertEqual(doc.transport.beat, 0.5)
+        XCTAssertEqual(doc.transport.meter, 4)
+        XCTAssertEqual(doc.transport.length, 3)
+        XCTAssertEqual(doc.tracks.map(\.name), ["I0", "I1"])
+        let tick = 60.0 / (120 * 48)
+        XCTAssertEqual(doc.tracks[0].markers.map(\.time), [0, 96 * tick])
+        XCTAssertEqual(doc.tracks[0].markers.map(\.content), [.clip(1), .rest], "a note off is a rest")
+        XCTAssertEqual(doc.tracks[0].markers.map(\.amp)[0], 1)
+        // Lead/lag: -0.5 moves a note 2.5 ticks earlier.
+        XCTAssertEqual(doc.tracks[1].markers.map(\.time), [(48 - 2.5) * tick, 2 + 24 * tick])
+        XCTAssertEqual(doc.tracks[1].markers.map(\.amp)[1], 0.25)
+        XCTAssertEqual(doc.slots[1], ClipSlot(name: "I1", file: "/samples/i1.wav", pan: -0.5, choke: 1))
+        XCTAssertEqual(warnings, ["1 notes with a probability below 1 play every time"])
+    }
+
+    func testWhatCannotBeCarriedIsOneLineEach() throws {
+        let (doc, warnings) = try HydrogenSong.document(path: try write(instruments: 18, humanize: 0.2),
+                                                         kits: HydrogenKits(roots: []))
+        XCTAssertEqual(doc.tracks.count, 16)
+        XCTAssertEqual(warnings, [
+            "humanize time 0.2 is not carried: notes play on their ticks at their velocities",
+            "1 notes with a probability below 1 play every time",
+            "18 instruments have notes; only 16 slots: I16, I17 left out",
+        ])
+    }
+
+    func testANonSongIsRefusedInOneLine() throws {
+        let path = dir + "/k.xml"
+        try "<drumkit_info/>".write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try HydrogenSong.document(path: path)) {
+            XCTAssertEqual("\($0)", "song: \(path) is not a Hydrogen song (its root is <drumkit_info>, not <song>)")
+        }
+    }
+}
