@@ -34,11 +34,13 @@ let package = Package(
         .target(name: "TemperaKits", dependencies: ["TemperaCore", "TemperaXML"]),
         // libxml2 behind a small element tree (its own module: see XMLTree).
         .target(name: "TemperaXML", dependencies: ["CXML2"]),
+        // Sharing a document over TCP: the host, participants and their line protocol (Dispatch, no C).
+        .target(name: "TemperaNet", dependencies: ["TemperaCore"]),
         // Screen, panes, key maps, themes, the editor loop.
         .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaAudio", "CNcursesw"]),
 
         .executableTarget(name: "tempera", dependencies: [
-            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits",
+            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
@@ -54,6 +56,7 @@ let package = Package(
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
         .testTarget(name: "TemperaKitsTests", dependencies: ["TemperaKits", "TemperaCore", "TemperaAudio",
                                                             "TemperaTerminal", "TemperaTestSupport"]),
+        .testTarget(name: "TemperaNetTests", dependencies: ["TemperaNet", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",
                                                                  "TemperaTestSupport"]),

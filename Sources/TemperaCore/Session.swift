@@ -9,11 +9,11 @@
 /// - Warning: main (editor) thread only.
 public final class Session {
     /// The document being edited. Changes only through `run` and `perform` (and undo/redo).
-    public private(set) var document: Document
+    public internal(set) var document: Document
     /// Where `save` without a path writes.
     public var path: String?
     /// Bumped on every change of the document (undo and redo included); listeners recompile when it moves.
-    public private(set) var revision: Int = 0
+    public internal(set) var revision: Int = 0
     /// The cursor's time in seconds (tempo x1).
     public var cursor: Double = 0
     /// 0-based index of the current track.
@@ -40,7 +40,7 @@ public final class Session {
     /// with: taking that selection again keeps the span, so a copy of a bar duplicates as a bar.
     var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
     /// Every undoable step, for inspection (memory figures, a history view).
-    public private(set) var history = History()
+    public internal(set) var history = History()
 
     /// Hears every command that ran, with the editing context it ran in, and the edges of transactions: what a
     /// listener needs to replay the session's edits elsewhere (a script recorder, shared editing, the test

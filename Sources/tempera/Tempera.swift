@@ -11,7 +11,8 @@ struct Tempera: ParsableCommand {
             + "rhythmic temperaments, loop playback.",
         version: version,
         subcommands: [EditCommand.self, ScriptCommand.self, EventsCommand.self, RenderCommand.self, PlayCommand.self,
-                      ExportCommand.self, ImportCommand.self, AnalyseCommand.self],
+                      ServeCommand.self, JoinCommand.self, ExportCommand.self, ImportCommand.self,
+                      AnalyseCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }

@@ -1,0 +1,111 @@
+import TemperaCore
+
+/// The protocol's messages: one line each, JSON objects, except that a participant may also send a bare line
+/// of the command language. See README ("Playing together") for the whole exchange.
+///
+/// Participant to host:
+/// - `{"hello":1,"name":"ana","token":"…","session":"KEY","replied":N}` first (session and replied when
+///   coming back after a broken connection);
+/// - `{"id":17,"run":"shift 1/8"}` (or the bare text `shift 1/8`): a command, ids growing;
+/// - `{"ping":T}`: a clock probe, answered at once with the host's clock;
+/// - `{"play":…}`: the shared transport (see `TransportState`).
+///
+/// Host to participant:
+/// - `{"welcome":"ana","session":"KEY","host":"studio","done":17,"results":[…]}`, then
+/// - `{"delta":0,…whole document…}`: the document with its marker ids, then the changes as they happen:
+/// - `{"delta":N,"by":"ana","name":"shift","change":{…}}`;
+/// - `{"reply":17,"ok":"message"}` or `{"reply":17,"error":"nothing is selected"}` to the sender only,
+///   with `"view":{…}` when the sender's cursor, selection or modes changed;
+/// - `{"presence":[{"name":"ana","cursor":0.5,"track":0},…]}` when someone comes, goes or moves;
+/// - `{"pong":T,"host":H}`; `{"error":"…"}` for a line that is not a message.
+public enum Wire {
+    /// The longest line a participant may send; longer ones are refused (and skipped to their end).
+    public static let maxRequestLine = 64 * 1024
+    /// The longest line a participant accepts from a host (a whole large document fits).
+    public static let maxHostLine = 512 * 1024 * 1024
+
+    static func q(_ s: String) -> String { JSONMessage.quote(s) }
+    static func n(_ v: Double) -> String { JSONMessage.number(v) }
+
+    // MARK: Participant to host
+
+    public static func hello(name: String, token: String?, session: String?, replied: Int) -> String {
+        var out = "{\"hello\":1,\"name\":\(q(name))"
+        if let token { out += ",\"token\":\(q(token))" }
+        if let session { out += ",\"session\":\(q(session)),\"replied\":\(replied)" }
+        return out + "}"
+    }
+
+    public static func request(id: Int, _ command: String) -> String {
+        "{\"id\":\(id),\"run\":\(q(command))}"
+    }
+
+    public static func ping(_ t: Double) -> String { "{\"ping\":\(n(t))}" }
+
+    // MARK: Host to participant
+
+    public static func welcome(name: String, session: String, host: String, done: Int,
+                               results: [(id: Int, outcome: SharedDocument.Outcome)]) -> String {
+        var out = "{\"welcome\":\(q(name)),\"session\":\(q(session)),\"host\":\(q(host)),\"done\":\(done),\"results\":["
+        out += results.map { r in
+            "{\"id\":\(r.id)" + (r.outcome.error.map { ",\"error\":\(q($0))" } ?? ",\"ok\":" + (r.outcome.message.map(q) ?? "null")) + "}"
+        }.joined(separator: ",")
+        return out + "]}"
+    }
+
+    public static func snapshot(_ document: Document, seq: Int) -> String {
+        "{\"delta\":\(seq),\"snapshot\":true,\"change\":" + DocumentDelta.snapshot(document).encoded() + "}"
+    }
+
+    public static func delta(_ d: SharedDocument.Delta) -> String {
+        "{\"delta\":\(d.seq),\"by\":\(q(d.by)),\"name\":\(q(d.name)),\"change\":" + d.change.encoded() + "}"
+    }
+
+    public static func reply(id: Int?, _ outcome: SharedDocument.Outcome, view: Session.View?) -> String {
+        var out = "{\"reply\":" + (id.map(String.init) ?? "null")
+        if let error = outcome.error {
+            out += ",\"error\":\(q(error))"
+        } else {
+            out += ",\"ok\":" + (outcome.message.map(q) ?? "null")
+        }
+        if let seq = outcome.deltas.last?.seq { out += ",\"seq\":\(seq)" }
+        if let view { out += ",\"view\":" + Wire.view(view) }
+        return out + "}"
+    }
+
+    public static func view(_ v: Session.View) -> String {
+        var out = "{\"cursor\":\(n(v.cursor)),\"track\":\(v.currentTrack),\"clipMode\":\(v.clipMode),\"snap\":\(v.snap)"
+        out += ",\"clip\":\(q(v.chosenClip.code)),\"subdivision\":\(v.subdivision),\"selection\":["
+        out += v.selection.keys.sorted().map { t in
+            "[\(t),[" + v.selection[t]!.sorted().map { String($0) }.joined(separator: ",") + "]]"
+        }.joined(separator: ",")
+        return out + "]}"
+    }
+
+    /// Reads a view sent by `view(_:)` onto `v` (the random generator stays the participant's own).
+    public static func read(view m: JSONMessage, into v: inout Session.View) {
+        if let c = m["cursor"]?.number { v.cursor = c }
+        if let t = m["track"]?.int { v.currentTrack = t }
+        if let b = m["clipMode"]?.bool { v.clipMode = b }
+        if let b = m["snap"]?.bool { v.snap = b }
+        if let c = m["clip"]?.string, let content = Content(code: c) { v.chosenClip = content }
+        if let s = m["subdivision"]?.int { v.subdivision = s }
+        if let sel = m["selection"]?.array {
+            var out: [Int: Set<MarkerID>] = [:]
+            for pair in sel {
+                guard let items = pair.array, items.count == 2, let t = items[0].int, let ids = items[1].array else { continue }
+                out[t] = Set(ids.compactMap { $0.int.map { MarkerID(clamping: $0) } })
+            }
+            v.selection = out
+        }
+    }
+
+    public static func presence(_ people: [(name: String, cursor: Double, track: Int)]) -> String {
+        "{\"presence\":[" + people.map { "{\"name\":\(q($0.name)),\"cursor\":\(n($0.cursor)),\"track\":\($0.track)}" }
+            .joined(separator: ",") + "]}"
+    }
+
+    public static func pong(_ t: Double, host: Double) -> String { "{\"pong\":\(n(t)),\"host\":\(n(host))}" }
+
+    public static func error(_ message: String) -> String { "{\"error\":\(q(message))}" }
+}
