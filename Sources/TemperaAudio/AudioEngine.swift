@@ -120,6 +120,7 @@ public final class AudioEngine {
             drainCommands()
             renderState.pointee.apply(command)
             renderState.pointee.publish()
+            RenderState.stampClock(renderState, latencyMicros: 0)
         }
     }
 
@@ -279,6 +280,32 @@ public final class AudioEngine {
         return p
     }
 
+    /// Plays clip slot `slot` (1...16) at `velocity` (0...1) at once: it starts at the beginning of the next block
+    /// rendered, through the transport ring (no schedule is rebuilt), with the slot's sample, gain and envelope,
+    /// and rings to its end whatever else plays, stops or starts. Returns where the music was when the key
+    /// arrived (`arrival`, on `MonotonicClock`), as a recording needs it. An empty slot or a velocity of 0 plays
+    /// nothing. Never allocates.
+    @discardableResult
+    public func hitPad(slot: Int, velocity: Double, arrival: UInt64 = MonotonicClock.nanos()) -> PadHit {
+        let v = velocity.isFinite ? min(max(velocity, 0), 1) : 0
+        let clock = shared.pointee.readClock()
+        if (1...EngineShared.slotCount).contains(slot) {
+            send(TransportCommand(.pad, value: Int32(slot - 1), level: Float(v)))
+        }
+        return PadHit(slot: slot, velocity: v, arrival: arrival, clock: clock)
+    }
+
+    /// The playhead clock as last stamped by the output: what is heard when (see `PlayheadClock`).
+    public var playheadClock: PlayheadClock { shared.pointee.readClock() }
+
+    /// What slot `slot` (1...16) sounds after the last rendered block: of its voices (pads and the schedule's
+    /// alike), the one with the most left to play.
+    public func slotSound(_ slot: Int) -> SlotSound {
+        guard (1...EngineShared.slotCount).contains(slot) else { return SlotSound(length: 0, remaining: 0) }
+        let packed = shared.pointee.slotSound[slot - 1].load(ordering: .relaxed)
+        return SlotSound(length: Int(packed >> 32), remaining: Int(packed & 0xFFFF_FFFF))
+    }
+
     /// The output's state; reading it also drives the reconnection to a missing server.
     public var status: AudioStatus {
         maintain()
@@ -350,4 +377,54 @@ private final class FailedOutput: AudioOutput {
     func open(render: UnsafeMutablePointer<RenderState>, shared: UnsafeMutablePointer<EngineShared>, sampleRate: Double) {}
     var state: OutputState { .failed(reason) }
     func close() {}
+}
+
+/// A pad hit as the engine took it: the key's arrival and the playhead clock read then.
+public struct PadHit: Equatable, Sendable {
+    /// The slot played, 1...16.
+    public var slot: Int
+    /// The velocity it played at, 0...1.
+    public var velocity: Double
+    /// When the key arrived, on `MonotonicClock`.
+    public var arrival: UInt64
+    /// The playhead clock at the key's arrival.
+    public var clock: PlayheadClock
+
+    public init(slot: Int, velocity: Double, arrival: UInt64, clock: PlayheadClock) {
+        self.slot = slot
+        self.velocity = velocity
+        self.arrival = arrival
+        self.clock = clock
+    }
+
+    /// The music the player heard when the key arrived (unwrapped, seconds at tempo x1 from pass 0's start): the
+    /// playhead then minus the output latency. Nil when the transport was not playing.
+    public var heard: Double? { clock.playing ? clock.heard(atNanos: arrival) : nil }
+
+    /// Where a recording puts the hit: the pass and the time on the document's timeline. Nil when not playing.
+    public var timeline: (pass: Int, time: Double)? { heard.map { clock.timeline($0) } }
+
+    /// The output latency reported when the key arrived (the last stamp's, less the time since it was stamped:
+    /// the buffer drains between two writes), in seconds: how long the key takes to be heard.
+    public var latency: Double {
+        let since = arrival >= clock.nanos ? Double(arrival - clock.nanos) / 1e9 : 0
+        return max(0, clock.latency - since)
+    }
+}
+
+/// What one clip slot sounds: the sample length and the frames left of its voice with the most left to play.
+public struct SlotSound: Equatable, Sendable {
+    /// The sounding sample's length in frames (0: silent).
+    public var length: Int
+    /// Frames until it falls silent (its sample's end, or sooner when its envelope or a cut ends it).
+    public var remaining: Int
+
+    public init(length: Int, remaining: Int) {
+        self.length = length
+        self.remaining = remaining
+    }
+
+    /// What is left, 0...1: the bar a pad draws.
+    public var fraction: Double { length > 0 ? min(1, Double(remaining) / Double(length)) : 0 }
+    public var sounding: Bool { remaining > 0 }
 }

@@ -31,6 +31,23 @@ struct EngineShared: ~Copyable {
     /// Voices sounding after the last block.
     let activeVoices = Atomic<Int>(0)
 
+    /// What each clip slot's voices are doing, after the last block: per slot (from 0), the voice with the most
+    /// left to play, packed as its sample length (high 32 bits) and frames left (low 32 bits). 0: silent.
+    let slotSound: UnsafeMutablePointer<Atomic<UInt64>>
+
+    /// The playhead clock, a sequence lock written by the audio thread after each block reaches the output (never
+    /// waiting) and read by the editor (retrying while a write is under way): when it was stamped, the music
+    /// rendered by then, and the output latency then.
+    let clockSeq = Atomic<Int>(0)
+    let clockNanos = Atomic<UInt64>(0)
+    let clockMusic = Atomic<UInt64>(0)
+    let clockLatencyMicros = Atomic<Int>(0)
+    let clockTempo = Atomic<UInt64>(0)
+    let clockStart = Atomic<UInt64>(0)
+    let clockSpan = Atomic<UInt64>(0)
+    let clockPlayStart = Atomic<UInt64>(0)
+    let clockPlaying = Atomic<Bool>(false)
+
     let head = Atomic<Int>(0)
     let tail = Atomic<Int>(0)
     let ring: UnsafeMutablePointer<TransportCommand>
@@ -38,9 +55,53 @@ struct EngineShared: ~Copyable {
     init() {
         ring = .allocate(capacity: Self.ringCapacity)
         ring.initialize(repeating: TransportCommand(.pause), count: Self.ringCapacity)
+        slotSound = .allocate(capacity: Self.slotCount)
+        for s in 0..<Self.slotCount { (slotSound + s).initialize(to: Atomic<UInt64>(0)) }
     }
 
-    deinit { ring.deallocate() }
+    deinit {
+        ring.deallocate()
+        slotSound.deinitialize(count: Self.slotCount)
+        slotSound.deallocate()
+    }
+
+    static let slotCount = 16
+
+    /// Audio thread: stamps the playhead clock (see `PlayheadClock`).
+    func stampClock(_ c: PlayheadClock) {
+        let s = clockSeq.load(ordering: .relaxed)
+        clockSeq.store(s + 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+        clockNanos.store(c.nanos, ordering: .relaxed)
+        clockMusic.store(c.music.bitPattern, ordering: .relaxed)
+        clockLatencyMicros.store(Int((c.latency * 1_000_000).rounded()), ordering: .relaxed)
+        clockTempo.store(c.tempo.bitPattern, ordering: .relaxed)
+        clockStart.store(c.start.bitPattern, ordering: .relaxed)
+        clockSpan.store(c.span.bitPattern, ordering: .relaxed)
+        clockPlayStart.store(c.playStart.bitPattern, ordering: .relaxed)
+        clockPlaying.store(c.playing, ordering: .relaxed)
+        clockSeq.store(s + 2, ordering: .releasing)
+    }
+
+    /// Editor thread: the last stamped clock, read whole (a write under way is waited out by retrying; the
+    /// writer never waits).
+    func readClock() -> PlayheadClock {
+        while true {
+            let s1 = clockSeq.load(ordering: .acquiring)
+            if s1 & 1 != 0 { continue }
+            let c = PlayheadClock(
+                nanos: clockNanos.load(ordering: .relaxed),
+                music: Double(bitPattern: clockMusic.load(ordering: .relaxed)),
+                latency: Double(clockLatencyMicros.load(ordering: .relaxed)) / 1_000_000,
+                tempo: Double(bitPattern: clockTempo.load(ordering: .relaxed)),
+                start: Double(bitPattern: clockStart.load(ordering: .relaxed)),
+                span: Double(bitPattern: clockSpan.load(ordering: .relaxed)),
+                playStart: Double(bitPattern: clockPlayStart.load(ordering: .relaxed)),
+                playing: clockPlaying.load(ordering: .relaxed))
+            atomicMemoryFence(ordering: .acquiring)
+            if clockSeq.load(ordering: .relaxed) == s1 { return c }
+        }
+    }
 
     /// Editor thread: queues a command; false when the ring is full (the audio thread is not running).
     @discardableResult

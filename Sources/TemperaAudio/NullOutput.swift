@@ -14,12 +14,14 @@ final class NullOutput: AudioOutput {
         guard let render else { return [] }
         var out = [Float](repeating: 0, count: frames * 2)
         out.withUnsafeMutableBufferPointer { RenderState.render(render, into: $0.baseAddress!, frames: frames) }
+        RenderState.stampClock(render, latencyMicros: 0)
         return out
     }
 
     func pump(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
         guard let render else { return }
         RenderState.render(render, into: buffer, frames: frames)
+        RenderState.stampClock(render, latencyMicros: 0)
     }
 
     func close() { render = nil }

@@ -106,6 +106,8 @@ func pulseWrite(_ stream: OpaquePointer?, _ nbytes: Int, _ userdata: UnsafeMutab
     if pa_stream_get_latency(stream, &usec, &negative) == 0 {
         l.pointee.shared.pointee.latencyMicros.store(negative != 0 ? 0 : Int(usec), ordering: .relaxed)
     }
+    // What was just written is heard after the latency measured now: the clock a recorded pad is placed by.
+    RenderState.stampClock(l.pointee.render, latencyMicros: l.pointee.shared.pointee.latencyMicros.load(ordering: .relaxed))
 }
 
 func pulseUnderflow(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {

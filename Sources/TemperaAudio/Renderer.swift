@@ -39,6 +39,10 @@ struct RenderState {
     /// Passes to play before stopping (of the loop, or of the whole song); 0: endless when the loop (song loop)
     /// is on, one pass when it is off.
     var passLimit = 0
+    /// The music (see `music`) where playing last started, and in which section and song pass: the playhead clock.
+    var playStart = 0.0
+    var playStartSection = 0
+    var playStartSongPass = 0
     /// The metronome's next beat of the timeline in this pass (see `MixClick`).
     var clickNext = 0
     /// A count-in is sounding: clicks from `countInStart`, one every `countInBeatFrames`, `countInBeats` of them
@@ -51,6 +55,8 @@ struct RenderState {
     var countInMeter = 1
     var countInNext = 0
     var voices: UnsafeMutablePointer<Voice>
+    /// Room for `publishSlots` to gather each slot's figure in one pass over the voices.
+    let slotScratch: UnsafeMutablePointer<UInt64>
     /// Voices sounding at once before the oldest is stolen.
     var polyphony = 64
     var master: Float = 0
@@ -68,7 +74,9 @@ struct RenderState {
         let voices = UnsafeMutablePointer<Voice>.allocate(capacity: voiceCapacity)
         voices.initialize(repeating: Voice(), count: voiceCapacity)
         let p = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
-        p.initialize(to: RenderState(shared: shared, rate: rate, played: .make(), voices: voices,
+        let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: EngineShared.slotCount)
+        scratch.initialize(repeating: 0, count: EngineShared.slotCount)
+        p.initialize(to: RenderState(shared: shared, rate: rate, played: .make(), voices: voices, slotScratch: scratch,
                                      trackSmoothing: Float(1 - exp(-1 / (0.003 * rate))),
                                      masterSmoothing: Float(1 - exp(-1 / (0.005 * rate))),
                                      stealFrames: max(1, Int(Fades.steal * rate))))
@@ -77,6 +85,7 @@ struct RenderState {
 
     static func destroy(_ p: UnsafeMutablePointer<RenderState>) {
         p.pointee.voices.deallocate()
+        p.pointee.slotScratch.deallocate()
         p.pointee.played.deallocate()
         p.deinitialize(count: 1)
         p.deallocate()
@@ -139,6 +148,7 @@ struct RenderState {
             countingIn = false
             playing = true
             base = countInEnd - stoppedOffset
+            markPlayStart(at: countInEnd)
         }
         guard playing, let snap = snapshot, snap.pointee.sectionCount > 0 else { return count }
         let now = frame + Int64(offset)
@@ -205,6 +215,8 @@ struct RenderState {
     static let clickTrack: Int32 = -1
     /// The previewed sample's voice: outside every track too.
     static let previewTrack: Int32 = -2
+    /// The track number pad voices carry: no track's either, and a pause does not stop them.
+    static let padTrack: Int32 = -3
 
     /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
     private mutating func fireClick(accent: Bool, _ click: MixClick, seq: Int) {
@@ -459,6 +471,14 @@ struct RenderState {
         base = frame
         stoppedOffset = 0
         resetClick()
+        markPlayStart()
+    }
+
+    /// Notes where the music starts playing, for the playhead clock.
+    private mutating func markPlayStart(at: Int64? = nil) {
+        playStart = music(at: at ?? frame)
+        playStartSection = section
+        playStartSongPass = songPass
     }
 
     /// The first event of the current pass still to come: at or after the current frame and after the last fired.
@@ -500,13 +520,15 @@ struct RenderState {
                 countInNext = 0
                 countInEnd = frame + Int64((Double(countInBeats) * countInBeatFrames).rounded())
             } else {
+                markPlayStart()
                 playing = true
             }
         case .pause, .silence:
             if playing { stoppedOffset = frame - base }
             playing = false
             countingIn = false
-            releaseAll()
+            // A pause stops the music; pads ring on (they are not the music's). Silence stops everything.
+            releaseAll(pads: c.kind == .silence)
         case .rewind:
             restart()
         case .jump:
@@ -517,6 +539,8 @@ struct RenderState {
                 return
             }
             jump(to: Int(c.value), snap)
+        case .pad:
+            startPad(slot: Int(c.value), velocity: c.level)
         }
     }
 
@@ -532,12 +556,72 @@ struct RenderState {
         base = frame - sn.frame(songPass: songPass, section: section, pass: 0, time: 0, rate: rate)
         stoppedOffset = frame - base
         resetClick()
+        markPlayStart()
     }
 
-    private mutating func releaseAll() {
-        for v in 0..<Self.voiceCapacity where voices[v].active {
+    private mutating func releaseAll(pads: Bool) {
+        for v in 0..<Self.voiceCapacity where voices[v].active && (pads || voices[v].track != Self.padTrack) {
             voices[v].release(over: min(voices[v].releaseFrames, stealFrames * 4))
         }
+    }
+
+    /// A pad hit: the slot's sample from its first frame, at the start of the block being rendered, at
+    /// `velocity` times the slot's gain. It plays through no track (unit gain; no `-` cuts it) and to its end
+    /// whatever the slot's mode, since a key has no release to close a gate with.
+    private mutating func startPad(slot: Int, velocity: Float) {
+        guard let snap = snapshot, (0..<EngineShared.slotCount).contains(slot), velocity > 0 else { return }
+        let sn = snap.pointee
+        let s = sn.slots[slot]
+        guard s.layerCount > 0 else { return }
+        // The velocity picks the layer as a marker's amplitude does, and chokes the slot's group as an onset does.
+        let layer = sn.layers[s.firstLayer + (s.layerCount > 1 ? s.layer(for: Double(velocity), in: sn.layers) : 0)]
+        if s.choke != 0 {
+            for v in 0..<Self.voiceCapacity
+                where voices[v].active && voices[v].choke == s.choke && voices[v].slot != Int32(slot + 1) {
+                voices[v].release(over: stealFrames)
+            }
+        }
+        guard let data = layer.data, layer.frames > 0, s.gain > 0, layer.gain > 0 else { return }
+        let v = allocateVoice()
+        anyVoiceSounded = true
+        order &+= 1
+        voices[v] = Voice(
+            active: true, stolen: false, track: Self.padTrack, slot: Int32(slot + 1), choke: s.choke, data: data,
+            frames: layer.frames, position: 0, gain: min(velocity, 1) * s.gain * layer.gain,
+            panLeft: s.panLeft, panRight: s.panRight, trackGain: 1, level: 0, stage: .attack,
+            attackStep: 1 / Float(s.attackFrames), decayStep: s.decayFrames > 0 ? 1 / Float(s.decayFrames) : 0,
+            releaseFrames: s.releaseFrames, releaseStep: 0, releaseAt: Int64.max, gatePass: 0, gateTime: 0,
+            gateSection: 0, gateSongPass: 0, seq: sn.seq, order: order)
+    }
+
+    /// The music rendered so far in the current section: seconds on its timeline (tempo x1) from the start of
+    /// its pass 0, unwrapped across its passes. (Without a song the one section is the loop region.)
+    var music: Double { music(at: frame) }
+
+    /// The music at output frame `at` (see `music`).
+    func music(at: Int64) -> Double {
+        guard let snap = snapshot, section < snap.pointee.sectionCount else { return 0 }
+        let sn = snap.pointee
+        let sec = sn.sections[section]
+        return (Double(at - base) / rate - (Double(songPass) * sn.total + sec.offset)) * sec.tempo
+    }
+
+    /// Stamps the playhead clock once a block has reached the output, with the latency the output reports then
+    /// (the output's thread, after its write).
+    static func stampClock(_ s: UnsafeMutablePointer<RenderState>, latencyMicros: Int) {
+        let st = s.pointee
+        var tempo = 1.0, start = 0.0, span = 0.0
+        if let sn = st.snapshot?.pointee, st.section < sn.sectionCount {
+            let sec = sn.sections[st.section]
+            tempo = sec.tempo
+            start = sec.start
+            span = sec.span
+        }
+        // Music heard before the current section began is not this section's: its start is the earliest.
+        let sameSection = st.section == st.playStartSection && st.songPass == st.playStartSongPass
+        st.shared.pointee.stampClock(PlayheadClock(
+            nanos: MonotonicClock.nanos(), music: st.music, latency: Double(latencyMicros) / 1_000_000,
+            tempo: tempo, start: start, span: span, playStart: sameSection ? st.playStart : 0, playing: st.playing))
     }
 
     // MARK: - Mixing
@@ -616,5 +700,21 @@ struct RenderState {
         sh.pointee.sectionPass.store(pass, ordering: .relaxed)
         sh.pointee.songPass.store(songPass, ordering: .relaxed)
         sh.pointee.positionBits.store(seconds.bitPattern, ordering: .relaxed)
+        publishSlots()
+    }
+
+    /// Per slot, the voice with the most left to play: its sample's length and the frames left (see
+    /// `EngineShared.slotSound`).
+    private func publishSlots() {
+        let best = slotScratch
+        best.update(repeating: 0, count: EngineShared.slotCount)
+        for v in 0..<Self.voiceCapacity
+            where voices[v].active && (1...Int32(EngineShared.slotCount)).contains(voices[v].slot) {
+            let s = Int(voices[v].slot) - 1
+            let length = UInt64(min(voices[v].frames, Int(UInt32.max)))
+            let left = UInt64(min(voices[v].remainingFrames(now: frame), Int(UInt32.max)))
+            if left > best[s] & 0xFFFF_FFFF { best[s] = length << 32 | min(left, length) }
+        }
+        for s in 0..<EngineShared.slotCount { shared.pointee.slotSound[s].store(best[s], ordering: .relaxed) }
     }
 }

@@ -5,6 +5,8 @@ struct Voice {
     var active = false
     /// Taken for a newer voice (polyphony limit): fading out, no longer counted.
     var stolen = false
+    /// The track whose gain it follows and whose `-` cuts it; negative for a click or a pad, which play at unit
+    /// gain and no `-` cuts (`RenderState.clickTrack`, `padTrack`).
     var track: Int32 = 0
     /// The slot (1...16) it plays, and that slot's choke group (0: none).
     var slot: Int32 = 0
@@ -46,6 +48,22 @@ struct Voice {
         stage = .release
         releaseStep = max(level / Float(max(frames, 1)), 1e-9)
         releaseAt = Int64.max
+    }
+
+    /// Frames until it falls silent, as things stand after output frame `now` - 1: the rest of the sample, or
+    /// less when a release, a decay or a gate's close ends it first.
+    func remainingFrames(now: Int64) -> Int {
+        guard active else { return 0 }
+        var left = max(0, frames - position)
+        switch stage {
+        case .release: left = min(left, Int((level / max(releaseStep, 1e-9)).rounded(.up)))
+        case .decay where decayStep > 0: left = min(left, Int((level / decayStep).rounded(.up)))
+        default: break
+        }
+        if stage != .release && releaseAt != Int64.max {
+            left = min(left, Int(max(0, releaseAt - now)) + releaseFrames)
+        }
+        return left
     }
 
     /// Adds `count` frames into `out` (interleaved stereo), the first of them being output frame `firstFrame`.

@@ -83,6 +83,8 @@ extension Command {
         case .save(let path): return path.map { "save \(q($0))" } ?? "save"
         case .temper(let t): return "temper " + t.text
         case .pattern(let code): return "pattern " + q(code)
+        case .recordArm(let on): return "record" + Command.onOff(on)
+        case .recordTake(let hits): return "record take " + hits.map(\.text).joined(separator: " ")
         case .sectionAdd(let name, let start, let end, let repeats, let tempo):
             var out = "section add"
             if let name { out += " " + Command.quoteName(name) }

@@ -56,6 +56,13 @@ public enum Command: Hashable, Sendable {
     case temper(TemperCommand)
     /// `pattern "CODE"`: the pattern code the fill and pattern-select tools use, kept with the document.
     case pattern(String)
+    /// `record [on|off]`: arm recording (no on|off: toggle). Armed, the next start of the transport opens a take
+    /// that ends when it stops. Not a change of the document.
+    case recordArm(Bool?)
+    /// `record take T:S:V ...`: pad hits as markers, each at time T holding slot S with amplitude V, on the track
+    /// that already holds slot S (the current track first), else on the current track. One undo step (a live take
+    /// runs one per hit inside the take's transaction, which makes the whole take one step).
+    case recordTake([RecordedHit])
     /// `section add [NAME] [A B] [x R] [tempo=X]`: a section at the end of the song; the region defaults to the
     /// loop region, repeats to 1, the tempo to the document's (followed when it changes).
     case sectionAdd(name: String?, start: Double?, end: Double?, repeats: Int?, tempo: Double?)

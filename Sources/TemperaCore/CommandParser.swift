@@ -62,6 +62,7 @@ public enum CommandParser {
         "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,I-J,...|none] [s=X]", "temper slider X",
         "temper stamp [times=K]", "temper group N", "temper apply", "temper morph times=K from=S0 to=S1",
         "temper preset swing|tigrigna|five-seven", "temper amp top|bottom BEAT A",
+        "record [on|off]", "record take TIME:SLOT:VELOCITY ...",
         "beat TIME", "meter N", "bpm X", "grid N|off", "click on|off [level=L] | click level=L", "countin BARS",
         "amp A | amp +D | amp -D", "copy | cut | paste", "duplicate",
         "track [N] delete | track [N] duplicate | track [N] move M", "quantize N [strength=S]",
@@ -75,7 +76,7 @@ public enum CommandParser {
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "kit", "cursor", "marker", "pulse",
                                "mode", "snap", "clip", "draw", "type", "fill", "pattern", "select", "shift", "scale",
                                "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
-                               "section", "song",
+                               "record", "section", "song",
                                "beat", "meter", "bpm", "grid", "click", "countin", "amp", "copy", "cut", "paste",
                                "duplicate", "quantize"]
 
@@ -357,6 +358,7 @@ struct LineParser {
             try end(usage: usage)
             return .save(path)
         case "temper": return .temper(try parseTemper())
+        case "record": return try parseRecord()
         case "section": return try parseSection()
         case "song": return try parseSong()
         case "beat":
@@ -423,6 +425,42 @@ struct LineParser {
             if let near = Self.nearest(head.text, in: CommandParser.names) { message += " (did you mean '\(near)'?)" }
             throw fail(message, at: head)
         }
+    }
+
+    /// `record [on|off]` or `record take TIME:SLOT:VELOCITY ...`.
+    mutating func parseRecord() throws -> Command {
+        let usage = "record [on|off] | record take TIME:SLOT:VELOCITY ..."
+        guard position < words.count else { return .recordArm(nil) }
+        let word = words[position]
+        guard isKeyword(word, "take") else {
+            let on = try onOff(try next("on, off or take", usage: usage), usage: usage)
+            try end(usage: usage)
+            return .recordArm(on)
+        }
+        position += 1
+        let hitUsage = "record take TIME:SLOT:VELOCITY ..."
+        guard position < words.count else { throw CommandError("missing a hit (\(hitUsage))", column: missingColumn) }
+        var hits: [RecordedHit] = []
+        while position < words.count {
+            let w = words[position]
+            position += 1
+            let parts = w.text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard !w.quoted, w.equals == nil, parts.count == 3 else {
+                throw fail("a hit is TIME:SLOT:VELOCITY, not '\(w.text)'", at: w)
+            }
+            func part(_ k: Int) -> Word {
+                let from = parts[..<k].reduce(0) { $0 + $1.unicodeScalars.count + 1 }
+                let n = parts[k].unicodeScalars.count
+                let cols = Array(w.columns[from..<(from + n)])
+                return Word(text: parts[k], columns: cols, column: cols.first ?? w.column,
+                            end: cols.last.map { $0 + 1 } ?? w.column, quoted: false, equals: nil)
+            }
+            let time = try self.time(part(0), "hit time")
+            let slot = try integer(part(1), "hit slot", 1...ClipSlot.count)
+            let velocity = try number(part(2), "hit velocity", { (0...1).contains($0) }, "must be from 0 to 1")
+            hits.append(RecordedHit(time: time, slot: slot, velocity: velocity))
+        }
+        return .recordTake(hits)
     }
 
     mutating func parseTrack() throws -> Command {

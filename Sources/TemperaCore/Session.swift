@@ -41,6 +41,10 @@ public final class Session {
     var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
     /// Every undoable step, for inspection (memory figures, a history view).
     public internal(set) var history = History()
+    /// Recording is armed: the next start of the transport opens a take (`beginTake`).
+    public var recordArmed = false
+    /// A take is open: pad hits are recorded, and everything until `endTake` is one undo step.
+    public internal(set) var takeOpen = false
 
     /// Hears every command that ran, with the editing context it ran in, and the edges of transactions: what a
     /// listener needs to replay the session's edits elsewhere (a script recorder, shared editing, the test
@@ -176,6 +180,8 @@ public final class Session {
         case .save(let p): return try save(to: p)
         case .temper(let c): return try runTemper(c)
         case .pattern(let code): return try runPattern(code)
+        case .recordArm(let on): return runRecordArm(on)
+        case .recordTake(let hits): return try runRecordTake(hits)
         case .sectionAdd(let name, let start, let end, let repeats, let tempo):
             return try runSectionAdd(name: name, start: start, end: end, repeats: repeats, tempo: tempo)
         case .section(let n, let change): return try runSection(n, change)
@@ -260,6 +266,7 @@ public final class Session {
     public func commitTransaction() {
         guard let t = transaction else { return }
         transaction = nil
+        takeOpen = false
         if let step = t.record.step(named: t.name, after: document) { history.push(step) }
         observer?(.committed)
     }
@@ -268,6 +275,7 @@ public final class Session {
     public func abortTransaction() {
         guard let t = transaction else { return }
         transaction = nil
+        takeOpen = false
         t.record.revert(&document)
         selection = t.selection
         if t.changed { revision += 1 }

@@ -197,5 +197,23 @@ enum AudioBench {
         }
         print("  allocations in the render path\(click ? " with the click and a count-in" : ""): \(counted) in \(calls) "
             + "render calls (10 s of audio, 20 live edits; counter check: \(check) for one array)")
+
+        // Pads hit between the blocks while the loop plays: the hit (its trip through the ring, the clock read)
+        // and the render that starts it are both counted.
+        var padCounted = 0, hits = 0
+        for round in 0..<20 {
+            tempera_alloc_count_start()
+            for k in 0..<94 {
+                if k % 3 == 0 {
+                    engine.hitPad(slot: 1 + (round + k) % 16, velocity: 0.3 + Double(k % 7) / 10)
+                    hits += 1
+                }
+                engine.pump(into: buffer, frames: block)
+                _ = engine.slotSound(1 + k % 16)
+            }
+            padCounted += tempera_alloc_count_stop()
+        }
+        print("  allocations with pads being hit\(click ? " (click on)" : ""): \(padCounted) in \(20 * 94) render calls"
+            + " and \(hits) pad hits")
     }
 }

@@ -32,8 +32,18 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Add the metronome (a click on every beat, the accent on each bar's first beat) and the document's count-in.")
     var click = false
 
+    @Flag(help: ArgumentHelp("Play pads from standard input: '<seconds> <slot> <velocity>' a line, seconds from the start "
+        + "of playback as heard. Prints a JSON line per pad played.", discussion: ""))
+    var pads = false
+
+    @Option(help: ArgumentHelp("With --pads: record the pads into the document and write it to this file.",
+                               valueName: "OUT.json"))
+    var record: String?
+
     func run() throws {
         guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
+        if record != nil && !pads { throw fail("--record needs --pads (the pads to record come from standard input)") }
+        if let record, record.isEmpty { throw fail("--record needs a file name") }
         var document = try CommandLineFailure.loadDocument(file, song: song)
         // The document's click setting is for the editor; on the command line the flag decides.
         document.transport.click = click
@@ -56,6 +66,12 @@ struct PlayCommand: ParsableCommand {
         signal(SIGINT, playSignalHandler)
         signal(SIGTERM, playSignalHandler)
         engine.play(loops: forever ? Int(Int32.max) : loops)
+        if pads {
+            // The recording goes into the file as it was (its own song and click settings), not as played here.
+            let original = try CommandLineFailure.loadDocument(file)
+            try PadPlayer(engine: engine, document: original, song: song, click: click, record: record).run()
+            return
+        }
         while !engine.isFinished {
             if playInterrupted.load(ordering: .relaxed) {
                 engine.pause()

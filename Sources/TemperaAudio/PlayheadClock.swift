@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the music is, in the time the listener hears it: stamped by the audio thread each time a block reaches
+/// the output, read by the editor to place a recorded pad hit at the moment the player heard.
+///
+/// `music` counts seconds of music (tempo x1, the document's time) from the start of pass 0, unwrapped across
+/// passes, up to the last frame rendered when the clock was stamped; the listener hears `latency` seconds behind
+/// that. Between two stamps the music runs on at `tempo`.
+public struct PlayheadClock: Equatable, Sendable {
+    /// When it was stamped, on `MonotonicClock`.
+    public var nanos: UInt64
+    /// Music rendered by then (seconds at tempo x1 from pass 0's start, unwrapped).
+    public var music: Double
+    /// The output latency the server reported then, in seconds.
+    public var latency: Double
+    public var tempo: Double
+    /// The region that loops: its start on the timeline and its length.
+    public var start: Double
+    public var span: Double
+    /// The music at which the transport last started playing (nothing before it was heard as this playing).
+    public var playStart: Double
+    public var playing: Bool
+
+    public init(nanos: UInt64, music: Double, latency: Double, tempo: Double, start: Double, span: Double,
+                playStart: Double, playing: Bool) {
+        self.nanos = nanos
+        self.music = music
+        self.latency = latency
+        self.tempo = tempo
+        self.start = start
+        self.span = span
+        self.playStart = playStart
+        self.playing = playing
+    }
+
+    /// The music heard at `nanos` (on `MonotonicClock`): what was rendered, minus the latency, run on since the
+    /// stamp; never before the point where playing started. Stopped, the music stands where it stopped.
+    public func heard(atNanos t: UInt64) -> Double {
+        guard playing else { return music }
+        let since = t >= nanos ? Double(t - nanos) / 1e9 : -Double(nanos - t) / 1e9
+        return max(playStart, music + (since - latency) * tempo)
+    }
+
+    /// When the music `m` is (or was) heard, on `MonotonicClock` (while playing; stopped, the stamp's time).
+    public func nanos(whenHeard m: Double) -> UInt64 {
+        guard playing, tempo > 0 else { return nanos }
+        let seconds = (m - music) / tempo + latency
+        let t = Double(nanos) + seconds * 1e9
+        return t <= 0 ? 0 : UInt64(t)
+    }
+
+    /// Unwrapped music as a pass and a time on the document's timeline inside the region.
+    public func timeline(_ m: Double) -> (pass: Int, time: Double) {
+        guard span > 0 else { return (0, start) }
+        let pass = Int((m / span).rounded(.down))
+        var inPass = m - Double(pass) * span
+        if inPass < 0 { inPass = 0 }
+        if inPass >= span { return (pass + 1, start) }
+        return (pass, start + inPass)
+    }
+}
+
+/// The monotonic clock that the playhead clock and pad arrivals are stamped on (CLOCK_MONOTONIC).
+public enum MonotonicClock {
+    /// Nanoseconds since an arbitrary fixed point. No allocation: safe on the audio thread.
+    @inline(__always)
+    public static func nanos() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+}
