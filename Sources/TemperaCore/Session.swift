@@ -316,8 +316,11 @@ public final class Session {
     @discardableResult
     public func save(to path: String? = nil) throws -> String? {
         guard let target = path ?? self.path else { throw CommandError("no file name: save PATH") }
+        // Saved into another folder, references relative to the old one are rewritten to name the same files.
+        let oldFolder = PathRebase.folder(of: self.path), newFolder = PathRebase.folder(of: target)
+        let (rebased, moved) = PathRebase.rebase(document, from: oldFolder, to: newFolder)
         do {
-            try DocumentFile.save(document, to: target)
+            try DocumentFile.save(rebased, to: target)
         } catch let error as CommandError {
             throw error
         } catch {
@@ -325,6 +328,12 @@ public final class Session {
         }
         self.path = target
         savedSerial = history.currentSerial
+        if moved > 0 {
+            // Not an undo step: the references name the same files as before, only written from the new folder.
+            document = rebased
+            revision += 1
+            return "saved \(target) (\(moved) sample path\(moved == 1 ? "" : "s") rewritten for its folder)"
+        }
         return "saved \(target)"
     }
 

@@ -15,6 +15,8 @@ enum ClipsTab {
             let text = Format.pad(cellText(n, slot, width: cell.width, g), cell.width)
             canvas.put(cell.x, cell.y, text, chosen ? .toolActive : slot.isEmpty ? .dim : .tool)
             if !chosen { canvas.put(cell.x, cell.y, n < 10 ? " \(n)" : "\(n)", .toolKey) }
+            // A slot whose file did not load: a `!` in the error role where the number's padding was.
+            if view.brokenSlots.contains(n) { canvas.put(cell.x + (n < 10 ? 0 : 2), cell.y, "!", .error) }
             spots.append(Spot(cell, .slot(n)))
         }
         var x = r.x

@@ -53,6 +53,10 @@ public final class CursesScreen: Screen {
         defaultsAvailable = useDefault
         mousemask(CNcursesw_ALL_MOUSE_EVENTS() | CNcursesw_REPORT_MOUSE_POSITION(), nil)
         mouseinterval(0)
+        // Ask for button-motion and SGR reports whatever the terminal's name says: terminfo for tmux and screen
+        // knows only the old X10 encoding, which cannot say where a release happened or reach past column 223.
+        // Reports curses does not parse itself are decoded in `readInput`.
+        CursesScreen.write(CursesScreen.mouseOn)
         // Home and End as xterm-256color sends them in some modes.
         define_key("\u{1b}[1~", KEY_HOME)
         define_key("\u{1b}[4~", KEY_END)
@@ -73,6 +77,7 @@ public final class CursesScreen: Screen {
         closed = true
         // Leave the mouse alone before leaving, or some terminals keep sending reports to the shell.
         mousemask(0, nil)
+        CursesScreen.write(CursesScreen.mouseOff)
         endwin()
         CursesScreen.active.store(false, ordering: .relaxed)
     }
@@ -249,6 +254,7 @@ public final class CursesScreen: Screen {
             wtimeout(CNcursesw_stdscr(), 0)
             var next: wint_t = 0
             let r2 = get_wch(&next)
+            if r2 == OK, next == 91, let report = readMouseReport() { return report.map { .mouse($0) } }
             if r2 == OK, let key = decoder.character(next) {
                 return .key(Key(base: key.name, meta: true))
             }
@@ -256,6 +262,41 @@ public final class CursesScreen: Screen {
             return .key(.esc)
         }
         return decoder.character(wch).map { .key($0) }
+    }
+
+    /// After `ESC [`: a mouse report curses left undecoded (SGR `<code;x;yM`, or X10 `M` and three bytes).
+    /// Returns nil, having read nothing more, when what follows is not one; `.some(nil)` for a report that
+    /// means nothing here (motion with no button held).
+    private func readMouseReport() -> MouseEvent?? {
+        var c: wint_t = 0
+        wtimeout(CNcursesw_stdscr(), 30)
+        defer { wtimeout(CNcursesw_stdscr(), 0) }
+        guard get_wch(&c) == OK else { return nil }
+        if c == 60 {  // "<": SGR
+            var parameters = ""
+            while parameters.count < 32 {
+                guard get_wch(&c) == OK, let scalar = UnicodeScalar(UInt32(c)) else { return .some(nil) }
+                if scalar == "M" || scalar == "m" { return .some(decoder.sgr(parameters, release: scalar == "m")) }
+                parameters.unicodeScalars.append(scalar)
+            }
+            return .some(nil)
+        }
+        if c == 77 {  // "M": X10
+            var bytes: [Int] = []
+            while bytes.count < 3, get_wch(&c) == OK { bytes.append(Int(c)) }
+            guard bytes.count == 3 else { return .some(nil) }
+            return .some(decoder.x10(bytes[0], bytes[1], bytes[2]))
+        }
+        unget_wch(wchar_t(c))
+        return nil
+    }
+
+    static let mouseOn = "\u{1b}[?1002h\u{1b}[?1006h"
+    static let mouseOff = "\u{1b}[?1006l\u{1b}[?1002l"
+
+    static func write(_ s: String) {
+        fputs(s, stdout)
+        fflush(stdout)
     }
 
     // MARK: Signals

@@ -95,7 +95,7 @@ public enum DesignerAction: String, Hashable, Sendable, CaseIterable {
         case .preset: return "next preset (swing, tigrigna, five-seven)"
         case .presetNext: return "next preset (swing, tigrigna, five-seven)"
         case .presetPrev: return "previous preset"
-        case .audition: return "hear the temperament on the current track while the tab is open"
+        case .audition: return "hear the temperament on the current track while the designer has the keys"
         }
     }
 

@@ -214,7 +214,7 @@ public enum DesignerTab {
             // Which track the audition replaces, at the right end, so the change in sound is never a surprise.
             let hear = state.audition ? (view.ascii ? "hear t" : "♪ track ") + String(session.currentTrack + 1) : ""
             let room = g.width - 1 - (hear.isEmpty ? 0 : hear.count + 2)
-            c.put(1, y, fit(hints(state: state, view: view), room, glyphs), .dim)
+            c.put(1, y, hints(state: state, view: view, width: room), .dim)
             if !hear.isEmpty, g.width > hear.count { c.put(g.width - hear.count, y, hear, .accent) }
         }
     }
@@ -259,7 +259,22 @@ public enum DesignerTab {
     }
 
     /// The keys of the focused row, from the key map in force.
+    /// The keys of the focused row that fit whole in `width` columns (a hint cut mid-word reads as nonsense).
+    static func hints(state: DesignerState, view: ViewState, width: Int) -> String {
+        var out = ""
+        for item in hintItems(state: state, view: view) {
+            let next = out.isEmpty ? item : out + "  " + item
+            if next.count > width { break }
+            out = next
+        }
+        return out
+    }
+
     static func hints(state: DesignerState, view: ViewState) -> String {
+        hintItems(state: state, view: view).joined(separator: "  ")
+    }
+
+    static func hintItems(state: DesignerState, view: ViewState) -> [String] {
         let items: [(String, String)]
         switch state.focus {
         case .top, .bottom:
@@ -273,7 +288,7 @@ public enum DesignerTab {
                      ("designer.apply", "apply"), ("designer.morph", "morph"), ("designer.preset.next", "preset"),
                      ("designer.row", "row")]
         }
-        return items.compactMap { a, word in view.key(a).map { "\($0) \(word)" } }.joined(separator: "  ")
+        return items.compactMap { a, word in view.key(a).map { "\($0) \(word)" } }
     }
 
     static func link(from a: Int, to b: Int, ascii: Bool) -> Character {
@@ -312,7 +327,13 @@ public enum DesignerTab {
     /// The document playback should hear with the editor in `view`: the audition while the designer tab is
     /// shown, else the session's document.
     public static func playbackDocument(session: Session, view: ViewState) -> Document {
-        view.tab == .designer ? playbackDocument(session: session, state: view.designer) : session.document
+        isAuditioning(view) ? playbackDocument(session: session, state: view.designer) : session.document
+    }
+
+    /// The designer is heard only while it has the keys (its tab shown and focused) and its audition is on:
+    /// with the keys back on the timeline, the timeline is what plays.
+    public static func isAuditioning(_ view: ViewState) -> Bool {
+        view.tab == .designer && view.focus == .tab && view.designer.audition
     }
 
     /// What the audition depends on besides the document: when it changes, playback needs a new document.
@@ -323,7 +344,7 @@ public enum DesignerTab {
 
     /// The audition's key with the editor in `view`, nil when nothing is auditioned.
     public static func auditionKey(session: Session, view: ViewState) -> AuditionKey? {
-        guard view.tab == .designer, view.designer.audition else { return nil }
+        guard isAuditioning(view) else { return nil }
         return AuditionKey(track: session.currentTrack, clip: session.chosenClip)
     }
 
@@ -527,6 +548,12 @@ public enum DesignerTab {
             return "designer: map row"
         }
         return nil
+    }
+
+    /// True when (x, y) of a content area `width` x `height` lies on the slider's lane (a drag there moves it).
+    public static func isSlider(x: Int, y: Int, width: Int, height: Int) -> Bool {
+        let g = Geometry(width: width, height: height)
+        return y == g.slider && x >= g.laneX
     }
 
     // MARK: - Helpers

@@ -84,7 +84,7 @@ extension Dispatcher {
     @discardableResult
     public func save(_ path: String?) -> Bool {
         guard path != nil || session.path != nil else {
-            openPrompt("save " + suggestedPath())
+            openPrompt("save " + suggestedPath(), keep: 5)
             return false
         }
         do {
@@ -106,6 +106,11 @@ extension Dispatcher {
 
     func open(_ path: String) {
         if !FileManager.default.fileExists(atPath: path) {
+            let dir = (path as NSString).deletingLastPathComponent
+            var isDir: ObjCBool = false
+            if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
+                return say("no folder \(dir): a new file cannot be saved there", error: true)
+            }
             replaceSession(Session(document: .newDocument(), path: path))
             say("new file \(path)")
             return

@@ -24,9 +24,18 @@ extension Dispatcher {
             switch m.kind {
             case .press: try press(hit, m)
             case .drag:
-                guard let d = drags.current, d.mouse else { return }
+                guard let d = drags.current, d.mouse else {
+                    // Say once per press why a drag on the timeline moves nothing.
+                    if pressedOnTimeline {
+                        pressedOnTimeline = false
+                        say(dragHint)
+                    }
+                    return
+                }
                 try move(d.kind == .tempo || d.kind == .volume ? hit : .none, m)
-            case .release: finishDrag()
+            case .release:
+                pressedOnTimeline = false
+                finishDrag()
             case .wheelUp, .wheelDown: wheel(hit, m)
             }
         } catch {
@@ -37,15 +46,19 @@ extension Dispatcher {
     func press(_ hit: Hit, _ m: MouseEvent) throws {
         if drags.isActive { finishDrag() }
         let s = session
+        pressedOnTimeline = false
         switch hit {
-        case .timeline(let track, let time, let amp):
+        case .timeline(let track, let pointer, let amp):
+            // With the grid on a click lands on the nearest grid point; Alt (or Shift) held places freely.
+            let time = snapped(pointer, free: m.alt || m.shift)
+            pressedOnTimeline = true
             s.currentTrack = track
             if m.button == 3 {
                 try command(.select(.init(.at(time), add: true)))
                 return
             }
             try click(time: time, amp: amp)
-        case .ruler(let time): moveCursor(to: time)
+        case .ruler(let time): moveCursor(to: snapped(time, free: m.alt || m.shift))
         case .trackName(let t): s.currentTrack = t
         case .tool(let tool): try choose(tool)
         case .clipMode: try run(Action(.modeClip))
@@ -84,6 +97,9 @@ extension Dispatcher {
             view.tab = .designer
             view.focus = .tab
             let r = layout.tabs
+            if DesignerTab.isSlider(x: x, y: y, width: r.width, height: r.height) {
+                drags.begin(.designerSlider(y: y), mouse: true, session: s, now: clock())
+            }
             if let message = try DesignerTab.click(x: x, y: y, width: r.width, height: r.height, session: s,
                                                    state: &view.designer) {
                 say(message)
@@ -98,8 +114,9 @@ extension Dispatcher {
         let s = session
         switch view.tool {
         case .drawSingle:
-            s.cursor = time
-            try command(.draw(amp: amp))
+            moveCursor(to: time)
+            // As `a` does: the chosen clip on the marker under the pointer, else on a new marker there.
+            try drawClip(amp: amp)
         case .drawGroup:
             s.cursor = time
             try command(.drawGroup(view.chosenGroup))
@@ -113,7 +130,7 @@ extension Dispatcher {
             if nearestSelected(to: time).map({ abs($0.time - time) > 2 * view.viewport.secondsPerColumn }) ?? true {
                 try command(.select(.init(.at(time))))
             }
-            guard let h = nearestSelected(to: time) else { return }
+            guard let h = nearestSelected(to: time) else { return say(dragHint) }
             if view.tool == .shift {
                 drags.begin(.shift, mouse: true, anchor: time, pressTime: time, session: s, now: clock())
             } else {
@@ -130,12 +147,31 @@ extension Dispatcher {
 
     func move(_ hit: Hit, _ m: MouseEvent) throws {
         guard let d = drags.current, d.mouse else { return }
+        if case .designerSlider(let y) = d.kind {
+            let r = layout.tabs
+            let x = min(max(m.x - r.x, 0), r.width - 1)
+            if let message = try DesignerTab.click(x: x, y: y, width: r.width, height: r.height, session: session,
+                                                   state: &view.designer) { say(message) }
+            return
+        }
         var value: Double?
         switch (d.kind, hit) {
         case (.tempo, .tempo(let v)), (.volume, .volume(let v)): value = v
         default: break
         }
-        try step(drags.motion(to: timeAt(x: m.x), slider: value, markers: currentMarkers, session: session, now: clock()))
+        let time = timeAt(x: m.x).map { snapped($0, free: m.alt || m.shift) }
+        try step(drags.motion(to: time, slider: value, markers: currentMarkers, session: session, now: clock()))
+    }
+
+    /// Why a drag on the timeline moved nothing: only the shift and scale tools drag, and they drag the selection
+    /// (in clip mode, only markers holding clips are elements).
+    var dragHint: String {
+        let shift = view.key(Tool.shift.action) ?? "m", scale = view.key(Tool.scale.action) ?? "x"
+        if view.tool == .shift || view.tool == .scale {
+            return session.clipMode ? "nothing to drag here: in clip mode only markers holding clips move"
+                                    : "nothing to drag here: select markers first"
+        }
+        return "a drag moves the selection with the shift (\(shift)) or scale (\(scale)) tool"
     }
 
     /// Shows a drag step's refusal; the drag goes on.

@@ -14,9 +14,11 @@ enum PromptPurpose: Equatable {
 /// The `:` line, the pattern editor of the fill and pattern-select tools, and the track-name editor: one
 /// `Prompt` at the bottom of the screen whose Enter runs a command line, applies a code or renames.
 extension Dispatcher {
-    func openPrompt(_ text: String, cursorBack: Int = 0) {
+    /// Opens the `:` line with `text`; `keep` leading characters (a command word) survive Ctrl-u.
+    func openPrompt(_ text: String, cursorBack: Int = 0, keep: Int = 0) {
         var p = Prompt(text, history: history)
         p.move(to: p.text.count - cursorBack)
+        p.kept = keep
         prompt = p
         promptPurpose = .command
         syncPrompt()
@@ -102,7 +104,7 @@ extension Dispatcher {
 
     /// Editor commands the `:` line knows besides the document's.
     static let editorCommands = ["quit", "q", "q!", "w", "write", "wq", "x", "open", "e", "new", "theme", "help",
-                                 "export"]
+                                 "export", "render"]
 
     func performPrompt(_ verb: Verb.PromptVerb) {
         guard var p = prompt else { return }
@@ -222,6 +224,9 @@ extension Dispatcher {
             requestedTheme = theme
             say("theme \(arg)")
         case "help": helpOffset = 0
+        case "render":
+            guard !arg.isEmpty else { return say("render needs a file name (.wav or .flac)", error: true) }
+            startRender(Dispatcher.expand(arg))
         default:
             let cursor = session.cursor
             defer { revealIfMoved(from: cursor) }

@@ -80,8 +80,9 @@ extension Dispatcher {
     /// marker of the current track under the cursor (within half a column) takes the clip; elsewhere a new
     /// marker carries it (`marker add TIME amp=A clip=C`). In clip mode with snap it puts the clip on the
     /// nearest marker instead, as drawing does.
-    func drawClip() throws {
+    func drawClip(amp: Double? = nil) throws {
         let s = session
+        let drawAmp = amp ?? self.drawAmp
         if s.clipMode {
             try command(.draw(amp: drawAmp))
             return

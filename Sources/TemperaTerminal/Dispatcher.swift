@@ -52,6 +52,10 @@ public final class Dispatcher {
     /// An unsaved-changes answer sends us here next.
     var afterDiscard: (() -> Void)?
     var drags = DragController()
+    /// A `:render` in progress.
+    var renderJob: RenderJob?
+    /// The last press was on the timeline and no drag began: a drag then says why it moves nothing.
+    var pressedOnTimeline = false
     /// Quitting waits for the file name the save asked for.
     var quitAfterSave = false
     var history: [String] = []
@@ -136,6 +140,10 @@ public final class Dispatcher {
             }
             return
         }
+        if let global = keyMap.action(for: key, in: .global), global.verb.isAlwaysGlobal {
+            perform(global)
+            return
+        }
         guard let action = keyMap.action(for: key, in: contexts) else {
             say("\(KeyMap.label(key)) is not bound (? lists the keys)")
             return
@@ -174,7 +182,7 @@ public final class Dispatcher {
             case .cursor(.left), .cursor(.right), .cursor(.fineLeft), .cursor(.fineRight), .apply: return !d.mouse
             default: return false
             }
-        case .tempo, .volume: return false
+        case .tempo, .volume, .designerSlider: return false
         case .nudge(let family): return verb.nudgeFamily == family
         }
     }
@@ -230,6 +238,28 @@ public final class Dispatcher {
         case .zoomFit: fitView()
         case .amp(let d):
             try nudgeAmplitude(by: d.sign * 0.1)
+        case .ampSet:
+            let amps = Set(s.selection.keys.flatMap { s.selectedMarkers(track: $0).map(\.amp) })
+            openPrompt("amp " + (amps.count == 1 ? DocumentFile.number(amps.first!) : ""), keep: 4)
+        case .copy: try command(.copy)
+        case .cut: try command(.cut)
+        case .paste: try command(.paste)
+        case .duplicate: try command(.duplicate)
+        case .clickToggle:
+            try command(.click(on: !s.document.transport.click, level: nil))
+            say(s.document.transport.click ? "metronome on" : "metronome off")
+        case .gridNext:
+            let cycle: [Int?] = [nil, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16]
+            let i = cycle.firstIndex(of: s.document.transport.grid) ?? 0
+            let next = cycle[(i + 1) % cycle.count]
+            try command(.grid(next))
+            say(next.map { "grid: \($0) step\($0 == 1 ? "" : "s") a beat (arrows follow it, Shift+arrows move a column)" }
+                ?? "grid off: the cursor moves freely")
+        case .rulerToggle:
+            view.rulerSeconds.toggle()
+            say(view.rulerSeconds ? "ruler in seconds" : "ruler in bars.beats")
+        case .render:
+            openPrompt("render " + suggestedRenderPath(), keep: 7)
         case .select(let verb):
             switch verb {
             case .all: try command(.select(.init(.all)))
@@ -251,9 +281,9 @@ public final class Dispatcher {
         case .undo: try command(.undo(1))
         case .redo: try command(.redo(1))
         case .save:
-            if s.path == nil { openPrompt("save " + suggestedPath()) } else { _ = save(nil) }
-        case .saveAs: openPrompt("save " + (s.path ?? suggestedPath()))
-        case .open: openPrompt("open " + directoryOfDocument())
+            if s.path == nil { openPrompt("save " + suggestedPath(), keep: 5) } else { _ = save(nil) }
+        case .saveAs: openPrompt("save " + (s.path ?? suggestedPath()), keep: 5)
+        case .open: openPrompt("open " + directoryOfDocument(), keep: 5)
         case .new: whenDiscarded { self.replaceSession(Session(document: .newDocument())) ; self.say("a new document") }
         case .quit: requestQuit()
         case .help: helpOffset = 0
@@ -272,6 +302,11 @@ public final class Dispatcher {
         case .songMode:
             try toggleSongMode()
         case .esc:
+            // Esc gives the keys back to the timeline first: the tab area's keys mean other things.
+            if view.focus == .tab {
+                view.focus = .timeline
+                return say("keys on the timeline")
+            }
             if !selectionIsEmpty { try command(.select(.init(.none))) } else { say("") }
         case .prompt(let verb):
             performPrompt(verb)
@@ -285,11 +320,19 @@ public final class Dispatcher {
         switch move {
         case .left, .right, .fineLeft, .fineRight:
             let sign: Double = move == .right || move == .fineRight ? 1 : -1
-            let step = view.viewport.secondsPerColumn * (move == .fineLeft || move == .fineRight ? 0.125 : 1)
+            let fine = move == .fineLeft || move == .fineRight
+            // With the grid on, arrows move by a grid step and the fine keys by a column (a free move);
+            // without it, a column and an eighth of one.
+            let grid = s.document.transport.grid
+            let column = view.viewport.secondsPerColumn
             if view.tool == .shift || view.tool == .scale, !selectionIsEmpty {
+                let step = grid != nil ? (fine ? column : s.document.transport.gridStep!) : column * (fine ? 0.125 : 1)
                 try keyDrag(sign: sign, step: step)
+            } else if let steps = grid, !fine {
+                let t = s.document.transport
+                moveCursor(to: sign > 0 ? t.gridPoint(after: s.cursor, steps: steps) : t.gridPoint(before: s.cursor, steps: steps))
             } else {
-                moveCursor(to: s.cursor + sign * step)
+                moveCursor(to: s.cursor + sign * column * (fine && grid == nil ? 0.125 : 1))
             }
         case .next:
             let markers = currentMarkers
@@ -334,7 +377,14 @@ public final class Dispatcher {
             say("drawing amplitude \(Int((drawAmp * 100).rounded()))%")
             return
         }
-        try nudge("amp", .amp(delta, relative: true))
+        // One shared amplitude is set to its rounded next value, so steps land on tenths exactly; mixed
+        // amplitudes move together by the step.
+        let amps = Set(session.selection.keys.flatMap { session.selectedMarkers(track: $0).map(\.amp) })
+        if amps.count == 1, let a = amps.first {
+            try nudge("amp", .amp(Dispatcher.clamp(((a + delta) * 100).rounded() / 100, 0...1), relative: false))
+        } else {
+            try nudge("amp", .amp(delta, relative: true))
+        }
     }
 
     // MARK: Drags
@@ -402,10 +452,63 @@ public final class Dispatcher {
 
     /// Called by the loop when idle: a nudge by held keys ends after a pause.
     public func tick() {
+        pollRender()
         if let d = drags.current, !d.mouse, case .nudge = d.kind, clock() - d.lastStep > 1.5 { finishDrag() }
     }
 
+    // MARK: Render
+
+    /// Starts writing the document to `path` off the editor thread; one render at a time.
+    func startRender(_ path: String) {
+        if let job = renderJob { return say("already rendering \(job.path)", error: true) }
+        let dir = (path as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
+            return say("no folder \(dir) to render into", error: true)
+        }
+        let base = session.path.map { (($0 as NSString).deletingLastPathComponent as String) }.flatMap { $0.isEmpty ? nil : $0 }
+        renderJob = RenderJob(document: session.document, baseDirectory: base, path: path)
+        view.render = ViewState.RenderProgress(path: path, fraction: 0)
+    }
+
+    /// Shows a render's progress; when it ends, says how it went. True while one runs.
+    @discardableResult
+    public func pollRender() -> Bool {
+        guard let job = renderJob else { return false }
+        let (fraction, outcome) = job.progress
+        guard let outcome else {
+            view.render = ViewState.RenderProgress(path: job.path, fraction: fraction)
+            return true
+        }
+        renderJob = nil
+        view.render = nil
+        switch outcome {
+        case .success: say("rendered \(job.path)")
+        case .failure(let error): say("render failed: \(error)", error: true)
+        }
+        return false
+    }
+
+    /// Waits for a running render to end (tests, and quitting).
+    public func waitForRender() {
+        _ = renderJob?.wait()
+        pollRender()
+    }
+
     // MARK: Helpers
+
+    /// A time snapped to the nearest grid point (unchanged with the grid off or `free`).
+    func snapped(_ time: Double, free: Bool = false) -> Double {
+        let t = session.document.transport
+        guard !free, let steps = t.grid else { return time }
+        return t.nearestGridPoint(to: time, steps: steps)
+    }
+
+    /// `song.wav` beside the document (or in the working folder for an unnamed one).
+    func suggestedRenderPath() -> String {
+        let name = session.path.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } ?? "untitled"
+        return directoryOfDocument() + name + ".wav"
+    }
 
     /// The timeline's width in columns.
     public var columns: Int { max(1, layout.timeline.width) }

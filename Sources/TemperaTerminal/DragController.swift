@@ -19,6 +19,8 @@ struct DragController {
             case volume
             /// Key nudges of one family (`tempo`, `volume`, `amp`, `gain`, `slider`) coalesced into one step.
             case nudge(String)
+            /// The rhythm designer's slider, dragged along row `y` of the tab area (one undo step).
+            case designerSlider(y: Int)
         }
         var kind: Kind
         var mouse: Bool
@@ -48,6 +50,7 @@ struct DragController {
         case .tempo: name = "tempo"
         case .volume: name = "volume"
         case .nudge(let family): name = family
+        case .designerSlider: name = "slider"
         }
         session.beginTransaction(name)
         current = Drag(kind: kind, mouse: mouse, anchor: anchor, pressTime: pressTime, lastStep: now,
@@ -115,7 +118,7 @@ struct DragController {
         case .volume:
             guard let value else { return nil }
             refusal = try Self.step { try s.run(.volume(min(max(value, 0), 1))) }
-        case .nudge: break
+        case .nudge, .designerSlider: break
         }
         d.lastStep = now
         current = d

@@ -105,7 +105,9 @@ public final class Editor {
 
     /// After every event or timeout: engine, autosave, idle commits.
     private func afterInput() {
+        let rendering = dispatcher.view.render
         dispatcher.tick()
+        if dispatcher.view.render != rendering { dirty = true }
         syncEngine()
         if let problem = autosave.tick(dispatcher.session, now: clock()) {
             dispatcher.say(problem, error: true)
@@ -144,6 +146,7 @@ public final class Editor {
                 let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
                 let warnings = engine.load(document: document, baseDirectory: base)
                 loadProblems = Set(warnings)
+                dispatcher.view.brokenSlots = Editor.slots(in: warnings)
                 publishedSlots = document.slots
                 if let first = warnings.first {
                     dispatcher.say(warnings.count > 1 ? "\(first) (and \(warnings.count - 1) more)" : first, error: true)
@@ -157,6 +160,7 @@ public final class Editor {
             let slotsChanged = document.slots != publishedSlots
             publishedSlots = document.slots
             if let warnings = dispatcher.engine?.update(document: document), slotsChanged {
+                dispatcher.view.brokenSlots = Editor.slots(in: warnings)
                 let new = warnings.filter { !loadProblems.contains($0) }
                 loadProblems = Set(warnings)
                 if let first = new.first {
@@ -165,6 +169,14 @@ public final class Editor {
                 }
             }
         }
+    }
+
+    /// The slot numbers load warnings name (`slot 3: cannot open ...`).
+    static func slots(in warnings: [String]) -> Set<Int> {
+        Set(warnings.compactMap { w -> Int? in
+            guard w.hasPrefix("slot ") else { return nil }
+            return Int(w.dropFirst(5).prefix { $0.isNumber })
+        })
     }
 
     private func transportInfo() -> TransportInfo {

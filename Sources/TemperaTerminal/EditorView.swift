@@ -59,7 +59,26 @@ public enum EditorView {
             spots += SongTab.draw(session: session, view: view, rect: layout.tabs, g, into: &canvas)
         }
         spots += StatusLine.draw(session: session, view: view, layout: layout, g, into: &canvas)
+        if view.focus == .tab { highlightTabBorder(layout, into: &canvas) }
         return spots
+    }
+
+    /// With the keys in the tab area, its box is drawn in the active title's role, so where the keys go is
+    /// never in doubt.
+    static func highlightTabBorder(_ l: Layout, into canvas: inout Canvas) {
+        func mark(_ x: Int, _ y: Int) {
+            guard x >= 0, y >= 0, x < canvas.width, y < canvas.height else { return }
+            let cell = canvas[x, y]
+            if cell.role == .border { canvas[x, y] = Cell(cell.char, .titleActive) }
+        }
+        for x in l.dividerX..<l.width {
+            mark(x, l.toolsTitleRow)
+            mark(x, l.bottomBorderRow)
+        }
+        for y in l.toolsTitleRow...l.bottomBorderRow {
+            mark(l.dividerX, y)
+            mark(l.width - 1, y)
+        }
     }
 
     static func drawTooSmall(into canvas: inout Canvas) {

@@ -43,7 +43,7 @@ public enum Help {
         }
         out.append(("", .normal))
         add("The : line takes every command of the language (fill \"1 - 3x2\", scale 2, temper preset swing...)", .dim)
-        add("and  q  q!  w [FILE]  wq  open FILE  new  export FILE.mid  theme NAME  pattern CODE  help.", .dim)
+        add("and  q  q!  w [FILE]  wq  open FILE  new  export FILE.mid  render FILE.wav  theme NAME  help.", .dim)
         return out
     }
 

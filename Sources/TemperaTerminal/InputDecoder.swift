@@ -81,6 +81,43 @@ struct InputDecoder {
         return nil
     }
 
+    /// An SGR (1006) mouse report, `ESC [ < code ; x ; y M` (press, motion) or `m` (release), given the part
+    /// between `<` and the final letter. Coordinates are 1-based in the report, 0-based in the event.
+    mutating func sgr(_ parameters: String, release: Bool) -> MouseEvent? {
+        let numbers = parameters.split(separator: ";").map { Int($0) }
+        guard numbers.count == 3, let code = numbers[0], let x = numbers[1], let y = numbers[2] else { return nil }
+        return report(code: code, x: x - 1, y: y - 1, release: release)
+    }
+
+    /// An X10 (normal) mouse report, `ESC [ M` and three bytes each offset by 32: code, x and y (1-based).
+    mutating func x10(_ b: Int, _ x: Int, _ y: Int) -> MouseEvent? {
+        let code = b - 32
+        // Button 3 is X10's release, which does not say which button went up.
+        let release = code & 3 == 3 && code & (64 | 32) == 0
+        return report(code: code, x: x - 33, y: y - 33, release: release)
+    }
+
+    /// A report's code: the low two bits the button (0 left, 1 middle, 2 right), 4 shift, 8 alt, 16 control,
+    /// 32 motion, 64 the wheel.
+    private mutating func report(code: Int, x: Int, y: Int, release: Bool) -> MouseEvent? {
+        let shift = code & 4 != 0, alt = code & 8 != 0, ctrl = code & 16 != 0
+        func event(_ kind: MouseEvent.Kind, _ button: Int) -> MouseEvent {
+            MouseEvent(kind, x: max(0, x), y: max(0, y), button: button, shift: shift, ctrl: ctrl, alt: alt)
+        }
+        if code & 64 != 0 {
+            if code & 32 != 0 { return nil }
+            return code & 1 == 0 ? event(.wheelUp, 4) : event(.wheelDown, 5)
+        }
+        let button = code & 3 == 3 ? held : (code & 3) + 1
+        if release {
+            held = 0
+            return event(.release, button)
+        }
+        if code & 32 != 0 { return held != 0 ? event(.drag, held) : nil }
+        held = button
+        return event(.press, button)
+    }
+
     /// A curses mouse report.
     mutating func mouse(_ ev: MEVENT) -> MouseEvent? {
         mouse(state: ev.bstate, x: Int(ev.x), y: Int(ev.y))

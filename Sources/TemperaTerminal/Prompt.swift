@@ -86,10 +86,16 @@ public struct Prompt: Hashable, Sendable {
         text.removeSubrange(cursor..<text.count)
     }
 
+    /// The leading characters `clear` keeps (a pre-filled command word: `save ` of `save PATH`), so Ctrl-u
+    /// removes what was offered, not the command it is for.
+    public var kept = 0
+
     public mutating func clear() {
         selected = false
-        text = []
-        cursor = 0
+        let keep = min(kept, text.count)
+        text = Array(text.prefix(keep))
+        cursor = keep
+        kept = 0
     }
 
     /// Shows the previous (older) history line.

@@ -88,6 +88,19 @@ timeline  up         track.up
 timeline  down       track.down
 timeline  S-up       amp.up
 timeline  S-down     amp.down
+
+# Musical time and everyday editing: = types an exact amplitude, y copies, C-x cuts, C-v pastes, C-d
+# duplicates the selection; k toggles the metronome, ; steps the cursor grid, b switches the ruler between
+# bars.beats and seconds; C-e renders to a file.
+global    =          amp.set
+global    y          copy
+global    C-x        cut
+global    C-v        paste
+global    C-d        duplicate
+global    k          click.toggle
+global    ;          grid.next
+global    b          ruler.toggle
+global    C-e        render
 timeline  pgup       scroll.left
 timeline  pgdn       scroll.right
 global    T          cursor.time
@@ -201,7 +214,7 @@ designer  e          designer.euclid
 designer  k          designer.k.up
 designer  K          designer.k.down
 designer  r          designer.rotate
-designer  R          designer.rotate.right
+designer  y          designer.rotate.right
 designer  S-up       designer.amp.up
 designer  S-down     designer.amp.down
 designer  x          designer.map.clear

@@ -31,9 +31,10 @@ struct Slider {
         return min(max(Double(column) / Double(width - 1), 0), 1)
     }
 
-    /// The tempo slider's range: ×0.05 to ×4 on a logarithmic scale, so ×1 sits near the middle-right and
-    /// halving or doubling is the same distance anywhere.
-    static let tempoRange = 0.05...4.0
+    /// The tempo slider's range: ×0.5 to ×2 on a logarithmic scale, so ×1 sits in the middle and a column is a
+    /// few percent (about 6% at 24 columns) rather than a jump; tempos beyond it are typed (`tempo`, `bpm`) or
+    /// stepped with the keys.
+    static let tempoRange = 0.5...2.0
 
     static func tempoFraction(_ tempo: Double) -> Double {
         log(tempo / tempoRange.lowerBound) / log(tempoRange.upperBound / tempoRange.lowerBound)
@@ -42,6 +43,8 @@ struct Slider {
     /// The tempo at a slider fraction, rounded to two decimals (what the transport shows).
     static func tempo(atFraction f: Double) -> Double {
         let t = tempoRange.lowerBound * exp(f * log(tempoRange.upperBound / tempoRange.lowerBound))
+        // The column nearest the middle is exactly x1, whatever the slider's width.
+        if abs(log(t)) < 0.03 { return 1 }
         return (t * 100).rounded() / 100
     }
 }

@@ -13,6 +13,19 @@ enum StatusLine {
                             rect: lineRect, g, into: &canvas)
             return [Spot(r, .statusLine)]
         }
+        if let job = view.render {
+            // A bar while a render runs: "rendering song.wav [█████·····] 48%".
+            let name = (job.path.split(separator: "/").last).map(String.init) ?? job.path
+            let percent = Int((job.fraction * 100).rounded(.down))
+            let label = "rendering \(name) "
+            let width = max(4, min(30, r.width - label.count - 8))
+            let filled = Int((job.fraction * Double(width)).rounded(.down))
+            let x = canvas.put(r.x + 1, r.y, label + "[", .message)
+            let x2 = canvas.put(x, r.y, String(repeating: g.sliderFill, count: filled), .sliderFill)
+            let x3 = canvas.put(x2, r.y, String(repeating: g.sliderEmpty, count: width - filled), .sliderEmpty)
+            canvas.put(x3, r.y, "] \(percent)%", .message)
+            return [Spot(r, .statusLine)]
+        }
         let right = summary(session: session, view: view)
         let rightX = r.maxX - right.count - 1
         canvas.put(rightX, r.y, right, .dim)
@@ -71,6 +84,7 @@ enum StatusLine {
         let help = view.key("help") ?? "?"
         let command = view.key("command") ?? ":"
         var parts: [String] = []
+        if view.focus == .tab { parts.append("\(view.tab.label) has the keys  Esc: back to the timeline") }
         if let name = session.undoName { parts.append("undo \(name)" + (view.key("undo").map { " (\($0))" } ?? "")) }
         parts.append("\(help) help")
         parts.append("\(command) command")

@@ -14,10 +14,13 @@ enum TimelinePane {
         drawTitle(session: session, view: view, layout: l, g, into: &canvas)
         drawRuler(session: session, view: view, layout: l, g, into: &canvas)
         var columns = ColumnSummary(width: l.timeline.width)
+        // While the designer auditions, the current lane shows what is heard, ghosted.
+        let audition = DesignerTab.isAuditioning(view)
+            ? DesignerTab.playbackDocument(session: session, view: view).tracks[safe: session.currentTrack]?.markers : nil
         for track in l.firstTrack..<(l.firstTrack + l.visibleTracks) {
             drawName(session: session, track: track, layout: l, g, into: &canvas)
             drawMarkers(session: session, view: view, track: track, layout: l, g, columns: &columns,
-                        into: &canvas)
+                        ghost: track == session.currentTrack ? audition : nil, into: &canvas)
         }
 
         var spots: [Spot] = []
@@ -52,11 +55,39 @@ enum TimelinePane {
         x = canvas.put(x, y, String(g.horizontal), .border)
         x = canvas.put(x, y, " " + Format.duration(vp.secondsPerColumn) + "/col ", .dim)
         let count = session.document.tracks.count
+        let tracksRoom = l.visibleTracks < count ? 24 : 0
+        if let note = annotation(session: session, view: view, ascii: view.ascii), x + note.count + 3 + tracksRoom < l.width - 2 {
+            x = canvas.put(x, y, String(g.horizontal), .border)
+            x = canvas.put(x, y, " " + note + " ", .accent)
+        }
         if l.visibleTracks < count {
             let text = " tracks \(l.firstTrack + 1)\(g.dash)\(l.firstTrack + l.visibleTracks) of \(count) "
             let rx = l.width - 2 - text.count
             if rx > x { canvas.put(rx, y, text, .accent) }
         }
+    }
+
+    /// The marker of the current track under the cursor (within half a column), if any.
+    static func markerUnderCursor(session: Session, view: ViewState) -> Marker? {
+        guard session.document.tracks.indices.contains(session.currentTrack) else { return nil }
+        let markers = session.document.tracks[session.currentTrack].markers
+        guard let i = markers.nearest(to: session.cursor) else { return nil }
+        let m = markers[i]
+        return abs(m.time - session.cursor) <= view.viewport.secondsPerColumn / 2 ? m : nil
+    }
+
+    /// The subdivision limit of the marker under the cursor: `bar 2 beat 3 + 2/3 (−1.2 ms)`.
+    static func annotation(session: Session, view: ViewState, ascii: Bool) -> String? {
+        guard let m = markerUnderCursor(session: session, view: view) else { return nil }
+        return limitText(SubdivisionLimit(time: m.time, transport: session.document.transport), ascii: ascii)
+    }
+
+    static func limitText(_ l: SubdivisionLimit, ascii: Bool = false) -> String {
+        let ms = l.deviationMs
+        let minus = ascii ? "-" : "\u{2212}"
+        let dev = (ms < 0 ? minus : ms > 0 ? "+" : "") + String(format: "%.1f", abs(ms)) + " ms"
+        let position = l.k == 0 ? "" : " + \(l.k)/\(l.n)"
+        return "bar \(l.bar) beat \(l.beat)\(position) (\(dev))"
     }
 
     /// A tick spacing that leaves room for its labels: 1, 2, 2.5 or 5 times a power of ten.
@@ -97,6 +128,55 @@ enum TimelinePane {
         }
         // Section labels first in line: a time label that would run into one is left out.
         let labels = sectionLabels(song, view: view, width: r.width, g)
+        if !view.rulerSeconds {
+            drawBeatTicks(t, view: view, ruler: r, labels: labels, g, into: &canvas)
+        } else {
+            drawSecondTicks(view: view, ruler: r, labels: labels, g, into: &canvas)
+        }
+        for l in labels { canvas.put(r.x + l.column, r.y, l.text, l.role) }
+        let cc = vp.column(of: session.cursor)
+        if cc >= 0 && cc < r.width { canvas[r.x + cc, r.y] = Cell(g.rulerCursor, .cursor) }
+        let pc = vp.column(of: view.transport.position)
+        if pc >= 0 && pc < r.width { canvas[r.x + pc, r.y] = Cell(g.rulerPlayhead, .playhead) }
+    }
+
+    /// Ticks on beats (a bar's first beat labelled `3`, other beats `3.2` when there is room), thinned to
+    /// bars, or to every few bars, when zoomed out.
+    static func drawBeatTicks(_ t: Transport, view: ViewState, ruler r: Rect,
+                              labels: [(column: Int, text: String, role: Role)], _ g: Glyphs, into canvas: inout Canvas) {
+        let vp = view.viewport
+        let beatColumns = t.beat / vp.secondsPerColumn
+        guard beatColumns > 0, beatColumns.isFinite else { return }
+        // Every beat when a beat is wide enough for its label, else every bar, else every few bars.
+        let meter = max(1, t.meter)
+        var every = 1
+        if beatColumns < 5 {
+            every = meter
+            while Double(every) * beatColumns < 6 { every *= 2 }
+        }
+        var k = Int((vp.start / t.beat).rounded(.down))
+        k -= k % every
+        if k < 0 { k = 0 }
+        while true {
+            let time = Double(k) * t.beat
+            let c = vp.column(of: time)
+            if c >= r.width { break }
+            if c >= 0 {
+                let bar = k / meter + 1, beat = k % meter + 1
+                let label = beat == 1 ? "\(bar)" : "\(bar).\(beat)"
+                canvas[r.x + c, r.y] = Cell(g.rulerTick, beat == 1 ? .accent : .ruler)
+                let clear = !labels.contains { $0.column <= c + 1 + label.count && c <= $0.column + $0.text.count }
+                if clear && c + 1 + label.count < r.width && Double(every) * beatColumns >= Double(label.count + 2) {
+                    canvas.put(r.x + c + 1, r.y, label, beat == 1 ? .accent : .ruler)
+                }
+            }
+            k += every
+        }
+    }
+
+    static func drawSecondTicks(view: ViewState, ruler r: Rect,
+                                labels: [(column: Int, text: String, role: Role)], _ g: Glyphs, into canvas: inout Canvas) {
+        let vp = view.viewport
         let step = tickStep(secondsPerColumn: vp.secondsPerColumn)
         let decimals = decimals(forStep: step)
         var k = (vp.start / step).rounded(.up)
@@ -112,11 +192,6 @@ enum TimelinePane {
             }
             k += 1
         }
-        for l in labels { canvas.put(r.x + l.column, r.y, l.text, l.role) }
-        let cc = vp.column(of: session.cursor)
-        if cc >= 0 && cc < r.width { canvas[r.x + cc, r.y] = Cell(g.rulerCursor, .cursor) }
-        let pc = vp.column(of: view.transport.position)
-        if pc >= 0 && pc < r.width { canvas[r.x + pc, r.y] = Cell(g.rulerPlayhead, .playhead) }
     }
 
     /// At the start of each section's region, the numbers of the sections that play it (`♪1,3`), the one
@@ -247,12 +322,13 @@ enum TimelinePane {
         }
     }
 
+    /// Draws one lane; `ghost` (the designer's audition) replaces its markers, drawn dim.
     static func drawMarkers(session: Session, view: ViewState, track: Int, layout l: Layout, _ g: Glyphs,
-                            columns s: inout ColumnSummary, into canvas: inout Canvas) {
+                            columns s: inout ColumnSummary, ghost: MarkerList? = nil, into canvas: inout Canvas) {
         guard let rows = l.rows(ofTrack: track) else { return }
         let vp = view.viewport
         let width = rows.width, bars = l.barRows, labelRow = rows.maxY - 1
-        let markers = session.document.tracks[track].markers
+        let markers = ghost ?? session.document.tracks[track].markers
         let isCurrent = track == session.currentTrack
 
         // Vertical lines first; markers draw over them.
@@ -266,7 +342,7 @@ enum TimelinePane {
             for y in rows.y..<rows.maxY { canvas[rows.x + cursorColumn, y] = cell }
         }
 
-        summarize(markers, selection: session.selection[track] ?? [], viewport: vp, into: &s)
+        summarize(markers, selection: ghost == nil ? session.selection[track] ?? [] : [], viewport: vp, into: &s)
 
         var guideColumn = -1
         if !isCurrent, let n = markers.nearest(to: session.cursor) {
@@ -276,10 +352,16 @@ enum TimelinePane {
         let levels = 8 * bars
         for c in 0..<width where s.count[c] > 0 {
             let role: Role
-            if s.selected[c] {
+            if ghost != nil {
+                role = .dim
+            } else if s.selected[c] {
                 role = .markerSelected
             } else if c == guideColumn {
                 role = .guideHit
+            } else if s.count[c] == 1, s.hasContent[c],
+                      !SubdivisionLimit(time: markers[s.first[c]].time, transport: session.document.transport).onGrid {
+                // A clip off every simple subdivision of the beat (beyond the timing JND) stands out.
+                role = .accent
             } else {
                 role = s.hasContent[c] ? .marker : .markerEmpty
             }
@@ -298,7 +380,7 @@ enum TimelinePane {
                 let content = markers[s.first[c]].content
                 label = g.label(content)
                 switch (role, content) {
-                case (.markerSelected, _), (.guideHit, _): labelRole = role
+                case (.markerSelected, _), (.guideHit, _), (.dim, _): labelRole = role
                 case (_, nil): labelRole = .markerEmpty
                 case (_, .hold?): labelRole = .holdLabel
                 case (_, .rest?): labelRole = .restLabel
@@ -308,4 +390,8 @@ enum TimelinePane {
             canvas[rows.x + c, labelRow] = Cell(label, labelRole)
         }
     }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
 }

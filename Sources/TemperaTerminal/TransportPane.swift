@@ -14,7 +14,10 @@ enum TransportPane {
         let playText = info.isPlaying ? "\(g.play) playing" : "\(g.pause) paused"
         let region = Format.seconds(t.loopStart) + g.dash + Format.seconds(t.loopEnd)
         let position = Format.seconds(info.position) + " s"
-        let tempoText = "tempo \(g.times)\(Format.fixed(t.tempo, 2)) "
+        // Beats a minute as heard, then the factor on the document's times.
+        // Padded so the sliders stay put while the tempo's digits change under a drag.
+        let bpmText = String(Int(t.bpm.rounded()))
+        let tempoText = String(repeating: " ", count: max(0, 3 - bpmText.count)) + bpmText + " bpm \(g.times)\(Format.fixed(t.tempo, 2)) "
         let volumeValue = "\(Int((t.volume * 100).rounded()))% "
         let song = session.document.song
         func loopText(_ compact: Bool) -> String {
@@ -31,7 +34,9 @@ enum TransportPane {
             compact = true
             sliderWidth = (l.transport.width - fixedWidth(true)) / 2
         }
-        sliderWidth = min(max(sliderWidth, 3), 24)
+        // Odd, so the middle column is exactly x1 on the tempo slider.
+        sliderWidth = min(max(sliderWidth, 3), 23)
+        if sliderWidth % 2 == 0 { sliderWidth -= 1 }
 
         var x = l.transport.x
         func item(_ text: String, _ role: Role, _ hit: Hit?) {
@@ -82,6 +87,7 @@ enum TransportPane {
 
         let info = view.transport
         var parts: [(String, Role)] = []
+        if DesignerTab.isAuditioning(view) { parts.append(("auditioning track \(session.currentTrack + 1)", .accent)) }
         if let audio = info.audio { parts.append((audio, .warning)) }
         if let ms = info.latencyMs { parts.append(("latency \(Int(ms.rounded())) ms", .dim)) }
         if info.underruns > 0 {
@@ -105,6 +111,12 @@ enum TransportPane {
             rx = canvas.put(rx, 0, " ", .border)
             rx = canvas.put(rx, 0, String(g.horizontal), .border)
         }
+    }
+
+    /// BPM to a tenth, without a trailing `.0`: `120`, `92.5`.
+    static func bpm(_ x: Double) -> String {
+        let tenths = (x * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? String(Int(tenths / 10)) : String(format: "%.1f", tenths / 10)
     }
 
     static func baseName(_ path: String) -> String {

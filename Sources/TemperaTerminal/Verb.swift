@@ -19,6 +19,17 @@ public enum Verb: Hashable, Sendable {
     case scroll(left: Bool)
     case zoomIn, zoomOut, zoomFit
     case amp(Direction)
+    /// The `:` line pre-filled with `amp A` (the selection's amplitude) to type an exact one.
+    case ampSet
+    case copy, cut, paste, duplicate
+    /// The metronome on / off.
+    case clickToggle
+    /// The next cursor grid (off, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16 steps a beat).
+    case gridNext
+    /// The ruler in bars.beats or in seconds.
+    case rulerToggle
+    /// The `:` line pre-filled with `render PATH`.
+    case render
     case tool(Tool)
     case clip(Content)
     case select(SelectVerb)
@@ -117,6 +128,15 @@ public enum Verb: Hashable, Sendable {
             (.zoomFit, "zoom.fit", "show the whole loop"),
             (.amp(.up), "amp.up", "louder: selected markers, else the drawing height"),
             (.amp(.down), "amp.down", "softer: selected markers, else the drawing height"),
+            (.ampSet, "amp.set", "type the selected markers' exact amplitude (amp A, amp +D, amp -D)"),
+            (.copy, "copy", "copy the selection (a group keeping its bar length)"),
+            (.cut, "cut", "cut the selection to the clipboard"),
+            (.paste, "paste", "paste the clipboard at the cursor"),
+            (.duplicate, "duplicate", "repeat the selection right after its span"),
+            (.clickToggle, "click.toggle", "metronome on / off"),
+            (.gridNext, "grid.next", "cursor grid: next steps a beat (off 1 2 3 4 5 6 7 8 12 16)"),
+            (.rulerToggle, "ruler.toggle", "ruler in bars.beats / in seconds"),
+            (.render, "render", "render the document to a sound file (on the : line)"),
         ]
         for tool in Tool.allCases {
             list.append((.tool(tool), tool.action, "tool: \(tool.section.rawValue) \(tool.label(ascii: true))"
@@ -212,6 +232,16 @@ public enum Verb: Hashable, Sendable {
 
     /// The key-map name (`tool.shift`).
     public var name: String { Verb.names[self]! }
+
+    /// Keys the editor keeps global whatever has the focus (a tab's own keys cannot shadow them): renaming,
+    /// tabs and focus, help, quit and the file keys, so a key never means something unexpected there.
+    var isAlwaysGlobal: Bool {
+        switch self {
+        case .track(.rename), .tab, .tabNext, .tabPrev, .focusNext, .help, .quit, .save, .saveAs, .open, .new,
+             .command: return true
+        default: return false
+        }
+    }
 
     /// Held-key nudges of one family coalesce into one undo step (`tempo`, `volume`, `amp`, `gain`, `slider`).
     var nudgeFamily: String? {

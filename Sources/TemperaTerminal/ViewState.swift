@@ -47,6 +47,17 @@ public struct ViewState: Hashable, Sendable {
     public var keyHints: [String: String]
     /// The name to show for the document (a file's base name); nil shows "untitled".
     public var fileName: String?
+    /// The ruler reads seconds instead of bars.beats.
+    public var rulerSeconds = false
+    /// An export running off the editor thread: what it writes and how far it got (0...1).
+    public var render: RenderProgress?
+
+    public struct RenderProgress: Hashable, Sendable {
+        public var path: String
+        public var fraction: Double
+    }
+    /// Slots whose sound could not be loaded (the Clips tab marks them until they load).
+    public var brokenSlots: Set<Int> = []
     /// The Rhythm Designer tab's focus, cursors and settings (`DesignerTab.handle` changes it).
     public var designer = DesignerState()
     /// The Song tab's cursor: the section (from 0) its keys act on.

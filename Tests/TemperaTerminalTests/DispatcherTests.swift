@@ -15,7 +15,10 @@ final class DispatcherTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     /// A dispatcher on a screen of 120x40 with the view fitted to the loop, as the editor starts.
+    /// The cursor moves freely (no grid) unless a test turns the grid on.
     func make(_ document: Document = .newDocument(), path: String? = nil) -> Dispatcher {
+        var document = document
+        document.transport.grid = nil
         let d = Dispatcher(session: Session(document: document, path: path), width: 120, height: 40,
                            paths: ConfigPaths(config: dir + "/config", state: dir + "/state"), clock: { 0 })
         d.fitView()
@@ -134,7 +137,7 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.session.chosenClip, .clip(7))
         keys(d, "^")
         XCTAssertEqual(d.session.chosenClip, .clip(16))
-        XCTAssertEqual(d.session.document, Document.newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
     }
 
     func testFillToolAppliesTheDocumentsPatternFromTheCursor() {
@@ -289,7 +292,7 @@ final class DispatcherTests: XCTestCase {
         keys(d, ":")
         type(d, "fill \"1 17\"")
         keys(d, "enter")
-        XCTAssertEqual(d.session.document, Document.newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
         XCTAssertTrue(d.view.messageIsError)
         XCTAssertFalse(d.view.message!.contains("\n"))
         XCTAssertTrue(d.view.message!.contains("column"), d.view.message!)
@@ -425,7 +428,7 @@ final class DispatcherTests: XCTestCase {
         keys(d, "right a C-s")
         XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
         keys(d, "C-u")
-        type(d, "save " + dir + "/new.tempera")
+        type(d, dir + "/new.tempera")
         keys(d, "enter")
         XCTAssertEqual(d.session.path, dir + "/new.tempera")
         XCTAssertEqual(d.view.fileName, "new.tempera")
@@ -461,7 +464,7 @@ final class DispatcherTests: XCTestCase {
         XCTAssertFalse(d.quitRequested)
         XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
         keys(d, "C-u")
-        type(d, "save " + dir + "/named.tempera")
+        type(d, dir + "/named.tempera")
         keys(d, "enter")
         XCTAssertTrue(d.quitRequested)
         XCTAssertEqual(try DocumentFile.load(dir + "/named.tempera").tracks[0].markers.count, 17)
@@ -505,12 +508,12 @@ final class DispatcherTests: XCTestCase {
         let d = make()
         d.offerRecovery(.demo())
         keys(d, "right a x")
-        XCTAssertEqual(d.session.document, .newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
         XCTAssertEqual(d.view.tool, .drawSingle)
         XCTAssertEqual(d.question, .recover(.demo()))
         keys(d, "n")
         XCTAssertNil(d.question)
-        XCTAssertEqual(d.session.document, .newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
     }
 
     func testHelpOpensScrollsAndClosesOnAnyOtherKey() {

@@ -22,6 +22,8 @@ final class EditorTests: XCTestCase {
     func make(_ document: Document = .demo(), path: String? = nil, width: Int = 120, height: Int = 40,
               unicode: Bool = true) -> (Editor, MemoryScreen) {
         let screen = MemoryScreen(width: width, height: height, unicode: unicode)
+        var document = document
+        document.transport.grid = nil
         let d = Dispatcher(session: Session(document: document, path: path), width: width, height: height, paths: paths,
                            clock: { [unowned self] in self.now })
         let editor = Editor(screen: screen, dispatcher: d, autosave: Autosave(paths: paths),
@@ -135,7 +137,9 @@ final class EditorTests: XCTestCase {
         let added = d.session.document.tracks[1].markers.filter { $0.time == time }
         XCTAssertEqual(added.count, 1)
         XCTAssertEqual(added.first?.amp, amp)
-        XCTAssertEqual(d.session.undoName, "draw")
+        // The default tool places the chosen clip, as `a` does.
+        XCTAssertEqual(added.first?.content, d.session.chosenClip)
+        XCTAssertEqual(d.session.undoName, "marker add")
     }
 
     func testClickOnAToolChoosesItAndOnSnapTogglesIt() throws {
@@ -181,7 +185,7 @@ final class EditorTests: XCTestCase {
         XCTAssertEqual(times[15], 1.875 + 5 * column, accuracy: 1e-9)
         XCTAssertEqual(d.session.undoName, "shift")
         press(editor, "u")
-        XCTAssertEqual(d.session.document, Document.newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
     }
 
     func testEscDuringAMouseDragPutsTheSelectionBack() {
@@ -192,7 +196,7 @@ final class EditorTests: XCTestCase {
         // The drag moved the selection, so what Esc restores is a real change.
         XCTAssertEqual(d.session.document.tracks[0].markers[0].time, 4 * d.view.viewport.secondsPerColumn, accuracy: 1e-9)
         editor.process([.key(.esc)])
-        XCTAssertEqual(d.session.document, Document.newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
         XCTAssertFalse(d.session.canUndo)
     }
 

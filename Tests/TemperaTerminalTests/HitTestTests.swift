@@ -87,12 +87,14 @@ final class HitTestTests: XCTestCase {
     }
 
     func testTempoAndVolumeSlidersMapTheClickedColumn() {
-        // "tempo ×1.00 " ends at 40; the slider spans 41...49, "vol 80% " 52...59, its slider 60...68.
-        XCTAssertEqual(hit(41, 1), .tempo(0.05))
-        XCTAssertEqual(hit(49, 1), .tempo(4))
+        // "120 bpm ×1.00 " ends at 42; the slider spans 43...49 (odd, so its middle is x1), "vol 80% ",
+        // then its slider 60...66.
+        XCTAssertEqual(hit(43, 1), .tempo(0.5))
+        XCTAssertEqual(hit(46, 1), .tempo(1))
+        XCTAssertEqual(hit(49, 1), .tempo(2))
         XCTAssertEqual(hit(60, 1), .volume(0))
-        XCTAssertEqual(hit(68, 1), .volume(1))
-        XCTAssertEqual(hit(64, 1), .volume(0.5))
+        XCTAssertEqual(hit(66, 1), .volume(1))
+        XCTAssertEqual(hit(63, 1), .volume(0.5))
     }
 
     func testBordersAndBlankCellsHitNothing() {

@@ -30,13 +30,13 @@ final class SongTabTests: XCTestCase {
         view.tab = .song
         view.transport.song = SongTab.Playing(section: 1, pass: 2, songPass: 0)
         let c = render(try songSession(), view)
-        XCTAssertTrue(c.line(1).hasPrefix("│ ⏮ ⏸ paused  ♪ song 2/3 · pass 3/3  tempo"), c.line(1))
+        XCTAssertTrue(c.line(1).hasPrefix("│ ⏮ ⏸ paused  ♪ song 2/3 · pass 3/3  120 bpm"), c.line(1))
         XCTAssertTrue(c.line(17).hasSuffix("│   2  B       1.3–1.4   3/3      │"))
         XCTAssertEqual(c.role(of: "2  B", inRow: 17), .playing)
         XCTAssertTrue(c.line(14).hasSuffix("┬─ clips  groups  designer [song]─┤"), "short titles at 80 columns")
         // With the song off, the transport shows the loop again, and the section's row is not highlighted.
         let off = render(try songSession(on: false), view)
-        XCTAssertTrue(off.line(1).contains("⟲ 0.000–2.000  tempo"), off.line(1))
+        XCTAssertTrue(off.line(1).contains("⟲ 0.000–2.000  120 bpm"), off.line(1))
         XCTAssertEqual(off.role(of: "2  B", inRow: 17), .tool)
     }
 
@@ -49,6 +49,7 @@ final class SongTabTests: XCTestCase {
 
     func testTheRulerMarksWhereEachSectionsRegionStarts() throws {
         var view = ViewState()
+        view.rulerSeconds = true
         view.transport.song = SongTab.Playing(section: 1, pass: 0, songPass: 0)
         let c = render(try songSession(), view, width: 120, height: 40)
         XCTAssertTrue(c.line(3).hasPrefix("│          │▼1,3━━━━━━┼0.25━━━━━┼0.50━━━━━┼0.75━━━━━♪2━━━━━━━━┼1.25"))

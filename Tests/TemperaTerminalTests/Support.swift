@@ -40,8 +40,11 @@ func tenMillisecondView() -> ViewState {
     ViewState(viewport: Viewport(start: 0, secondsPerColumn: 0.01))
 }
 
-/// A dispatcher on a 120x40 screen with the view fitted to the loop, as the editor starts.
-func make(_ document: Document = .newDocument()) -> Dispatcher {
+/// A dispatcher on a 120x40 screen with the view fitted to the loop, as the editor starts; the cursor moves
+/// freely unless `grid` is given.
+func make(_ document: Document = .newDocument(), grid: Int? = nil) -> Dispatcher {
+    var document = document
+    document.transport.grid = grid
     let d = Dispatcher(session: Session(document: document), width: 120, height: 40, clock: { 0 })
     d.fitView()
     return d
@@ -55,4 +58,11 @@ func keys(_ d: Dispatcher, _ names: String) {
 /// Types text one character at a time.
 func type(_ d: Dispatcher, _ text: String) {
     for c in text { d.handle(Key(c)) }
+}
+
+/// The document with the cursor grid off (the cursor moves by columns, clicks land where they fall).
+func freeGrid(_ document: Document) -> Document {
+    var d = document
+    d.transport.grid = nil
+    return d
 }

@@ -127,7 +127,9 @@ final class TimelinePaneTests: XCTestCase {
         doc.transport.length = 1
         let session = Session(document: doc)
         session.cursor = 5
-        let canvas = render(session, tenMillisecondView())
+        var view = tenMillisecondView()
+        view.rulerSeconds = true
+        let canvas = render(session, view)
         XCTAssertEqual(String(canvas.line(3).dropFirst(12).prefix(14)), "▼0.0──────┼0.1")
         XCTAssertEqual(canvas[12, 3], Cell("▼", .playhead), "the playhead at 0 covers the first tick")
         XCTAssertEqual(canvas[22, 3], Cell("┼", .ruler))
@@ -145,7 +147,9 @@ final class TimelinePaneTests: XCTestCase {
         doc.transport.length = 0.2
         let session = Session(document: doc)
         session.cursor = 5
-        let canvas = render(session, tenMillisecondView())
+        var view = tenMillisecondView()
+        view.rulerSeconds = true
+        let canvas = render(session, view)
         XCTAssertEqual(canvas[31, 3].char, "━")
         XCTAssertEqual(canvas[32, 3].char, "┼")
         XCTAssertEqual(canvas[37, 3].char, " ")

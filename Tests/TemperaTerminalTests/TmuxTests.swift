@@ -60,8 +60,8 @@ final class TmuxTests: XCTestCase {
 
     /// Starts tempera in a 120x40 terminal with its own HOME and XDG folders; the pane stays after it exits
     /// and says how it ended.
-    func launch(_ arguments: [String] = [], width: Int = 120, height: Int = 40) {
-        let env = "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=\(home) XDG_CONFIG_HOME=\(home)/config "
+    func launch(_ arguments: [String] = [], width: Int = 120, height: Int = 40, term: String = "xterm-256color") {
+        let env = "env TERM=\(term) LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=\(home) XDG_CONFIG_HOME=\(home)/config "
             + "XDG_STATE_HOME=\(home)/state PULSE_SERVER=\(TmuxTests.pulseServer)"
         let args = arguments.map { "'\($0)'" }.joined(separator: " ")
         session.start("\(env) \(TmuxTests.binary) \(args); echo tempera-exited-$?; sleep 60", width: width, height: height)
@@ -171,6 +171,11 @@ final class TmuxTests: XCTestCase {
         let layout = Layout(width: 120, height: 40, trackCount: 4)
         let columns = layout.timeline.width
         let spc = 2.0 / Double(columns)
+        // Free placement: the cursor and the click go where they fall, not to the sixteenth grid.
+        keys(":")
+        type("grid off")
+        keys("Enter")
+        waitFor("grid off", { $0.contains("undo grid") || $0.contains("grid off") })
 
         // Pattern fill from the : line on track 1.
         keys(":")
@@ -178,9 +183,10 @@ final class TmuxTests: XCTestCase {
         keys("Enter")
         waitFor("the fill", { $0.contains("1 - 2x2") })
 
-        // A marker by mouse on track 2, at column 40 of the timeline, in its top row (full amplitude).
+        // A marker by mouse on track 2, at column 41 of the timeline (clear of the grid marker at 0.75), in its
+        // top row (full amplitude).
         let rows = try XCTUnwrap(layout.rows(ofTrack: 1))
-        click(x: layout.timeline.x + 40, y: rows.y)
+        click(x: layout.timeline.x + 41, y: rows.y)
         waitFor("track 2 current", { $0.contains("track 2/4") })
 
         // Pattern fill with the tool on track 3: choosing fill opens its code, typing replaces it, Enter fills.
@@ -203,9 +209,9 @@ final class TmuxTests: XCTestCase {
         XCTAssertEqual(saved.tracks[0].markers.prefix(5).map(\.content), [.clip(1), .rest, .clip(2), .clip(2), nil])
         XCTAssertEqual(saved.tracks[1].markers.count, 17)
         let clicked = saved.tracks[1].markers.filter { ($0.time / 0.125).rounded() * 0.125 != $0.time }
-        XCTAssertEqual(clicked.first?.time ?? -1, 40 * spc, accuracy: spc)
+        XCTAssertEqual(clicked.first?.time ?? -1, 41 * spc, accuracy: spc)
         XCTAssertEqual(clicked.count, 1)
-        XCTAssertEqual(clicked.first?.content, nil)
+        XCTAssertEqual(clicked.first?.content, .clip(1), "a click with the default tool places the chosen clip")
         let hat = saved.tracks[2].markers
         XCTAssertEqual(hat.prefix(4).map(\.content), [.clip(3), .clip(3), .hold, nil])
         XCTAssertEqual(hat.first?.time, 0)
@@ -238,9 +244,11 @@ final class TmuxTests: XCTestCase {
         waitFor("the zoom", { $0.split(separator: "\n")[2] != header })
         keys("C-s")
         waitFor("saved " + path)
+        // With the new document's sixteenth grid, a drag of five columns (0.093 s) moves by whole grid steps.
         let times = try DocumentFile.load(path).tracks[0].markers.map(\.time)
-        XCTAssertEqual(times[0], 5 * spc, accuracy: 1e-9)
-        XCTAssertEqual(times[15], 1.875 + 5 * spc, accuracy: 1e-9)
+        XCTAssertEqual((5 * spc / 0.125).rounded(), 1)
+        XCTAssertEqual(times[0], 0.125)
+        XCTAssertEqual(times[15], 2.0)
     }
 
     func testResizeToSixtyByFifteenAndBackKeepsRunning() {

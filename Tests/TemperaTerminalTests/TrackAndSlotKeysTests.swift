@@ -129,7 +129,7 @@ final class TrackAndSlotKeysTests: XCTestCase {
         // Mode, two gain, four note, two attack, one release and the clear: eleven steps back to the start.
         for _ in 0..<11 { keys(d, "u") }
         XCTAssertEqual(d.session.document.slot(3), before)
-        XCTAssertEqual(d.session.document, Document.newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
     }
 
     func testClipsTabDrawsTheChangedSettings() {
@@ -156,17 +156,17 @@ final class TrackAndSlotKeysTests: XCTestCase {
     func testSlotKeysAreOnlyTheClipsTabs() {
         let d = make()
         keys(d, "F3 g")
-        XCTAssertEqual(d.session.document, Document.newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
         XCTAssertEqual(d.view.tool, .drawGroup)
         keys(d, "tab g")
         XCTAssertEqual(d.view.focus, .timeline)
-        XCTAssertEqual(d.session.document, Document.newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
     }
 
     func testSlotKeysWithHoldChosenSaySoAndChangeNothing() {
         let d = make()
         keys(d, "F2 + g")
-        XCTAssertEqual(d.session.document, Document.newDocument())
+        XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
         XCTAssertEqual(d.view.message, "choose a clip slot first (1-16)")
         XCTAssertTrue(d.view.messageIsError)
     }

@@ -21,7 +21,7 @@ final class TransportPaneTests: XCTestCase {
 
     func testWideScreenSpellsOutLoopAndVolume() {
         let canvas = render(Session(document: .demo()), width: 120, height: 40)
-        XCTAssertTrue(canvas.line(1).contains("  ⟲ loop 0.000–2.000  tempo ×1.00 "))
+        XCTAssertTrue(canvas.line(1).contains("  ⟲ loop 0.000–2.000  120 bpm ×1.00 "))
         XCTAssertTrue(canvas.line(1).contains("  volume 80% "))
         XCTAssertEqual(canvas.role(of: "⟲ loop", inRow: 1), .loopRegion)
     }
@@ -29,7 +29,7 @@ final class TransportPaneTests: XCTestCase {
     func testNarrowScreenShortensLabelsToKeepTheSlidersUsable() {
         let canvas = render(Session(document: .demo()))
         XCTAssertEqual(canvas.line(1),
-                       "│ ⏮ ⏸ paused  ⟲ 0.000–2.000  tempo ×1.00 ━━━━━●───  vol 80% ━━━━━━●──  0.000 s │")
+                       "│ ⏮ ⏸ paused  ⟲ 0.000–2.000  120 bpm ×1.00 ━━━●───  vol 80% ━━━━━●─    0.000 s │")
     }
 
     func testLoopOffIsDim() {
@@ -39,14 +39,15 @@ final class TransportPaneTests: XCTestCase {
         XCTAssertEqual(canvas.role(of: "⟲ loop off", inRow: 1), .dim)
     }
 
-    func testTempoSliderIsLogarithmicFromAFiftiethToFourTimes() {
-        XCTAssertEqual(Slider.tempoFraction(0.05), 0, accuracy: 1e-12)
-        XCTAssertEqual(Slider.tempoFraction(4), 1, accuracy: 1e-12)
+    func testTempoSliderIsLogarithmicFromHalfToTwiceAroundOne() {
+        XCTAssertEqual(Slider.tempoFraction(0.5), 0, accuracy: 1e-12)
+        XCTAssertEqual(Slider.tempoFraction(2), 1, accuracy: 1e-12)
+        XCTAssertEqual(Slider.tempoFraction(1), 0.5, accuracy: 1e-12)
         // Doubling is the same distance anywhere on the slider.
         XCTAssertEqual(Slider.tempoFraction(2) - Slider.tempoFraction(1),
                        Slider.tempoFraction(0.5) - Slider.tempoFraction(0.25), accuracy: 1e-12)
-        XCTAssertEqual(Slider.tempo(atFraction: 0), 0.05)
-        XCTAssertEqual(Slider.tempo(atFraction: 1), 4)
+        XCTAssertEqual(Slider.tempo(atFraction: 0), 0.5)
+        XCTAssertEqual(Slider.tempo(atFraction: 1), 2)
         XCTAssertEqual(Slider.tempo(atFraction: Slider.tempoFraction(1)), 1)
     }
 
@@ -54,9 +55,9 @@ final class TransportPaneTests: XCTestCase {
         var doc = Document.demo()
         doc.transport.tempo = 4
         let canvas = render(Session(document: doc))
-        XCTAssertTrue(canvas.line(1).contains("tempo ×4.00 ━━━━━━━━●  "))
+        XCTAssertTrue(canvas.line(1).contains("480 bpm ×4.00 ━━━━━━●  "), canvas.line(1))
         doc.transport.tempo = 0.05
-        XCTAssertTrue(render(Session(document: doc)).line(1).contains("tempo ×0.05 ●────────  "))
+        XCTAssertTrue(render(Session(document: doc)).line(1).contains("  6 bpm ×0.05 ●──────  "), render(Session(document: doc)).line(1))
     }
 
     func testVolumeSliderShowsPercentAndKnob() {
@@ -97,7 +98,7 @@ final class TransportPaneTests: XCTestCase {
         view.ascii = true
         view.transport.isPlaying = true
         let line = render(Session(document: .demo()), view).line(1)
-        XCTAssertTrue(line.hasPrefix("| |< > playing  @ 0.000-2.000  tempo x1.00 "))
+        XCTAssertTrue(line.hasPrefix("| |< > playing  @ 0.000-2.000  120 bpm x1.00 "))
         XCTAssertTrue(line.allSatisfy(\.isASCII))
     }
 
@@ -115,6 +116,6 @@ final class TransportPaneTests: XCTestCase {
         XCTAssertEqual(canvas.line(0),
                        "┌─ transport ─ a-really-long-name-for-a-docu… ─ no audio serv… ─ 12 underruns ─┐")
         XCTAssertEqual(canvas.line(1),
-                       "│ ⏮ ⏸ paused  ⟲ 1234.500–2345.250  tempo ×1.00 ━━●─  vol 80% ━━●─  12345.678 s │")
+                       "│ ⏮ ⏸ paused  ⟲ 1234.500–2345.250  120 bpm ×1.00 ━●─  vol 80% ━━●  12345.678 s │")
     }
 }

@@ -1,0 +1,41 @@
+import XCTest
+import TemperaCore
+@testable import TemperaTerminal
+
+/// The editor's fixes and its musical time in a real terminal (tmux), each checked in the saved file.
+extension TmuxTests {
+    func testShiftDownOnASelectionLowersTheSavedAmplitude() throws {
+        let path = home + "/amp.tempera"
+        launch([path])
+        waitFor("new file")
+        // 1 a: clip 1 on the marker at 0; s Enter: pick it; three Shift+Down; save.
+        keys("1", "a", "s", "Enter", "S-Down", "S-Down", "S-Down")
+        waitFor("amp 0.6 on 1 marker")
+        keys("C-s")
+        waitFor("saved " + path)
+        let first = try XCTUnwrap(DocumentFile.load(path).tracks[0].markers.first)
+        XCTAssertEqual(first.content, .clip(1))
+        XCTAssertEqual(first.amp, 0.6, "0.9 lowered three tenths")
+    }
+
+    func testTheMouseWorksUnderTmuxTerminalNamesInBothEncodings() throws {
+        let path = home + "/mouse.tempera"
+        launch([path], term: "tmux-256color")
+        waitFor("new file")
+        // SGR, which curses does not parse for tmux-256color: a click on the Groups tab's title.
+        let screen = waitFor("timeline")
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let row = try XCTUnwrap(lines.firstIndex { $0.contains(" groups ") })
+        // Columns counted in characters, not bytes, for the box drawing before the title.
+        let chars = Array(lines[row])
+        let x = try XCTUnwrap((0..<(chars.count - 6)).first { String(chars[$0..<($0 + 6)]) == "groups" })
+        click(x: x + 1, y: row)
+        waitFor("the groups tab", { $0.contains("[groups]") })
+        XCTAssertFalse(self.screen().contains("[<"), "an SGR report became keystrokes")
+        // X10: ESC [ M and three bytes offset by 32, on the Clips tab's title.
+        let clipsX = try XCTUnwrap((0..<(chars.count - 5)).first { String(chars[$0..<($0 + 5)]) == "clips" })
+        type("\u{1b}[M" + String(UnicodeScalar(32)!) + String(UnicodeScalar(33 + clipsX + 1)!) + String(UnicodeScalar(33 + row)!))
+        type("\u{1b}[M" + String(UnicodeScalar(35)!) + String(UnicodeScalar(33 + clipsX + 1)!) + String(UnicodeScalar(33 + row)!))
+        waitFor("the clips tab", { $0.contains("[clips]") })
+    }
+}
