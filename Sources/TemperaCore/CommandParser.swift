@@ -85,7 +85,7 @@ public enum CommandParser {
 
     /// The latest time (seconds) a document holds: about 116 days, far past any rhythm, and small enough that
     /// every sample frame fits an Int64 at any rate.
-    public static let maxTime = 10_000_000.0
+    public static let maxTime = Limits.maxTime
 
     /// The finest division of the beat `quantize` takes.
     public static let maxQuantize = 128
@@ -126,12 +126,12 @@ struct LineParser {
     func end(usage: String) throws {
         guard position < words.count else { return }
         let extra = words[position]
-        var message = "unexpected '\(extra.text)' (\(usage))"
+        var message = "unexpected '\(Limits.echo(extra.text))' (\(usage))"
         // `tempo 1 + 1/3`: an expression was probably split by its spaces.
         let previous = words[position - 1].text
         if let first = extra.text.unicodeScalars.first, let last = previous.unicodeScalars.last,
            "+-*/^".unicodeScalars.contains(first) || "+-*/^".unicodeScalars.contains(last) {
-            message = "unexpected '\(extra.text)': write an expression without spaces or in parentheses (\(usage))"
+            message = "unexpected '\(Limits.echo(extra.text))': write an expression without spaces or in parentheses (\(usage))"
         }
         throw fail(message, at: extra)
     }
@@ -172,6 +172,12 @@ struct LineParser {
         try number(word, name, { (0...CommandParser.maxTime).contains($0) }, "must be from 0 to 10000000")
     }
 
+    /// A value of the designer's slider, within `Limits.sliderRange`.
+    func slider(_ word: Word, _ name: String) throws -> Double {
+        let r = Limits.sliderRange
+        return try number(word, name, { r.contains($0) }, "must be from \(Self.show(r.lowerBound)) to \(Self.show(r.upperBound))")
+    }
+
     func amp(_ word: Word) throws -> Double {
         try number(word, "amp", { (0...1).contains($0) }, "must be from 0 to 1")
     }
@@ -179,7 +185,7 @@ struct LineParser {
     func onOff(_ word: Word, usage: String) throws -> Bool {
         if isKeyword(word, "on") { return true }
         if isKeyword(word, "off") { return false }
-        throw fail("expected on or off, not '\(word.text)' (\(usage))", at: word)
+        throw fail("expected on or off, not '\(Limits.echo(word.text))' (\(usage))", at: word)
     }
 
     func pattern(_ word: Word) throws -> PatternCode {
@@ -194,7 +200,7 @@ struct LineParser {
     func code(_ from: Int, _ to: Int, usage: String) throws -> PatternCode {
         guard from < to else { throw CommandError("missing CODE (\(usage))", column: missingColumn) }
         if words[from].quoted {
-            if to - from > 1 { throw fail("unexpected '\(words[from + 1].text)' (\(usage))", at: words[from + 1]) }
+            if to - from > 1 { throw fail("unexpected '\(Limits.echo(words[from + 1].text))' (\(usage))", at: words[from + 1]) }
             return try pattern(words[from])
         }
         let first = words[from].column, end = words[to - 1].end
@@ -209,7 +215,7 @@ struct LineParser {
         while position < words.count {
             let word = words[position]
             guard let key = word.key, let value = word.value else {
-                throw fail("unexpected '\(word.text)' (\(usage))", at: word)
+                throw fail("unexpected '\(Limits.echo(word.text))' (\(usage))", at: word)
             }
             guard allowed.contains(key) else {
                 throw fail("unknown option '\(key)' (\(usage))", at: word)
@@ -236,7 +242,7 @@ struct LineParser {
     mutating func parse() throws -> Command {
         let head = words[0]
         if head.quoted || head.equals != nil {
-            throw fail("a command starts with its name, not '\(head.text)'", at: head)
+            throw fail("a command starts with its name, not '\(Limits.echo(head.text))'", at: head)
         }
         switch head.text {
         case "track": return try parseTrack()
@@ -269,7 +275,7 @@ struct LineParser {
         case "marker":
             let usage = "marker add TIME [amp=A] [clip=C]"
             let verb = try next("'add'", usage: usage)
-            guard isKeyword(verb, "add") else { throw fail("expected 'add', not '\(verb.text)' (\(usage))", at: verb) }
+            guard isKeyword(verb, "add") else { throw fail("expected 'add', not '\(Limits.echo(verb.text))' (\(usage))", at: verb) }
             let t = try time(try next("TIME", usage: usage), "time")
             let opts = try options(["amp", "clip"], usage: usage)
             var content: Content?
@@ -285,13 +291,13 @@ struct LineParser {
             let opts = try options(["period", "count", "start", "amp"], usage: usage)
             let period = try number(try required(opts, "period", usage: usage), "period",
                                     { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
-            let count = try integer(try required(opts, "count", usage: usage), "count", 1...PatternParser.maxSymbols)
+            let count = try integer(try required(opts, "count", usage: usage), "count", 1...Limits.maxAddedMarkers)
             return .pulse(period: period, count: count, start: try opts["start"].map { try time($0, "start") },
                           amp: try opts["amp"].map(amp))
         case "mode":
             let usage = "mode clip on|off"
             let what = try next("'clip'", usage: usage)
-            guard isKeyword(what, "clip") else { throw fail("expected 'clip', not '\(what.text)' (\(usage))", at: what) }
+            guard isKeyword(what, "clip") else { throw fail("expected 'clip', not '\(Limits.echo(what.text))' (\(usage))", at: what) }
             let on = try onOff(try next("on or off", usage: usage), usage: usage)
             try end(usage: usage)
             return .clipMode(on)
@@ -304,7 +310,7 @@ struct LineParser {
             let usage = "clip C"
             let word = try next("C", usage: usage)
             guard let content = Content(code: word.text) else {
-                throw fail("unknown clip '\(word.text)' (clips are 1-16, + hold, - rest, ? random)", at: word)
+                throw fail("unknown clip '\(Limits.echo(word.text))' (clips are 1-16, + hold, - rest, ? random)", at: word)
             }
             try end(usage: usage)
             return .chooseClip(content)
@@ -421,7 +427,7 @@ struct LineParser {
             } ?? 1
             return .quantize(steps, strength: strength)
         default:
-            var message = "unknown command '\(head.text)'"
+            var message = "unknown command '\(Limits.echo(head.text))'"
             if let near = Self.nearest(head.text, in: CommandParser.names) { message += " (did you mean '\(near)'?)" }
             throw fail(message, at: head)
         }
@@ -520,19 +526,19 @@ struct LineParser {
 
     func unknownTrackSetting(_ text: String, usage: String) -> String {
         if let near = Self.nearest(text, in: ["add"] + Self.trackSettings) {
-            return "unknown track setting '\(text)' (did you mean '\(near)'?)"
+            return "unknown track setting '\(Limits.echo(text))' (did you mean '\(near)'?)"
         }
-        return "unknown track setting '\(text)' (\(usage))"
+        return "unknown track setting '\(Limits.echo(text))' (\(usage))"
     }
 
     /// The NAME of `track add` and `track name`, nil when absent: one word, quoted when it holds spaces.
     mutating func trackName(example: String) throws -> String? {
         guard position < words.count else { return nil }
         let w = words[position]
-        if w.equals != nil { throw fail("unexpected '\(w.text)': quote a name with '=' in it", at: w) }
+        if w.equals != nil { throw fail("unexpected '\(Limits.echo(w.text))': quote a name with '=' in it", at: w) }
         position += 1
         if position < words.count {
-            throw fail("unexpected '\(words[position].text)': quote a name with spaces, as in \(example) \"low tom\"",
+            throw fail("unexpected '\(Limits.echo(words[position].text))': quote a name with spaces, as in \(example) \"low tom\"",
                        at: words[position])
         }
         return w.text
@@ -551,7 +557,7 @@ struct LineParser {
     mutating func trackGain() throws -> Double {
         let usage = "track [N] gain G | track [N] gain GdB"
         let word = try next("G", usage: usage)
-        if word.equals != nil { throw fail("unexpected '\(word.text)' (\(usage))", at: word) }
+        if word.equals != nil { throw fail("unexpected '\(Limits.echo(word.text))' (\(usage))", at: word) }
         let count = word.text.unicodeScalars.count
         var value = word
         var decibels = false
@@ -641,7 +647,7 @@ struct LineParser {
         s.gain = try opts["gain"].map { try number($0, "gain", { (0...16).contains($0) }, "must be from 0 to 16") }
         if let m = opts["mode"] {
             guard let mode = ClipSlot.Mode(rawValue: m.text) else {
-                throw fail("mode must be oneshot or gate, not '\(m.text)'", at: m)
+                throw fail("mode must be oneshot or gate, not '\(Limits.echo(m.text))'", at: m)
             }
             s.mode = mode
         }
@@ -735,7 +741,7 @@ struct LineParser {
                 switch v.text {
                 case "all": allTracks = true
                 case "current", "one": allTracks = false
-                default: throw fail("tracks must be all or current, not '\(v.text)'", at: v)
+                default: throw fail("tracks must be all or current, not '\(Limits.echo(v.text))'", at: v)
                 }
                 seenTracks = true
             } else {
@@ -745,18 +751,18 @@ struct LineParser {
         }
         let kind: Command.Selection.Kind
         guard !kindWord.quoted, kindWord.equals == nil else {
-            throw fail("unexpected '\(kindWord.text)' (\(usage))", at: kindWord)
+            throw fail("unexpected '\(Limits.echo(kindWord.text))' (\(usage))", at: kindWord)
         }
         switch kindWord.text {
         case "none", "all", "left", "right":
-            if position < last { throw fail("unexpected '\(words[position].text)' (\(usage))", at: words[position]) }
+            if position < last { throw fail("unexpected '\(Limits.echo(words[position].text))' (\(usage))", at: words[position]) }
             kind = kindWord.text == "none" ? .none : kindWord.text == "all" ? .all
                 : kindWord.text == "left" ? .left : .right
         case "at":
             guard position < last else { throw CommandError("missing TIME (select at TIME)", column: missingColumn) }
             kind = .at(try number(words[position], "time"))
             if position + 1 < last {
-                throw fail("unexpected '\(words[position + 1].text)' (select at TIME)", at: words[position + 1])
+                throw fail("unexpected '\(Limits.echo(words[position + 1].text))' (select at TIME)", at: words[position + 1])
             }
         case "range":
             let rangeUsage = "select range A B"
@@ -764,15 +770,15 @@ struct LineParser {
             let a = try number(words[position], "A"), b = try number(words[position + 1], "B")
             if b < a { throw fail("the range must not end before it starts (\(Self.show(a)))", at: words[position + 1]) }
             if position + 2 < last {
-                throw fail("unexpected '\(words[position + 2].text)' (\(rangeUsage))", at: words[position + 2])
+                throw fail("unexpected '\(Limits.echo(words[position + 2].text))' (\(rangeUsage))", at: words[position + 2])
             }
             kind = .range(a, b)
         case "pattern":
             kind = .pattern(try code(position, last, usage: "select pattern \"CODE\" [add]"))
         default:
-            var message = "unknown selection '\(kindWord.text)' (\(usage))"
+            var message = "unknown selection '\(Limits.echo(kindWord.text))' (\(usage))"
             if let near = Self.nearest(kindWord.text, in: ["none", "all", "left", "right", "at", "range", "pattern"]) {
-                message = "unknown selection '\(kindWord.text)' (did you mean '\(near)'?)"
+                message = "unknown selection '\(Limits.echo(kindWord.text))' (did you mean '\(near)'?)"
             }
             throw fail(message, at: kindWord)
         }
@@ -796,7 +802,7 @@ struct LineParser {
             switch h.text {
             case "first": handle = .first
             case "last": handle = .last
-            default: throw fail("handle must be first or last here, not '\(h.text)' (\(usage))", at: h)
+            default: throw fail("handle must be first or last here, not '\(Limits.echo(h.text))' (\(usage))", at: h)
             }
         }
         return .scale(factor: factor, handle: handle)
@@ -816,7 +822,7 @@ struct LineParser {
             let times = try opts["times"].map { try integer($0, "times", 1...10_000) } ?? 1
             return .groupStamp(n, times: times)
         }
-        throw fail("expected store or stamp, not '\(verb.text)' (\(usage))", at: verb)
+        throw fail("expected store or stamp, not '\(Limits.echo(verb.text))' (\(usage))", at: verb)
     }
 
     // MARK: - The rhythm designer
@@ -832,7 +838,7 @@ struct LineParser {
         }
         switch verb.text {
         case "slider":
-            let v = try number(try next("X", usage: "temper slider X"), "slider")
+            let v = try slider(try next("X", usage: "temper slider X"), "slider")
             try end(usage: "temper slider X")
             return .slider(v)
         case "stamp":
@@ -849,13 +855,13 @@ struct LineParser {
             let u = "temper morph times=K from=S0 to=S1"
             let opts = try options(["times", "from", "to"], usage: u)
             let times = try integer(try required(opts, "times", usage: u), "times", 1...10_000)
-            return .morph(times: times, from: try number(try required(opts, "from", usage: u), "from"),
-                          to: try number(try required(opts, "to", usage: u), "to"))
+            return .morph(times: times, from: try slider(try required(opts, "from", usage: u), "from"),
+                          to: try slider(try required(opts, "to", usage: u), "to"))
         case "amp":
             let u = "temper amp top|bottom BEAT A"
             let rowWord = try next("top or bottom", usage: u)
             guard let row = Temperament.RowName(rawValue: rowWord.text), !rowWord.quoted else {
-                throw fail("expected top or bottom, not '\(rowWord.text)' (\(u))", at: rowWord)
+                throw fail("expected top or bottom, not '\(Limits.echo(rowWord.text))' (\(u))", at: rowWord)
             }
             let beat = try integer(try next("BEAT", usage: u), "beat", 0...(CommandParser.maxDivision - 1))
             let a = try amp(try next("A", usage: u))
@@ -865,12 +871,12 @@ struct LineParser {
             let u = "temper preset swing|tigrigna|five-seven"
             let name = try next("NAME", usage: u)
             guard TemperamentPreset.names.contains(name.text) else {
-                throw fail("unknown preset '\(name.text)' (\(u))", at: name)
+                throw fail("unknown preset '\(Limits.echo(name.text))' (\(u))", at: name)
             }
             try end(usage: u)
             return .preset(name.text)
         default:
-            var message = "unknown designer command '\(verb.text)'"
+            var message = "unknown designer command '\(Limits.echo(verb.text))'"
             let verbs = ["slider", "stamp", "group", "apply", "morph", "preset", "amp"]
             if let near = Self.nearest(verb.text, in: verbs) { message += " (did you mean '\(near)'?)" }
             throw fail(message, at: verb)
@@ -886,7 +892,7 @@ struct LineParser {
         let (b, bottomBeats) = try row(try required(opts, "bottom", usage: usage), "bottom")
         var map: [Temperament.Pair]?
         if let m = opts["map"] { map = try pairs(m, a: a, b: b) }
-        let s = try opts["s"].map { try number($0, "s") }
+        let s = try opts["s"].map { try slider($0, "s") }
         return .define(span: span, top: a, topBeats: topBeats, bottom: b, bottomBeats: bottomBeats, map: map,
                        slider: s)
     }
@@ -940,7 +946,7 @@ struct LineParser {
         }
         var list: [Int] = []
         for part in split(beats, on: ",") {
-            if part.text.isEmpty { throw fail("empty beat in '\(beats.text)'", at: part) }
+            if part.text.isEmpty { throw fail("empty beat in '\(Limits.echo(beats.text))'", at: part) }
             let beat = try integer(part, "beat", 0...(division - 1))
             if list.contains(beat) { throw fail("beat \(beat) is chosen twice", at: part) }
             list.append(beat)
@@ -956,7 +962,7 @@ struct LineParser {
         for part in split(w, on: ",") {
             let ends = split(part, on: "-")
             guard ends.count == 2, !ends[0].text.isEmpty, !ends[1].text.isEmpty else {
-                throw fail("a mapping is I-J (top beat I to bottom beat J), not '\(part.text)'", at: part)
+                throw fail("a mapping is I-J (top beat I to bottom beat J), not '\(Limits.echo(part.text))'", at: part)
             }
             out.append(Temperament.Pair(top: try integer(ends[0], "top beat", 0...(a - 1)),
                                         bottom: try integer(ends[1], "bottom beat", 0...(b - 1))))
@@ -966,6 +972,8 @@ struct LineParser {
 
     /// The closest name within two edits, for "did you mean".
     static func nearest(_ word: String, in names: [String]) -> String? {
+        // Within two edits of a name means at most two characters longer than the longest.
+        guard word.unicodeScalars.count <= (names.map(\.count).max() ?? 0) + 2 else { return nil }
         let w = Array(word)
         var best: (String, Int)?
         for name in names {

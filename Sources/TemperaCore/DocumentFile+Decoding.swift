@@ -99,7 +99,7 @@ extension DocumentFile {
         }
 
         static let gainRange = 0.0...16.0
-        static let maxTime = CommandParser.maxTime
+        static let maxTime = Limits.maxTime
         static let msRange = 0.0...60_000.0
 
         static func document(_ root: JSONValue) throws -> Document {
@@ -248,7 +248,10 @@ extension DocumentFile {
             if let x = o.optional("span") {
                 d.span = try double(x, "span", { $0 > 0 && $0 <= maxTime }, "must be greater than 0 and at most 10000000")
             }
-            if let x = o.optional("slider") { d.slider = try double(x, "slider") }
+            if let x = o.optional("slider") {
+                let r = Limits.sliderRange
+                d.slider = try double(x, "slider", { r.contains($0) }, "must be from \(number(r.lowerBound)) to \(number(r.upperBound))")
+            }
             if let x = o.optional("top") { d.top = try row(x, "top") }
             if let x = o.optional("bottom") { d.bottom = try row(x, "bottom") }
             d.map = nil
@@ -355,7 +358,12 @@ extension DocumentFile {
         }
 
         static func tracks(_ v: JSONValue, nextID: inout MarkerID) throws -> [Track] {
-            try array(v, "tracks").map { item in
+            let items = try array(v, "tracks")
+            if items.count > Limits.maxTracks {
+                throw v.error("the document has \(Limits.count(items.count)) tracks; a document holds at most "
+                    + Limits.count(Limits.maxTracks))
+            }
+            return try items.map { item in
                 let o = try Object(item, "a track", allowed: ["name", "gain", "mute", "solo", "markers"])
                 var track = Track(name: "")
                 if let x = o.optional("name") { track.name = try string(x, "name") }
@@ -385,6 +393,10 @@ extension DocumentFile {
                         nextID += 1
                     }
                     track.markers = MarkerList(markers)
+                }
+                if Int(nextID) > Limits.maxMarkers {
+                    throw (o.optional("markers") ?? item).error("the document has more than "
+                        + "\(Limits.count(Limits.maxMarkers)) markers, the most a document holds")
                 }
                 return track
             }

@@ -10,6 +10,11 @@ public struct Edit {
     /// The document as edited so far.
     public internal(set) var document: Document
     var record: EditRecord
+    /// The first limit (see `Limits`) a change broke, as a message to follow the command's name; the change was
+    /// not made, and `Session.perform` reverts the whole edit and throws it.
+    var violation: String?
+    /// Markers inserted so far (the document's size is checked against `Limits.maxMarkers` after the body).
+    var inserted = 0
 
     /// Moves the document out of `source` (leaving a small placeholder), so the edit mutates it in place
     /// instead of copying the chunks it touches.
@@ -23,7 +28,12 @@ public struct Edit {
     /// Adds a marker under a fresh id (the id the marker carries is ignored) and returns that id.
     @discardableResult
     public mutating func insert(_ marker: Marker, track: Int) -> MarkerID {
-        precondition(marker.time.isFinite, "a marker's time must be finite")
+        guard admit(marker) else { return MarkerID.max }
+        guard document.nextMarkerID < MarkerID.max else {
+            violation = "ran out of marker ids (save the document and open it again)"
+            return MarkerID.max
+        }
+        inserted += 1
         var m = marker
         m.id = document.makeMarkerID()
         record.touch(id: m.id, track: track, before: nil)
@@ -41,7 +51,7 @@ public struct Edit {
     /// Gives a marker a new time, amplitude or content (same id); nothing happens when the track does not
     /// hold it.
     public mutating func replace(_ marker: Marker, track: Int) {
-        precondition(marker.time.isFinite, "a marker's time must be finite")
+        guard admit(marker) else { return }
         guard let old = document.tracks[track].markers.marker(id: marker.id) else { return }
         guard old != marker else { return }
         record.touch(id: marker.id, track: track, before: old)
@@ -56,12 +66,28 @@ public struct Edit {
         changed.reserveCapacity(markers.count)
         let current = document.tracks[track].markers.markers(ids: markers.map(\.id))
         for m in markers {
-            precondition(m.time.isFinite, "a marker's time must be finite")
+            guard admit(m) else { return }
             guard let old = current[m.id], old != m else { continue }
             record.touch(id: m.id, track: track, before: old)
             changed.append((old, m))
         }
         document.tracks[track].markers.apply(removing: [], upserting: MarkerList.updateOrder(changed))
+    }
+
+    /// True when a marker keeps the limits (time 0...`Limits.maxTime`, amplitude 0...1) and no earlier change
+    /// broke one; otherwise records the violation.
+    private mutating func admit(_ m: Marker) -> Bool {
+        guard violation == nil else { return false }
+        if m.time >= 0, m.time <= Limits.maxTime, m.amp >= 0, m.amp <= 1 { return true }
+        if !(m.amp >= 0 && m.amp <= 1) {
+            violation = "would give a marker the amplitude \(Limits.seconds(m.amp)) (amplitudes are 0 to 1)"
+        } else if m.time < 0 {
+            violation = "would put a marker at \(Limits.seconds(m.time)) s, before 0"
+        } else {
+            violation = "would put a marker at \(Limits.seconds(m.time)) s, past the time limit "
+                + "(\(Limits.seconds(Limits.maxTime)) s)"
+        }
+        return false
     }
 
     /// Sets the content of a marker (nil clears it).
@@ -73,12 +99,28 @@ public struct Edit {
 
     /// The rhythm designer's state.
     public mutating func setDesigner(_ t: Temperament) {
+        guard violation == nil else { return }
+        if !(t.span > 0 && t.span <= Limits.maxTime) {
+            violation = "would make the designer's span \(Limits.seconds(t.span)) s (it must be above 0 and at most "
+                + "\(Limits.seconds(Limits.maxTime)) s)"
+            return
+        }
+        if !(t.slider >= Limits.sliderRange.lowerBound && t.slider <= Limits.sliderRange.upperBound) {
+            violation = "would set the slider to \(Limits.seconds(t.slider)) (it must be from "
+                + "\(Limits.seconds(Limits.sliderRange.lowerBound)) to \(Limits.seconds(Limits.sliderRange.upperBound)))"
+            return
+        }
         if record.designer == nil { record.designer = document.designer }
         document.designer = t
     }
 
     /// Group slot `n`, counted from 1.
     public mutating func setGroup(_ n: Int, _ g: Group) {
+        guard violation == nil else { return }
+        if let problem = Limits.groupProblem(g) {
+            violation = problem
+            return
+        }
         if record.groups[n] == nil { record.groups[n] = document.groups[n] }
         document.groups[n] = g
     }
@@ -91,6 +133,12 @@ public struct Edit {
 
     /// Tempo, volume, loop region and length.
     public mutating func setTransport(_ t: Transport) {
+        guard violation == nil else { return }
+        let ends = [t.length, t.loopStart, t.loopEnd]
+        guard ends.allSatisfy({ $0 >= 0 && $0 <= Limits.maxTime }) else {
+            violation = "would put the length or the loop past the time limit (\(Limits.seconds(Limits.maxTime)) s)"
+            return
+        }
         if record.transport == nil { record.transport = document.transport }
         document.transport = t
     }
@@ -158,6 +206,8 @@ public struct Edit {
     mutating func revert() {
         record.revert(&document)
         record = EditRecord(document: document)
+        violation = nil
+        inserted = 0
     }
 }
 

@@ -8,7 +8,7 @@
 public enum PatternParser {
     /// The most symbols a code may unroll to, so a typo such as `1x99999999` fails at once instead of
     /// exhausting memory.
-    public static let maxSymbols = 1_000_000
+    public static let maxSymbols = Limits.maxAddedMarkers
     /// How deep parentheses may nest (the unrolling recurses).
     public static let maxNesting = 32
 
@@ -52,8 +52,10 @@ public enum PatternParser {
             throw CommandError("unbalanced parenthesis: '(' is never closed", column: stack[stack.count - 1].column)
         }
         let items = stack[0].items
-        if count(items) > maxSymbols {
-            throw CommandError("the code unrolls to more than \(maxSymbols) clips", column: 1)
+        let unrolled = count(items)
+        if unrolled > maxSymbols {
+            let reached = unrolled == Int.max ? "more than \(Limits.count(Int.max))" : Limits.count(unrolled)
+            throw CommandError("the code unrolls to \(reached) clips; a code holds at most \(Limits.count(maxSymbols))", column: 1)
         }
         return PatternCode(items: items, source: text)
     }

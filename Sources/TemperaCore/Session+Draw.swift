@@ -31,6 +31,8 @@ extension Session {
         let from = start ?? cursor
         try checkTime(from, "pulse start")
         try checkAmp(amp)
+        try Limits.checkAdding(count, to: markerCount, "pulse")
+        try Limits.checkTime(from + Double(count - 1) * period, "pulse would put its last marker at")
         try perform("pulse") { edit in
             for i in 0..<count {
                 edit.insert(Marker(id: 0, time: from + Double(i) * period, amp: amp ?? Self.defaultAmp), track: t)

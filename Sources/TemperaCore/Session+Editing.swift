@@ -48,7 +48,7 @@ extension Session {
     func runPaste() throws -> String? {
         guard let group = clipboard, !group.isEmpty else { throw CommandError("the clipboard is empty: copy or cut first") }
         let count = try stamp(group, what: "the clipboard", at: cursor, track: try requireTrack(), times: 1, name: "paste")
-        cursor += group.span
+        cursor = min(cursor + group.span, Limits.maxTime)
         return "pasted \(count) marker\(count == 1 ? "" : "s")"
     }
 

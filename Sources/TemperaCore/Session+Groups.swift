@@ -67,7 +67,7 @@ extension Session {
         guard !group.isEmpty else { throw CommandError("group \(n) is empty: store a selection with 'group store \(n)'") }
         let count = try stamp(group, what: "group \(n)", at: cursor, track: try requireTrack(), times: times,
                               name: times == 1 ? "stamp group \(n)" : "stamp group \(n) x\(times)")
-        cursor += Double(times) * group.span
+        cursor = min(cursor + Double(times) * group.span, Limits.maxTime)
         return "stamped group \(n)\(times == 1 ? "" : " x\(times)"): \(count) marker\(count == 1 ? "" : "s")"
     }
 
@@ -79,6 +79,9 @@ extension Session {
         guard t + lowest < document.tracks.count else {
             throw CommandError("\(what) spans \(lowest + 1) tracks, but there are only \(document.tracks.count - t) from track \(t + 1)")
         }
+        try Limits.checkAdding(Limits.product(group.elements.count, times), to: markerCount, name)
+        let lastOffset = group.elements.map(\.offset).max() ?? 0
+        try Limits.checkTime(origin + Double(times - 1) * group.span + lastOffset, "\(name) would put its last marker at")
         var stamped: [Int: Set<MarkerID>] = [:]
         try perform(name) { edit in
             for r in 0..<times {

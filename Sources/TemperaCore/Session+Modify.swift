@@ -101,6 +101,11 @@ extension Session {
     func runSubdivide(_ n: Int) throws -> String? {
         guard n >= 1 else { throw CommandError("subdivide needs n >= 1") }
         let groups = try requireSelection()
+        var gaps = 0
+        for (_, markers) in groups {
+            for (a, b) in zip(markers, markers.dropFirst()) where b.time > a.time { gaps += 1 }
+        }
+        try Limits.checkAdding(Limits.product(gaps, n), to: markerCount, "subdivide")
         var plan: [(track: Int, marker: Marker)] = []
         for (track, markers) in groups {
             for (a, b) in zip(markers, markers.dropFirst()) where b.time > a.time {
@@ -195,9 +200,7 @@ extension Session {
             moved.reserveCapacity(markers.count)
             for var m in markers {
                 m.time = map(m.time)
-                guard m.time.isFinite, m.time >= 0 else {
-                    throw CommandError("\(name) would move a marker before 0")
-                }
+                try Limits.checkTime(m.time, "\(name) would move a marker to")
                 moved.append(m)
             }
             plan.append((track, moved))

@@ -78,6 +78,7 @@ extension Session {
 
     func runLength(_ t: Double) throws -> String? {
         guard t.isFinite, t > 0 else { throw CommandError("length must be a positive time") }
+        try checkTime(t, "length")
         var transport = document.transport
         // A loop region still on its default (the whole timeline) follows the length.
         if transport.loopStart == 0 && transport.loopEnd == transport.length { transport.loopEnd = t }
@@ -89,6 +90,7 @@ extension Session {
     func runLoopRange(_ a: Double, _ b: Double) throws -> String? {
         guard a.isFinite, b.isFinite, a >= 0 else { throw CommandError("loop start must be a time >= 0") }
         guard b > a else { throw CommandError("loop end must be after its start") }
+        try checkTime(b, "loop end")
         var transport = document.transport
         transport.loopStart = a
         transport.loopEnd = b
@@ -208,7 +210,7 @@ extension Session {
     }
 
     func runCursor(_ t: Double) throws -> String? {
-        guard t.isFinite, t >= 0 else { throw CommandError("cursor must be a time >= 0") }
+        try checkTime(t, "cursor")
         cursor = t
         return nil
     }
@@ -231,6 +233,8 @@ extension Session {
     }
 
     func checkTime(_ t: Double, _ what: String) throws {
-        guard t.isFinite, t >= 0 else { throw CommandError("\(what) must be a time >= 0") }
+        guard t.isFinite, t >= 0, t <= Limits.maxTime else {
+            throw CommandError("\(what) must be from 0 to \(Limits.seconds(Limits.maxTime)) s, not \(Limits.seconds(t))")
+        }
     }
 }

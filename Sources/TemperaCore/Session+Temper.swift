@@ -20,7 +20,7 @@ extension Session {
             return note.map { summary + "; " + $0 } ?? summary
 
         case .slider(let x):
-            guard x.isFinite else { throw CommandError("temper slider: the value must be a number") }
+            try Limits.checkSlider(x, "temper slider: the value")
             var t = document.designer
             t.slider = x
             try perform("temper slider") { $0.setDesigner(t) }
@@ -33,7 +33,8 @@ extension Session {
 
         case let .morph(times, from, to):
             guard times >= 1 else { throw CommandError("temper morph: times must be at least 1 (got \(times))") }
-            guard from.isFinite, to.isFinite else { throw CommandError("temper morph: from and to must be numbers") }
+            try Limits.checkSlider(from, "temper morph: from")
+            try Limits.checkSlider(to, "temper morph: to")
             return try stampTemperament(sliders: Temperament.morphSliders(times: times, from: from, to: to),
                                         name: "temper morph")
 
@@ -85,6 +86,7 @@ extension Session {
         let t = document.designer
         try t.validate()
         guard !t.pairs.isEmpty else { throw CommandError("\(name): the temperament has no paired beats") }
+        try Limits.checkAdding(Limits.product(t.pairs.count, sliders.count), to: markerCount, name)
         let all = t.stampMarkers(at: cursor, sliders: sliders, content: chosenClip)
         let markers = all.filter { $0.time >= 0 }
         var ids: [MarkerID] = []
@@ -92,7 +94,7 @@ extension Session {
             for m in markers { ids.append(edit.insert(m, track: track)) }
         }
         selection = [track: Set(ids)]
-        cursor += Double(sliders.count) * t.span
+        cursor = min(cursor + Double(sliders.count) * t.span, Limits.maxTime)
         let cycles = sliders.count == 1 ? "1 cycle" : "\(sliders.count) cycles"
         let dropped = all.count - markers.count
         return "stamped \(markers.count) marker\(markers.count == 1 ? "" : "s") (\(cycles))" + (dropped > 0 ? "; \(dropped) before time 0 left out" : "")

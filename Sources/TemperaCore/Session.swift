@@ -236,6 +236,15 @@ public final class Session {
         var edit = Edit(taking: &document)
         do {
             try body(&edit)
+            // One place for the limits, whichever command made the change (see `Limits`).
+            if let problem = edit.violation { throw CommandError("\(name) \(problem)") }
+            if edit.inserted > 0 {
+                let total = edit.document.tracks.reduce(0) { $0 + $1.markers.count }
+                if total > Limits.maxMarkers {
+                    throw CommandError("\(name) would make \(Limits.count(total)) markers; a document holds at most "
+                        + Limits.count(Limits.maxMarkers))
+                }
+            }
         } catch {
             edit.revert()
             swap(&document, &edit.document)
@@ -394,6 +403,9 @@ public final class Session {
     func isElement(_ m: Marker) -> Bool {
         !clipMode || m.content != nil
     }
+
+    /// The markers the document holds, over every track.
+    public var markerCount: Int { document.tracks.reduce(0) { $0 + $1.markers.count } }
 
     /// The current track's index, or an error when the document has none.
     func requireTrack() throws -> Int {

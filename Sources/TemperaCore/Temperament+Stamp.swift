@@ -81,8 +81,12 @@ extension Temperament {
         kept += old[hi...]
         // Cycles whose dots can land in [A, B): c from the one where the latest dot first reaches A to the one
         // where the earliest dot passes B.
-        let firstCycle = Int(((-maxT) / span).rounded(.down))
-        let lastCycle = Int(((b - a - minT) / span).rounded(.up))
+        let first = ((-maxT) / span).rounded(.down), last = ((b - a - minT) / span).rounded(.up)
+        // A tiny span in a long loop would mean billions of cycles: such an audition is not built (the document
+        // plays as it is), as no command could stamp that many markers either.
+        guard first.isFinite, last.isFinite,
+              (last - first + 1) * Double(beats.count) <= Double(Limits.maxAddedMarkers) else { return document }
+        let firstCycle = Int(first), lastCycle = Int(last)
         var fresh: [Marker] = []
         if firstCycle <= lastCycle {
             for c in firstCycle...lastCycle {

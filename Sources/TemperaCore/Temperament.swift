@@ -167,8 +167,10 @@ public struct Temperament: Hashable, Sendable {
 
     /// Checks what a command must not accept; the message is one line for the user.
     public func validate() throws {
-        guard span.isFinite, span > 0 else { throw CommandError("temper: span must be a positive time (got \(span))") }
-        guard slider.isFinite else { throw CommandError("temper: the slider must be a number") }
+        guard span.isFinite, span > 0, span <= Limits.maxTime else {
+            throw CommandError("temper: span must be a positive time up to \(Limits.seconds(Limits.maxTime)) s (got \(Limits.seconds(span)))")
+        }
+        try Limits.checkSlider(slider, "temper: the slider")
         for (name, row) in [("top", top), ("bottom", bottom)] {
             guard row.division >= 1 else {
                 throw CommandError("temper: the \(name) subdivision must be at least 1 (got \(row.division))")
@@ -281,6 +283,8 @@ public struct Temperament: Hashable, Sendable {
 
     /// Shortest decimal up to 6 places, without Foundation.
     static func format(_ x: Double) -> String {
+        // Past 2^53 / 10^6 the millionths are not exact anyway (and past Int64 they would not convert).
+        guard x.isFinite, abs(x) < 1e9 else { return x.isFinite ? DocumentFile.number(x) : String(x) }
         let scaled = (x * 1_000_000).rounded()
         let negative = scaled < 0
         let v = Int64(abs(scaled))

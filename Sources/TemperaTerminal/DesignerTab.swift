@@ -224,7 +224,11 @@ public enum DesignerTab {
         let iois = t.intervals()
         guard !iois.isEmpty else { return "no paired beats" }
         let scale = 1000 / (tempo > 0 ? tempo : 1)
-        var s = iois.map { String(Int(($0 * scale).rounded())) }.joined(separator: " ")
+        // Intervals are bounded by the limits, but a value past Int's range prints as a number, never traps.
+        var s = iois.map { ms in
+            let v = (ms * scale).rounded()
+            return abs(v) < 1e15 ? String(Int(v)) : DocumentFile.number(v)
+        }.joined(separator: " ")
         if let r = t.swingRatio() { s += "  swing " + String(format: "%.2f", r) + ":1" }
         return s
     }

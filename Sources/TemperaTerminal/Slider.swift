@@ -8,6 +8,7 @@ struct Slider {
     /// The column (0-based, inside a slider `width` wide) of the knob.
     func knob(width: Int) -> Int {
         guard width > 1 else { return 0 }
+        guard fraction.isFinite else { return 0 }
         return Int((min(max(fraction, 0), 1) * Double(width - 1)).rounded())
     }
 

@@ -9,8 +9,35 @@ import Glibc
 enum CommandLineFailure {
     /// Prints one line to stderr and returns the error that exits with status 1.
     static func report(_ line: String) -> ExitCode {
-        write(line.split(separator: "\n").joined(separator: " ") + "\n", to: 2)
+        write(oneLine(line) + "\n", to: 2)
         return ExitCode.failure
+    }
+
+    /// The most characters an error line shows: a message that echoes a huge input is cut.
+    static let lineLimit = 400
+
+    /// A message as one short, harmless line of a terminal: newlines become spaces, other control characters
+    /// (C0, DEL and the C1 range a terminal may act on) are escaped as `\u{..}`, and the line is cut to
+    /// `lineLimit` characters.
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        var n = 0
+        for scalar in text.unicodeScalars {
+            if n == lineLimit {
+                out += "…"
+                break
+            }
+            n += 1
+            let v = scalar.value
+            if v == 0x0A || v == 0x0D {
+                out += " "
+            } else if v < 0x20 || (0x7F...0x9F).contains(v) {
+                out += "\\u{" + String(v, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Writes all of a string to a file descriptor (unbuffered: the caller batches).

@@ -72,7 +72,7 @@ struct EditCommand: ParsableCommand {
     }
 
     private func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data(("tempera: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data((CommandLineFailure.oneLine("tempera: " + message) + "\n").utf8))
         Foundation.exit(1)
     }
 }

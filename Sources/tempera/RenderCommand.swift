@@ -39,7 +39,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
         guard (8_000...192_000).contains(sampleRate) else { throw fail("--sample-rate must be 8000...192000 (got \(sampleRate))") }
-        guard tail >= 0 else { throw fail("--tail must be 0 or more seconds") }
+        guard tail >= 0, tail <= 3600 else { throw fail("--tail must be from 0 to 3600 seconds") }
         let ext = (output as NSString).pathExtension.lowercased()
         let formatName = format?.lowercased() ?? (ext == "flac" ? "flac" : "wav")
         guard let fmt = OfflineRenderer.Format(rawValue: formatName) else {
@@ -51,6 +51,11 @@ struct RenderCommand: ParsableCommand {
         var document = try CommandLineFailure.loadDocument(file, song: song)
         // The document's click setting is for the editor; on the command line the flag decides.
         document.transport.click = click
+        let t = document.transport
+        let span = t.loopOn ? t.loopEnd - t.loopStart : t.length
+        guard Double(loops) * span / t.tempo * Double(sampleRate) < 0x1p62 else {
+            throw fail("\(loops) loops of this document run past the last sample frame")
+        }
         let base = (file as NSString).deletingLastPathComponent
         let renderer = OfflineRenderer(document: document, baseDirectory: base.isEmpty ? "." : base,
                                        sampleRate: Double(sampleRate), loops: loops, maxTail: tail)
@@ -96,7 +101,7 @@ final class ProgressBar {
 
 /// Prints `tempera: MESSAGE` on stderr.
 func warn(_ message: String) {
-    CommandLineFailure.write("tempera: \(message)\n", to: 2)
+    CommandLineFailure.write(CommandLineFailure.oneLine("tempera: \(message)") + "\n", to: 2)
 }
 
 /// Prints `tempera: MESSAGE` on stderr; the result, thrown, exits with status 1.

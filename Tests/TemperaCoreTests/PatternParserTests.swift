@@ -65,7 +65,7 @@ final class PatternParserTests: XCTestCase {
 
     func testEmptyAndHugeCodesAreRefused() {
         XCTAssertEqual(error("   "), CommandError("empty pattern code (try '1 - 2x2')", column: 1))
-        XCTAssertEqual(error("(1x1000 2)x1000000"), CommandError("the code unrolls to more than 1000000 clips", column: 1))
+        XCTAssertEqual(error("(1x1000 2)x1000000"), CommandError("the code unrolls to 1,001,000,000 clips; a code holds at most 1,000,000", column: 1))
         XCTAssertEqual(error("1x99999999999999999999"), CommandError("'x99999999999999999999' repeats more than 1000000 times", column: 2))
     }
 }

@@ -98,7 +98,7 @@ final class TemperamentTests: XCTestCase {
         XCTAssertEqual(message { _ = try Temperament.define(span: 1, top: 4, topBeats: .list([0, 4]), bottom: 3, bottomBeats: .all, map: nil, slider: nil) },
                        "temper: top beat 4 is out of range for 4 pulses (0-3)")
         XCTAssertEqual(message { _ = try Temperament.define(span: 0, top: 4, topBeats: .all, bottom: 3, bottomBeats: .all, map: nil, slider: nil) },
-                       "temper: span must be a positive time (got 0.0)")
+                       "temper: span must be a positive time up to 10000000 s (got 0)")
         XCTAssertEqual(message { _ = try Temperament.define(span: 1, top: 4, topBeats: .list([0, 2]), bottom: 3, bottomBeats: .all,
                                                             map: [.init(top: 1, bottom: 0)], slider: nil) },
                        "temper: map 1-0: top beat 1 is not chosen (top: 0,2)")

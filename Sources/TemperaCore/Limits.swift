@@ -1,0 +1,121 @@
+/// The bounds every document keeps, one set for the commands and the file reader alike, so that whatever a
+/// command produces can be saved and opened again, and no input makes tempera trap or work for hours.
+///
+/// Commands check what they would produce before doing any work (`checkAdding`, `checkTime`), and `Edit` checks
+/// every marker, group and designer state it is given, whatever command gives it: a command that would break a
+/// limit throws one line naming the limit and the value it would have reached, and changes nothing. The reader
+/// refuses the same values in a file.
+///
+/// Safe to use from any thread.
+public enum Limits {
+    /// The latest time (seconds) a marker, a group offset or span, a loop end or a document length may have:
+    /// about 116 days, far past any rhythm, and small enough that every sample frame fits an Int64 at any rate.
+    public static let maxTime = 10_000_000.0
+
+    /// The most markers a document holds. Measured: opening and saving a million markers peaks at about 135 MB
+    /// (the markers, their id index, the file's bytes and the text written), so the limit means about 1.4 GB
+    /// and a file of 350-450 MB.
+    public static let maxMarkers = 10_000_000
+
+    /// The most markers one command may add (pulse, subdivide, group stamp, temper stamp and morph), and the
+    /// most clips a pattern code may unroll to: about a second of work.
+    public static let maxAddedMarkers = 1_000_000
+
+    /// The designer's slider values: well past the -0.5...1.5 of its lane, still small enough that no result
+    /// time overflows.
+    public static let sliderRange = -100.0...100.0
+
+    /// Sanity bound on how many tracks a document holds (each is a lane on the screen).
+    public static let maxTracks = 10_000
+
+    /// `1000000` as `1,000,000`: counts in messages.
+    public static func count(_ n: Int) -> String {
+        let digits = Array(String(n.magnitude))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(d)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+
+    /// A time in seconds for a message: a whole number without a fraction, else shortest round trip.
+    public static func seconds(_ t: Double) -> String {
+        if !t.isFinite { return t.isNaN ? "an undefined time" : (t < 0 ? "-infinity" : "infinity") }
+        return DocumentFile.number(t)
+    }
+
+    /// `a * b`, saturating at `Int.max` instead of trapping (both non-negative).
+    public static func product(_ a: Int, _ b: Int) -> Int {
+        let (p, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? Int.max : p
+    }
+
+    /// `a + b`, saturating at `Int.max` instead of trapping (both non-negative).
+    public static func sum(_ a: Int, _ b: Int) -> Int {
+        let (s, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : s
+    }
+
+    /// Throws unless a command that adds `count` markers to a document of `existing` may run.
+    /// - Parameter what: the command's name, as the message starts ("subdivide").
+    public static func checkAdding(_ count: Int, to existing: Int, _ what: String) throws {
+        if count > maxAddedMarkers {
+            throw CommandError("\(what) would add \(self.count(count)) markers; one command adds at most "
+                + "\(self.count(maxAddedMarkers))")
+        }
+        let total = sum(existing, count)
+        if total > maxMarkers {
+            throw CommandError("\(what) would make \(self.count(total)) markers; a document holds at most "
+                + "\(self.count(maxMarkers))")
+        }
+    }
+
+    /// Throws unless `t` is a time a document may hold (0 to `maxTime`).
+    /// - Parameter what: what the time is, as the message starts ("pulse would put a marker at").
+    public static func checkTime(_ t: Double, _ what: String) throws {
+        if t.isFinite, t >= 0, t <= maxTime { return }
+        if t.isFinite, t < 0 { throw CommandError("\(what) \(seconds(t)) s, before 0") }
+        throw CommandError("\(what) \(seconds(t)) s, past the time limit (\(seconds(maxTime)) s)")
+    }
+
+    /// Throws unless `s` is a slider value a document may hold.
+    public static func checkSlider(_ s: Double, _ what: String) throws {
+        guard s.isFinite, sliderRange.contains(s) else {
+            throw CommandError("\(what) must be from \(seconds(sliderRange.lowerBound)) to "
+                + "\(seconds(sliderRange.upperBound)), not \(s.isFinite ? seconds(s) : String(s))")
+        }
+    }
+
+    /// Why a group breaks the limits (its span or an offset past `maxTime`), as a phrase to follow a command's
+    /// name ("would make a group span ..."); nil when it keeps them.
+    public static func groupProblem(_ g: Group) -> String? {
+        let limit = "past the time limit (\(seconds(maxTime)) s)"
+        if !(g.span >= 0 && g.span <= maxTime) { return "would make a group span \(seconds(g.span)) s, \(limit)" }
+        for e in g.elements where !(e.offset >= 0 && e.offset <= maxTime) {
+            return "would put a group element at \(seconds(e.offset)) s, \(limit)"
+        }
+        return nil
+    }
+
+    /// A piece of user text for a message: at most `limit` characters (the rest elided as `…`), control
+    /// characters (C0, DEL and C1) escaped as `\u{..}`, so an echo is one short, harmless line.
+    public static func echo(_ text: String, limit: Int = 40) -> String {
+        var out = ""
+        var n = 0
+        for scalar in text.unicodeScalars {
+            if n == limit {
+                out += "…"
+                break
+            }
+            n += 1
+            let v = scalar.value
+            if v < 0x20 || (0x7F...0x9F).contains(v) {
+                out += "\\u{" + String(v, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
