@@ -27,10 +27,10 @@ final class PadTimingTests: XCTestCase {
         var time: Double?
     }
 
-    /// Runs tempera with `stdin` as its standard input while the server's monitor is recorded; retries (at most
-    /// three runs) when an underrun on a loaded machine delayed what followed. Returns the recording, the
-    /// program's standard output and its status.
-    func playRecorded(_ args: [String], stdin: String, name: String) throws -> (samples: [Float], stdout: String) {
+    /// Runs tempera with `stdin` as its standard input while the server's monitor is recorded. Returns the
+    /// recording, the program's standard output, and whether an underrun (a loaded machine) delayed what followed.
+    func playRecorded(_ args: [String], stdin: String, name: String) throws
+        -> (samples: [Float], stdout: String, underran: Bool) {
         guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
             throw XCTSkip("build tempera first (swift build)")
         }
@@ -38,20 +38,15 @@ final class PadTimingTests: XCTestCase {
         self.server = server
         let input = dir + "/\(name).in"
         try stdin.write(toFile: input, atomically: true, encoding: .utf8)
-        for attempt in 1...3 {
-            let wav = dir + "/\(name)\(attempt).wav"
-            let recorder = try server.record(to: wav)
-            usleep(800_000)   // an idle null sink stalls its first writes: let the recording settle first
-            let quoted = ([TestPaths.binary] + args).map { "'\($0)'" }.joined(separator: " ")
-            let r = Spawn.run("/bin/sh", ["-c", "\(quoted) < '\(input)'"], environment: ["PULSE_SERVER": server.address])
-            usleep(300_000)
-            PulseTestServer.finish(recorder)
-            XCTAssertEqual(r.status, 0, r.stderr)
-            if r.stderr.contains("underruns") && attempt < 3 { continue }
-            XCTAssertFalse(r.stderr.contains("underruns"), r.stderr)
-            return (try AudioFile.read(wav).samples, r.stdout)
-        }
-        fatalError("unreachable")
+        let wav = dir + "/\(name).wav"
+        let recorder = try server.record(to: wav)
+        usleep(800_000)   // an idle null sink stalls its first writes: let the recording settle first
+        let quoted = ([TestPaths.binary] + args).map { "'\($0)'" }.joined(separator: " ")
+        let r = Spawn.run("/bin/sh", ["-c", "\(quoted) < '\(input)'"], environment: ["PULSE_SERVER": server.address])
+        usleep(300_000)
+        PulseTestServer.finish(recorder)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return (try AudioFile.read(wav).samples, r.stdout, r.stderr.contains("underruns"))
     }
 
     func testPadsLandOnTheirTimePlusTheReportedLatencyAndTheRecordingPlaysThemWhereTheyWereHeard() throws {
@@ -70,8 +65,10 @@ final class PadTimingTests: XCTestCase {
 
         for attempt in 1...3 {
             // (a) Live: each pad sounds where it was sent plus the latency the server reported then.
-            let (live, printed) = try playRecorded(["play", path, "--pads", "--record", out], stdin: stdin,
+            let (live, printed, liveUnderran) = try playRecorded(["play", path, "--pads", "--record", out], stdin: stdin,
                                                    name: "live\(attempt)")
+            // An underrun delays what follows: a loaded machine. The run is done again, at most three.
+            if liveUnderran && attempt < 3 { continue }
             let played = try printed.split(separator: "\n").map { try JSONDecoder().decode(Played.self, from: Data($0.utf8)) }
             XCTAssertEqual(played.count, 20)
             XCTAssertEqual(played.map(\.sent), times)
@@ -111,7 +108,9 @@ final class PadTimingTests: XCTestCase {
             XCTAssertEqual(markers.map(\.amp), played.map(\.velocity))
 
             // (b) Played back, each hit sounds on the frame that was heard when its key arrived.
-            let (again, _) = try playRecorded(["play", out], stdin: "", name: "playback\(attempt)")
+            let (again, _, againUnderran) = try playRecorded(["play", out], stdin: "", name: "playback\(attempt)")
+            if againUnderran && attempt < 3 { continue }
+            XCTAssertFalse(liveUnderran || againUnderran, "underruns")
             let replayed = Onsets.soundStarts(again)
             XCTAssertEqual(replayed.count, 21)
             guard replayed.count == 21 else { return }
