@@ -199,6 +199,8 @@ public final class Dispatcher {
         case .tab(let tab):
             view.tab = tab
             view.focus = .tab
+            // The status line then says where the keys went and how to get them back.
+            say("")
         case .play:
             guard let engine else { return say("no audio output in this session") }
             engine.toggle()
@@ -289,7 +291,9 @@ public final class Dispatcher {
         case .help: helpOffset = 0
         case .command: openPrompt(action.argument)
         case .run: try runLine(action.argument)
-        case .focusNext: view.focus = view.focus == .timeline ? .tab : .timeline
+        case .focusNext:
+            view.focus = view.focus == .timeline ? .tab : .timeline
+            say("")
         case .tabNext, .tabPrev:
             let all = Tab.allCases
             let i = all.firstIndex(of: view.tab)!

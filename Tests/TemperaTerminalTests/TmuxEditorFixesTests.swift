@@ -39,3 +39,31 @@ extension TmuxTests {
         waitFor("the clips tab", { $0.contains("[clips]") })
     }
 }
+
+extension TmuxTests {
+    func testTheDesignerHasTheKeysVisiblyAndRenameAndSaveAsBehave() throws {
+        let path = home + "/focus.tempera"
+        launch([path])
+        waitFor("new file")
+        keys("F4")
+        waitFor("designer focused", { $0.contains("auditioning track 1") && $0.contains("Esc: back to the timeline") })
+        // R renames even here; the letters typed go into the name, not to the designer.
+        keys("R")
+        waitFor("rename track 1:")
+        keys("C-u")
+        type("nag")
+        keys("Enter")
+        waitFor("renamed", { $0.contains("nag") })
+        keys("Escape")
+        waitFor("keys on the timeline")
+        XCTAssertFalse(screen().contains("auditioning"))
+        // Save as offers the path; Ctrl-u removes only the path.
+        keys("S")
+        waitFor(":save " + path)
+        keys("C-u")
+        type(home + "/other.tempera")
+        keys("Enter")
+        waitFor("saved " + home + "/other.tempera")
+        XCTAssertEqual(try DocumentFile.load(home + "/other.tempera").tracks[0].name, "nag")
+    }
+}
