@@ -239,6 +239,7 @@ public enum DocumentFile {
 
     /// Reads and decodes a file. Errors from the content carry its line and column.
     public static func load(_ path: String) throws -> Document {
+        removeStaleTemporaries(of: path)
         let bytes = try readFile(path)
         return try decode(bytes: bytes)
     }
@@ -254,75 +255,176 @@ public enum DocumentFile {
         String(cString: strerror(code))
     }
 
+    /// Where writing `path` lands: the file a symbolic link (or a chain of them) points to, so saving through a
+    /// link replaces its target and keeps the link.
+    static func resolvingLinks(_ path: String) -> String {
+        var p = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(p, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return p }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(p, &buffer, buffer.count - 1)
+            guard n > 0 else { return p }
+            let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            p = target.hasPrefix("/") ? target : folder(of: p) + "/" + target
+        }
+        return p
+    }
+
+    /// The prefix of the temporary files a save of `base` may leave when the folder cannot hold an unnamed
+    /// file: `.NAME.tempera-PID-N.tmp`.
+    static func tempPrefix(_ base: Substring) -> String { ".\(base).tempera-" }
+
+    /// Removes temporary files of `path` left by saves whose process is gone (killed mid-write).
+    public static func removeStaleTemporaries(of path: String) {
+        let target = resolvingLinks(path)
+        let dir = folder(of: target)
+        let base = target.lastIndex(of: "/").map { target[target.index(after: $0)...] } ?? target[...]
+        let prefix = tempPrefix(base)
+        guard let d = opendir(dir) else { return }
+        defer { closedir(d) }
+        while let entry = readdir(d) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            guard name.hasPrefix(prefix), name.hasSuffix(".tmp") else { continue }
+            let rest = name.dropFirst(prefix.count).dropLast(4)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH { unlink(dir + "/" + name) }
+        }
+    }
+
+    /// `O_TMPFILE` (Linux): an unnamed file in a folder, which vanishes if the process dies before linking it.
+    static let openTemporaryFile: Int32 = 0o20000000 | O_DIRECTORY
+
     /// Writes bytes to a path atomically (see `save`).
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        if path.isEmpty { throw CommandError("cannot save: no file name") }
-        if path.hasSuffix("/") { throw CommandError("cannot save '\(path)': that is a folder, not a file name") }
-        let dir = folder(of: path)
-        let base = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
-        var info = stat()
-        if stat(dir, &info) != 0 {
-            let e = errno
-            if e == ENOENT { throw CommandError("cannot save '\(path)': the folder '\(dir)' does not exist") }
-            throw CommandError("cannot save '\(path)': \(systemError(e))")
+        var file = try AtomicWrite(path)
+        do {
+            try file.write(bytes)
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
         }
-        if (info.st_mode & S_IFMT) != S_IFDIR {
-            throw CommandError("cannot save '\(path)': '\(dir)' is not a folder")
-        }
-        var existing = stat()
-        let targetExists = stat(path, &existing) == 0
-        if targetExists, (existing.st_mode & S_IFMT) == S_IFDIR {
-            throw CommandError("cannot save '\(path)': that is a folder")
+    }
+
+    /// A file written whole or not at all. The data goes to an unnamed file in the target's folder (`O_TMPFILE`),
+    /// which nothing can see and which vanishes if the process dies; `commit` syncs it, links it under a
+    /// temporary name and renames that over the target, then syncs the folder. Where the folder cannot hold an
+    /// unnamed file, a named one (`.NAME.tempera-PID-N.tmp`) takes its place; stale ones of dead processes are
+    /// removed by the next save or open of the same document. A symbolic link is written through: its target
+    /// is replaced and the link stays.
+    ///
+    /// Several files can be prepared and then committed together, so a script that fails writes none of them.
+    public struct AtomicWrite {
+        /// The file that will be replaced (links resolved).
+        public let target: String
+        let shown: String
+        let dir: String
+        let base: Substring
+        /// The open file being written.
+        public let descriptor: Int32
+        var temp: String?
+        var existing: stat?
+
+        public init(_ path: String) throws {
+            shown = path
+            if path.isEmpty { throw CommandError("cannot save: no file name") }
+            if path.hasSuffix("/") { throw CommandError("cannot save '\(path)': that is a folder, not a file name") }
+            target = DocumentFile.resolvingLinks(path)
+            dir = folder(of: target)
+            let resolved = target
+            let name = resolved.lastIndex(of: "/").map { resolved[resolved.index(after: $0)...] } ?? resolved[...]
+            base = name
+            var info = stat()
+            if stat(dir, &info) != 0 {
+                let e = errno
+                if e == ENOENT { throw CommandError("cannot save '\(path)': the folder '\(dir)' does not exist") }
+                throw CommandError("cannot save '\(path)': \(systemError(e))")
+            }
+            if (info.st_mode & S_IFMT) != S_IFDIR {
+                throw CommandError("cannot save '\(path)': '\(dir)' is not a folder")
+            }
+            var old = stat()
+            if stat(target, &old) == 0 {
+                if (old.st_mode & S_IFMT) == S_IFDIR { throw CommandError("cannot save '\(path)': that is a folder") }
+                existing = old
+            }
+            DocumentFile.removeStaleTemporaries(of: target)
+            var fd: Int32 = -1
+            if access("/proc/self/fd", F_OK) == 0 {
+                fd = open(dir, DocumentFile.openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o666)
+            }
+            if fd < 0 {
+                for attempt in 0..<100 {
+                    let candidate = "\(dir)/\(DocumentFile.tempPrefix(name))\(getpid())-\(attempt).tmp"
+                    fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+                    if fd >= 0 { temp = candidate }
+                    if fd >= 0 || errno != EEXIST { break }
+                }
+            }
+            if fd < 0 {
+                let e = errno
+                if e == EACCES || e == EROFS || e == EPERM {
+                    throw CommandError("cannot save '\(path)': the folder '\(dir)' is not writable (\(systemError(e)))")
+                }
+                throw CommandError("cannot save '\(path)': \(systemError(e))")
+            }
+            descriptor = fd
+            // Keep the permissions a file already had (a saved file should not become world-readable or lose +w).
+            if let existing { _ = fchmod(fd, existing.st_mode & 0o7777) }
         }
 
-        var temp = ""
-        var fd: Int32 = -1
-        for attempt in 0..<100 {
-            temp = "\(dir)/.\(base).\(getpid())-\(attempt).tmp"
-            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if fd >= 0 || errno != EEXIST { break }
+        func failure(_ what: String, _ e: Int32) -> CommandError {
+            CommandError("cannot save '\(shown)': \(what): \(systemError(e))")
         }
-        if fd < 0 {
-            let e = errno
-            if e == EACCES || e == EROFS || e == EPERM {
-                throw CommandError("cannot save '\(path)': the folder '\(dir)' is not writable (\(systemError(e)))")
+
+        /// Appends bytes.
+        public func write(_ bytes: [UInt8]) throws {
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { buf in
+                    Glibc.write(descriptor, buf.baseAddress! + offset, bytes.count - offset)
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("writing failed", errno)
+                }
+                offset += n
             }
-            throw CommandError("cannot save '\(path)': \(systemError(e))")
         }
-        func fail(_ what: String, _ e: Int32) -> CommandError {
-            close(fd)
-            unlink(temp)
-            return CommandError("cannot save '\(path)': \(what): \(systemError(e))")
-        }
-        // Keep the permissions a file already had (a saved file should not become world-readable or lose +w).
-        if targetExists { _ = fchmod(fd, existing.st_mode & 0o7777) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { buf in
-                write(fd, buf.baseAddress! + offset, bytes.count - offset)
+
+        /// Syncs the data and puts it in place of the target.
+        public mutating func commit() throws {
+            if fsync(descriptor) != 0 { throw failure("fsync failed", errno) }
+            if temp == nil {
+                // Name the unnamed file, then rename it over the target (linkat cannot replace a file).
+                for attempt in 0..<100 {
+                    let name = "\(dir)/\(DocumentFile.tempPrefix(base))\(getpid())-\(attempt).tmp"
+                    if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 {
+                        temp = name
+                        break
+                    }
+                    if errno != EEXIST { throw failure("linking failed", errno) }
+                }
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail("writing failed", errno)
+            guard let temp else { throw failure("linking failed", EEXIST) }
+            if close(descriptor) != 0 { throw failure("closing failed", errno) }
+            if rename(temp, target) != 0 { throw failure("renaming failed", errno) }
+            self.temp = nil
+            // The rename itself is durable only once the folder is synced.
+            let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dfd >= 0 {
+                _ = fsync(dfd)
+                close(dfd)
             }
-            offset += n
         }
-        if fsync(fd) != 0 { throw fail("fsync failed", errno) }
-        if close(fd) != 0 {
-            let e = errno
-            unlink(temp)
-            throw CommandError("cannot save '\(path)': closing failed: \(systemError(e))")
-        }
-        if rename(temp, path) != 0 {
-            let e = errno
-            unlink(temp)
-            throw CommandError("cannot save '\(path)': \(systemError(e))")
-        }
-        // The rename itself is durable only once the folder is synced.
-        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            _ = fsync(dfd)
-            close(dfd)
+
+        /// Abandons the write: the target is untouched and nothing is left behind.
+        public func discard() {
+            close(descriptor)
+            if let temp { unlink(temp) }
         }
     }
 

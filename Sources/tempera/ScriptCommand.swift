@@ -74,10 +74,18 @@ struct ScriptCommand: ParsableCommand {
                 throw CommandLineFailure.report(located, file: script)
             }
         }
+        // Every file is written and synced first, then all are put in place: one that cannot be written (a
+        // missing folder, say) leaves every target as it was.
+        var prepared: [DocumentFile.AtomicWrite] = []
         do {
-            for copy in copies { try DocumentFile.save(copy.document, to: copy.path) }
-            try DocumentFile.save(session.document, to: target)
+            for (path, document) in copies + [(target, session.document)] {
+                let file = try DocumentFile.AtomicWrite(path)
+                prepared.append(file)
+                try file.write(DocumentFile.encodeBytes(document))
+            }
+            for i in prepared.indices { try prepared[i].commit() }
         } catch let error as CommandError {
+            for file in prepared { file.discard() }
             throw CommandLineFailure.report("tempera: \(error.message)")
         }
     }
