@@ -113,8 +113,6 @@ func pulseWrite(_ stream: OpaquePointer?, _ nbytes: Int, _ userdata: UnsafeMutab
 func pulseUnderflow(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
     guard let userdata else { return }
     let l = userdata.assumingMemoryBound(to: PulseLink.self)
-    // Paused, the stream may run dry between the silent blocks it is fed: that is not a glitch anyone hears.
-    guard l.pointee.shared.pointee.playing.load(ordering: .relaxed) else { return }
     l.pointee.shared.pointee.underruns.add(1, ordering: .relaxed)
 }
 

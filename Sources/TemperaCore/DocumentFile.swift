@@ -349,6 +349,10 @@ public enum DocumentFile {
             var old = stat()
             if stat(target, &old) == 0 {
                 if (old.st_mode & S_IFMT) == S_IFDIR { throw CommandError("cannot save '\(path)': that is a folder") }
+                // A device or a pipe is not replaced by a file (renaming over /dev/null would).
+                if (old.st_mode & S_IFMT) != S_IFREG {
+                    throw CommandError("cannot save '\(path)': it is not a regular file")
+                }
                 existing = old
             }
             DocumentFile.removeStaleTemporaries(of: target)

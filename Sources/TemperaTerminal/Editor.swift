@@ -14,6 +14,9 @@ public final class Editor {
     /// Seconds, injected so tests control autosave timing.
     public var clock: () -> Double
     private var dirty = true
+    /// Underruns the engine counted while paused, and its count when last read (see `transportInfo`).
+    private var pausedUnderruns = 0
+    private var lastUnderruns = 0
     /// What the engine was last given: the document's revision and, while the designer auditions, what it
     /// auditions on (changing track or clip changes what is heard).
     private var published: Published?
@@ -190,7 +193,12 @@ public final class Editor {
         guard let engine = dispatcher.engine else {
             return TransportInfo(audio: "no audio output")
         }
-        var info = TransportInfo(isPlaying: engine.isPlaying, position: engine.position, underruns: engine.underruns)
+        // Paused, the stream may run dry between the silent blocks it is fed: nobody hears that, so the
+        // transport counts only the underruns that happen while playing.
+        let total = engine.underruns, playing = engine.isPlaying
+        if !playing { pausedUnderruns += total - lastUnderruns }
+        lastUnderruns = total
+        var info = TransportInfo(isPlaying: playing, position: engine.position, underruns: total - pausedUnderruns)
         info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
         switch engine.status {
         case .off: info.audio = "audio off"

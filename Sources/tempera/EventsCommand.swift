@@ -47,20 +47,15 @@ struct EventsCommand: ParsableCommand {
         guard Double(loops) * schedule.span / schedule.tempo * Double(sampleRate) < 0x1p62 else {
             throw CommandLineFailure.report("tempera: \(loops) loops of this document run past the last sample frame")
         }
-        var out = ""
-        out.reserveCapacity(1 << 16)
+        var out = LineBuffer()
         for k in 0..<loops {
             for onset in schedule.onsets(pass: k) {
-                out += "{\"loop\":\(onset.loop),\"track\":\(onset.track),\"clip\":\(onset.clip),"
+                out.append("{\"loop\":\(onset.loop),\"track\":\(onset.track),\"clip\":\(onset.clip),"
                     + "\"amp\":\(DocumentFile.number(onset.amp)),\"time\":\(DocumentFile.number(onset.time)),"
-                    + "\"frame\":\(onset.frame)}\n"
-                if out.utf8.count >= 1 << 16 {
-                    CommandLineFailure.write(out, to: 1)
-                    out.removeAll(keepingCapacity: true)
-                }
+                    + "\"frame\":\(onset.frame)}\n")
             }
         }
-        CommandLineFailure.write(out, to: 1)
+        out.flush()
     }
 
     /// `--song`: the song's onsets, each line with its section and pass.
@@ -69,20 +64,32 @@ struct EventsCommand: ParsableCommand {
         guard Double(loops) * schedule.timing.total * Double(sampleRate) < 0x1p62 else {
             throw CommandLineFailure.report("tempera: \(loops) passes of this song run past the last sample frame")
         }
-        var out = ""
-        out.reserveCapacity(1 << 16)
+        var out = LineBuffer()
         for m in 0..<loops {
             for onset in schedule.onsets(songPass: m) {
-                out += "{\"loop\":\(onset.loop),\"section\":\(onset.section),\"pass\":\(onset.pass),"
+                out.append("{\"loop\":\(onset.loop),\"section\":\(onset.section),\"pass\":\(onset.pass),"
                     + "\"track\":\(onset.track),\"clip\":\(onset.clip),"
                     + "\"amp\":\(DocumentFile.number(onset.amp)),\"time\":\(DocumentFile.number(onset.time)),"
-                    + "\"frame\":\(onset.frame)}\n"
-                if out.utf8.count >= 1 << 16 {
-                    CommandLineFailure.write(out, to: 1)
-                    out.removeAll(keepingCapacity: true)
-                }
+                    + "\"frame\":\(onset.frame)}\n")
             }
         }
-        CommandLineFailure.write(out, to: 1)
+        out.flush()
+    }
+}
+
+/// Standard output written in 64 KiB pieces, so millions of event lines neither pile up nor cost a write each.
+private struct LineBuffer {
+    private var text = ""
+
+    init() { text.reserveCapacity(1 << 16) }
+
+    mutating func append(_ line: String) {
+        text += line
+        if text.utf8.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        CommandLineFailure.write(text, to: 1)
+        text.removeAll(keepingCapacity: true)
     }
 }

@@ -66,4 +66,16 @@ extension CommandLineTests {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("copy.tempera")))
         XCTAssertEqual(bytes(doc), before)
     }
+
+    func testSavingOverADeviceOrAPipeIsRefused() throws {
+        let doc = try savedDocument()
+        let script = try write("s.txt", "tempo 2\n")
+        XCTAssertEqual(mkfifo(path("pipe"), 0o600), 0)
+        let result = try tempera(["script", doc, script, "-o", path("pipe")])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.err, "tempera: cannot save '\(path("pipe"))': it is not a regular file\n")
+        var info = stat()
+        XCTAssertEqual(lstat(path("pipe"), &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO)
+    }
 }
