@@ -31,10 +31,14 @@ public final class Editor {
     private var lastTransport = TransportInfo()
     private var fitted = false
     /// Called after every event and idle wait (a shared document's changes arrive here); returns true when
-    /// it changed what is shown. While it is set the loop looks every `pollMs` milliseconds.
+    /// it changed what is shown. While it is set the loop looks every `pollInterval` milliseconds, and at once
+    /// when the screen's wake-up is signalled.
     public var poll: (() -> Bool)?
     /// How often `poll` is looked at when nothing else happens, milliseconds.
     public static let pollMs = 10
+    /// How often `poll` is looked at: `pollMs`, or longer when whatever feeds `poll` signals the screen's
+    /// wake-up (its timers, a flash fading, need no finer step).
+    public var pollInterval = Editor.pollMs
 
     /// Frame period while playing, milliseconds.
     public static let playingFrameMs = 33
@@ -67,7 +71,7 @@ public final class Editor {
         while true {
             if dirty || dispatcher.engine?.isPlaying == true { frame() }
             let playing = dispatcher.engine?.isPlaying == true
-            var event = screen.readInput(timeout: poll != nil ? Editor.pollMs
+            var event = screen.readInput(timeout: poll != nil ? pollInterval
                                              : playing ? Editor.playingFrameMs : Editor.idleWaitMs)
             // Everything already waiting is handled before the next frame, so a burst of mouse motion or
             // key repeat costs one frame, not one each.

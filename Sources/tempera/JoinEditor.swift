@@ -33,17 +33,24 @@ final class JoinedEditor {
     let participant: Participant
     let session: Session
     let inbox = SharedInbox()
+    /// Signalled with each event, so the editor draws it at once rather than at its next look.
+    let wakeup = Wakeup()
     var dispatcher: Dispatcher!
     private var lastSentView: Session.View?
     private var flashUntil = 0.0
     private var reconnectAt: Double?
     /// How long another participant's change stays highlighted, seconds.
     static let flashSeconds = 0.6
+    /// How often the editor looks when nothing arrives (reconnecting, a flash fading), milliseconds.
+    static let lookMs = 100
 
     init(participant: Participant) throws {
         self.participant = participant
-        let inbox = self.inbox
-        participant.onEvent = { inbox.push($0) }
+        let inbox = self.inbox, wakeup = self.wakeup
+        participant.onEvent = {
+            inbox.push($0)
+            wakeup.signal()
+        }
         try participant.connect()
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !participant.sync({ $0.connected && $0.seq >= 0 }) {
@@ -142,8 +149,10 @@ final class JoinedEditor {
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         dispatcher.view.sharedWith = []
         let screen = try CursesScreen(theme: theme)
+        screen.wakeup = wakeup
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: Autosave(paths: paths))
         editor.poll = { [unowned self] in self.poll() }
+        editor.pollInterval = JoinedEditor.lookMs
         editor.run()
         screen.close()
         CommandHistory.save(dispatcher.commandHistory, paths: paths)
