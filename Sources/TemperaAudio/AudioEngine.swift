@@ -216,6 +216,33 @@ public final class AudioEngine {
         send(TransportCommand(.play, value: Int32(clamping: loops)))
     }
 
+    /// Plays from the start (pass 0) so that it is heard from `nanos` on `MonotonicClock`, to the frame as far as
+    /// the output's reported latency tells (at once when that moment is past). Players sharing a document start
+    /// so, each at the same moment of the host's clock.
+    public func play(heardAtNanos nanos: UInt64, loops: Int = 0) {
+        wantPlaying = true
+        shared.pointee.finished.store(false, ordering: .releasing)
+        let frame = shared.pointee.readClock().frame(heardAtNanos: nanos, rate: sampleRate)
+        send(TransportCommand(.playAt, value: Int32(clamping: loops), frame: frame, nanos: nanos))
+    }
+
+    /// Where the whole output sits, -1 (left only) ... 1 (right only); 0, both sides as the mix has them. A
+    /// setting of this player, not of the document.
+    public var pan: Double {
+        get { Double(shared.pointee.outputPan.load(ordering: .relaxed)) / 1000 }
+        set {
+            let p = newValue.isFinite ? min(max(newValue, -1), 1) : 0
+            shared.pointee.outputPan.store(Int((p * 1000).rounded()), ordering: .relaxed)
+        }
+    }
+
+    /// Moves the music `seconds` later (earlier when negative) while it plays, from the next block.
+    public func nudge(seconds: Double) {
+        guard seconds.isFinite else { return }
+        let frames = Int64((seconds * sampleRate).rounded())
+        if frames != 0 { send(TransportCommand(.nudge, frame: frames)) }
+    }
+
     public func pause() {
         wantPlaying = false
         send(TransportCommand(.pause))

@@ -28,6 +28,8 @@ public final class Participant: @unchecked Sendable {
         /// The host said something is wrong with what was sent, or the connection broke.
         case notice(String)
         case disconnected
+        /// The shared transport started, stopped or changed pace (see `SharedTransport`).
+        case transport(SharedTransport)
     }
 
     /// One participant's cursor, as the host reports it.
@@ -63,6 +65,22 @@ public final class Participant: @unchecked Sendable {
     public private(set) var lastReplySeq = 0
     /// Commands sent again after a reconnect.
     public private(set) var resent = 0
+    /// The shared transport as the host last said.
+    public private(set) var transport = SharedTransport()
+    /// The host's clock minus this one (seconds), from the least delayed of the recent probes; nil before the
+    /// first answer.
+    public private(set) var clockOffset: Double?
+    /// The round trip of the probe `clockOffset` comes from, seconds.
+    public private(set) var clockRoundTrip: Double?
+    /// Recent probes: round trip and offset.
+    private var probes: [(roundTrip: Double, offset: Double)] = []
+    private var probeTimer: DispatchSourceTimer?
+    /// Probes kept (the least delayed of them gives the offset): about the last three bursts.
+    static let probesKept = 12
+    /// Probes a burst sends, and how far apart (seconds); one burst on joining, then one every `probeEvery`.
+    static let probesPerBurst = 4
+    static let probeSpacing = 0.01
+    static let probeEvery = 3.0
 
     private var connection: LineConnection?
     private var sessionKey: String?
@@ -133,12 +151,55 @@ public final class Participant: @unchecked Sendable {
         queue.async { [self] in connection?.send(Wire.ping(monotonicSeconds())) }
     }
 
+    /// Asks the host to start everyone playing from the start, or to stop everyone.
+    public func play(_ on: Bool) {
+        queue.async { [self] in
+            if connected { connection?.send(Wire.play(on)) }
+        }
+    }
+
+    /// The host's clock now, as far as the probes tell (this clock until the first answer).
+    public func hostNow() -> Double {
+        queue.sync { monotonicSeconds() + (clockOffset ?? 0) }
+    }
+
+    /// Where the host's moment `t` is on this machine's monotonic clock.
+    public func local(hostTime t: Double) -> Double {
+        queue.sync { t - (clockOffset ?? 0) }
+    }
+
+    /// Sends a burst of probes (on the queue).
+    private func probeBurst() {
+        for k in 0..<Participant.probesPerBurst {
+            queue.asyncAfter(deadline: .now() + Participant.probeSpacing * Double(k)) { [self] in
+                if connected { connection?.send(Wire.ping(monotonicSeconds())) }
+            }
+        }
+    }
+
+    /// A probe came back: `sent` on this clock, `host` the host's clock when it answered.
+    private func pong(sent: Double, host: Double) {
+        let now = monotonicSeconds()
+        let roundTrip = now - sent
+        guard roundTrip >= 0, roundTrip < 10 else { return }
+        // The host answered somewhere in the round trip; in its middle is the best guess, and the shorter the
+        // trip the less that guess can be off.
+        probes.append((roundTrip, host - (sent + now) / 2))
+        if probes.count > Participant.probesKept { probes.removeFirst(probes.count - Participant.probesKept) }
+        if let best = probes.min(by: { $0.roundTrip < $1.roundTrip }) {
+            clockOffset = best.offset
+            clockRoundTrip = best.roundTrip
+        }
+    }
+
     /// Runs `body` on the participant's queue (to read its state consistently).
     public func sync<T>(_ body: (Participant) throws -> T) rethrows -> T {
         try queue.sync { try body(self) }
     }
 
     private func lost() {
+        probeTimer?.cancel()
+        probeTimer = nil
         connection = nil
         let was = connected
         connected = false
@@ -179,7 +240,12 @@ public final class Participant: @unchecked Sendable {
             onEvent?(.notice(error))
             return
         }
-        if m["pong"] != nil { return }
+        if let sent = m["pong"]?.number, let host = m["host"]?.number { return pong(sent: sent, host: host) }
+        if let t = m["transport"] {
+            transport = Wire.read(transport: t)
+            onEvent?(.transport(transport))
+            return
+        }
     }
 
     private func welcome(_ m: JSONMessage, name given: String) {
@@ -195,6 +261,13 @@ public final class Participant: @unchecked Sendable {
         while let first = unanswered.first, first.id <= done { answered(first.id, message: nil, error: nil, view: nil) }
         connected = true
         onEvent?(.joined(name: given, host: m["host"]?.string ?? host))
+        probeBurst()
+        probeTimer?.cancel()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + Participant.probeEvery, repeating: Participant.probeEvery)
+        timer.setEventHandler { [weak self] in self?.probeBurst() }
+        timer.resume()
+        probeTimer = timer
         for (id, command) in unanswered {
             connection?.send(Wire.request(id: id, command))
             if id <= highestSent { resent += 1 }

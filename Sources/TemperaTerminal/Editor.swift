@@ -71,7 +71,7 @@ public final class Editor {
         while true {
             if dirty || dispatcher.engine?.isPlaying == true { frame() }
             let playing = dispatcher.engine?.isPlaying == true
-            var event = screen.readInput(timeout: poll != nil ? pollInterval
+            var event = screen.readInput(timeout: poll != nil ? (playing ? min(pollInterval, Editor.playingFrameMs) : pollInterval)
                                              : playing ? Editor.playingFrameMs : Editor.idleWaitMs)
             // Everything already waiting is handled before the next frame, so a burst of mouse motion or
             // key repeat costs one frame, not one each.

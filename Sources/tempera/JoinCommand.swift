@@ -38,6 +38,9 @@ struct JoinCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Save the shared document here at the end.")
     var output: String?
 
+    @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only), to tell players apart.")
+    var pan: Double = 0
+
     func run() throws {
         let (host, port): (String, Int)
         do {
@@ -109,30 +112,35 @@ struct JoinCommand: ParsableCommand {
 }
 
 extension JoinCommand {
-    func runEditor(host: String, port: Int) throws {
-        let paths = ConfigPaths()
-        let keyMap: KeyMap
-        let chosen: Theme
+    /// The key map and theme the editor uses, or the one line saying what is wrong with them.
+    static func editorSettings(theme: String?, paths: ConfigPaths) throws -> (KeyMap, Theme) {
         do {
-            keyMap = try KeyMap.load(paths: paths)
+            let keyMap = try KeyMap.load(paths: paths)
             let settings = try Settings.load(paths: paths)
             let name = theme ?? settings.theme
             guard let t = try Theme.named(name, paths: paths) else { throw CommandLineFailure.report("tempera: no theme '\(name)'") }
-            chosen = t
+            return (keyMap, t)
         } catch let e as ExitCode {
             throw e
         } catch {
             throw CommandLineFailure.report("tempera: \(error)")
         }
+    }
+
+    func runEditor(host: String, port: Int) throws {
+        let paths = ConfigPaths()
+        let (keyMap, chosen) = try JoinCommand.editorSettings(theme: theme, paths: paths)
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw CommandLineFailure.report("tempera: the editor needs a terminal (or give --script)")
         }
+        guard pan.isFinite, (-1...1).contains(pan) else { throw CommandLineFailure.report("tempera: --pan is -1...1") }
         let joined: JoinedEditor
         do {
             joined = try JoinedEditor(participant: Participant(host: host, port: port, name: name, token: token))
         } catch {
             throw CommandLineFailure.report("tempera: \(error)")
         }
+        joined.pan = pan
         try joined.run(keyMap: keyMap, theme: chosen, paths: paths)
     }
 }

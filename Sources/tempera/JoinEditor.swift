@@ -39,6 +39,30 @@ final class JoinedEditor {
     private var lastSentView: Session.View?
     private var flashUntil = 0.0
     private var reconnectAt: Double?
+    /// Set when this editor is also the host: the address it listens on, said at the start.
+    var hosting: String?
+    /// Where this player's output sits (-1 left ... 1 right), to tell players apart.
+    var pan = 0.0
+    /// The shared transport the engine follows, and how far the music heard here was from where the host's clock says it should be (seconds, recent looks).
+    private var following: SharedTransport?
+    private var errors: [Double] = []
+    private var lastCorrection = 0.0
+    /// Looks wait until a nudge has reached the output.
+    private var settledAt = 0.0
+    /// How far ahead of a start a player must know of it (the output renders tens of milliseconds ahead).
+    static let startMargin = 0.06
+    /// How often the phase is corrected, seconds, and the least error that is (the playhead clock's own jitter
+    /// is a few hundredths of a millisecond).
+    static let correctEvery = 1.0
+    static let tolerance = 0.0003
+    /// A difference corrected at once, seconds.
+    static let slip = 0.001
+    /// How long a nudge takes to be heard in the playhead clock, seconds.
+    static let settle = 0.06
+    /// An error beyond this is not nudged away but the player starts again at the next pass.
+    static let rejoinBeyond = 0.05
+    /// A playhead clock stamped longer ago than this is not trusted for a correction.
+    static let staleNanos: UInt64 = 100_000_000
     /// How long another participant's change stays highlighted, seconds.
     static let flashSeconds = 0.6
     /// How often the editor looks when nothing arrives (reconnecting, a flash fading), milliseconds.
@@ -109,11 +133,13 @@ final class JoinedEditor {
                 }
                 dispatcher.view.sharedWith = others.map(\.name)
             case .joined(_, let host):
-                dispatcher.say("joined \(host)'s document")
+                dispatcher.say(hosting.map { "sharing on \($0): others join with tempera join" } ?? "joined \(host)'s document")
                 reconnectAt = nil
                 lastSentView = nil
             case .notice(let text):
                 dispatcher.say(text, error: true)
+            case .transport(let t):
+                follow(t)
             case .disconnected:
                 dispatcher.say("connection lost: commands wait and are sent on reconnecting", error: true)
                 dispatcher.view.others = []
@@ -128,12 +154,78 @@ final class JoinedEditor {
             dispatcher.view.flashed = []
             changed = true
         }
+        correctPhase(now: now)
         let view = session.view
         if participant.sync({ $0.connected }), lastSentView.map({ !JoinedEditor.same($0, view) }) ?? true {
             participant.send(view: view)
             lastSentView = view
         }
         return changed
+    }
+
+    /// The host started, stopped or re-paced the shared transport.
+    private func follow(_ t: SharedTransport) {
+        guard let engine = dispatcher.engine else { return }
+        guard t.playing else {
+            following = nil
+            if engine.isPlaying { engine.pause() }
+            return
+        }
+        if let f = following, f.start == t.start {
+            // The same playing, at a new pace: the engine took the change with the document; the corrections
+            // follow the new anchor.
+            following = t
+            errors = []
+            return
+        }
+        start(t, engine)
+    }
+
+    /// Starts the engine on the host's moment: pass 0 is heard at the host's `start`; a player that comes in
+    /// late (or was thrown off) joins at the next pass's start, which the engine finds.
+    private func start(_ t: SharedTransport, _ engine: AudioEngine) {
+        let zero = t.rate > 0 ? t.at - t.music / t.rate : max(t.at, participant.hostNow())
+        following = t
+        errors = []
+        let local = participant.local(hostTime: zero)
+        engine.play(heardAtNanos: UInt64(max(0, local) * 1e9))
+    }
+
+    /// Keeps the music heard here where the host's clock says it is: collects the difference at each look (about
+    /// 30 a second while playing) and nudges the engine by their median, once a second for small differences
+    /// and at once (from the last four looks) for a slip of more than `slip`, as an underrun makes.
+    private func correctPhase(now: Double) {
+        guard let t = following, t.rate > 0, let engine = dispatcher.engine, engine.isPlaying else { return }
+        let clock = engine.playheadClock
+        let nanos = MonotonicClock.nanos()
+        // A stamp older than a few blocks means the output stalled: what it says is not what is heard.
+        guard clock.playing, nanos < clock.nanos + JoinedEditor.staleNanos, now >= settledAt else { return }
+        let heard = clock.heard(atNanos: nanos)
+        guard heard > clock.playStart else { return }
+        let hostNow = Double(nanos) / 1e9 + (participant.sync { $0.clockOffset } ?? 0)
+        let error = (heard - t.music(atHost: hostNow)) / t.rate
+        if abs(error) > JoinedEditor.rejoinBeyond {
+            start(t, engine)
+            return
+        }
+        errors.append(error)
+        var correction: Double?
+        if errors.count >= 4 {
+            let recent = errors.suffix(4).sorted()
+            let m = (recent[1] + recent[2]) / 2
+            if abs(m) > JoinedEditor.slip { correction = m }
+        }
+        if correction == nil, now - lastCorrection >= JoinedEditor.correctEvery, errors.count >= 5 {
+            let m = errors.sorted()[errors.count / 2]
+            if abs(m) > JoinedEditor.tolerance { correction = m }
+            lastCorrection = now
+            errors = []
+        }
+        guard let correction else { return }
+        engine.nudge(seconds: correction)
+        errors = []
+        lastCorrection = now
+        settledAt = now + JoinedEditor.settle
     }
 
     static func same(_ a: Session.View, _ b: Session.View) -> Bool {
@@ -144,8 +236,10 @@ final class JoinedEditor {
     /// Runs the editor until the user quits.
     func run(keyMap: KeyMap, theme: Theme, paths: ConfigPaths) throws {
         let engine = AudioEngine()
+        engine.pan = pan
         engine.start()
         dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
+        dispatcher.sharedPlay = { [participant] on in participant.play(on) }
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         dispatcher.view.sharedWith = []
         let screen = try CursesScreen(theme: theme)

@@ -1,0 +1,117 @@
+import Foundation
+import TemperaAudio
+import TemperaCore
+import TemperaTestSupport
+import XCTest
+
+/// Playing together: an editor hosting a document (`--serve`) and two `tempera join` players in tmux, all
+/// playing into one private PulseAudio server, one player panned hard left and the other hard right; the
+/// server's output is recorded and each onset of the left channel is paired with the right's.
+final class SharedPlaybackTests: XCTestCase {
+    var dir = ""
+    var server: PulseTestServer?
+    var sessions: [TmuxSession] = []
+
+    override func setUp() { dir = TestPaths.temporaryDirectory("shared-playback") }
+    override func tearDown() {
+        for s in sessions { s.kill() }
+        server?.stop()
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// How long the players play: TEMPERA_PHASE_SECONDS, else 20 s (the suite's share; 300 s is the long run).
+    var seconds: Double {
+        ProcessInfo.processInfo.environment["TEMPERA_PHASE_SECONDS"].flatMap(Double.init) ?? 20
+    }
+
+    func start(_ name: String, _ arguments: String, pulse: String, sink: String? = nil) -> TmuxSession {
+        let tmux = TmuxSession(server: "tempera-phase-\(name)-\(getpid())")
+        sessions.append(tmux)
+        let env = "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=\(dir)/\(name) XDG_CONFIG_HOME=\(dir)/\(name)/config "
+            + "XDG_STATE_HOME=\(dir)/\(name)/state PULSE_SERVER=\(pulse)" + (sink.map { " PULSE_SINK=\($0)" } ?? "")
+        tmux.start("cd \(dir) && \(env) \(TestPaths.binary) \(arguments); sleep 60", width: 120, height: 40)
+        return tmux
+    }
+
+    /// Onsets in one channel: frames where it sounds after at least 100 silent frames.
+    static func onsets(_ stereo: [Float], channel: Int) -> [Int] {
+        var starts: [Int] = []
+        var silent = 100
+        for i in 0..<(stereo.count / 2) {
+            if stereo[2 * i + channel] == 0 {
+                silent += 1
+            } else {
+                if silent >= 100 { starts.append(i) }
+                silent = 0
+            }
+        }
+        return starts
+    }
+
+    func testTwoPlayersAndTheHostPlayTheSameOnsetsWithin2Milliseconds() throws {
+        guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
+            throw XCTSkip("build tempera first (swift build)")
+        }
+        let server = try PulseTestServer()
+        self.server = server
+        // The host plays into a sink of its own on the same server, so the recording holds the two players alone.
+        let load = Spawn.run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=host", "rate=48000",
+                                                "format=float32le"], environment: ["PULSE_SERVER": server.address])
+        XCTAssertEqual(load.status, 0, load.stderr)
+
+        // Four onsets a pass on a 0.9 s loop, each a 200-frame block (its first frame is the onset).
+        try AudioFile.write(Fixture.block(frames: 200, level: 0.3), sampleRate: 48_000, to: dir + "/onset.wav",
+                            as: .wavFloat)
+        let doc = Fixture.document(tracks: [[(0, .clip(1)), (0.2, .clip(1)), (0.45, .clip(1)), (0.7, .clip(1))]],
+                                   slots: [ClipSlot(file: dir + "/onset.wav")], span: 0.9, volume: 0.8)
+        try DocumentFile.save(doc, to: dir + "/shared.tempera")
+
+        let host = start("host", "shared.tempera --serve --port 0 --name host", pulse: server.address, sink: "host")
+        let shown = host.wait(timeout: 30) { $0.range(of: #"sharing on 127\.0\.0\.1:\d+"#, options: .regularExpression) != nil }
+        XCTAssertTrue(shown.met, shown.screen)
+        guard let r = shown.screen.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression) else { return }
+        let address = String(shown.screen[r])
+        let left = start("left", "join \(address) --name left --pan=-1", pulse: server.address)
+        let right = start("right", "join \(address) --name right --pan=1", pulse: server.address)
+        XCTAssertTrue(host.wait(timeout: 30) { $0.contains("left") && $0.contains("right") }.met, host.screen())
+
+        let wav = dir + "/together.wav"
+        let recorder = try server.record(to: wav)
+        usleep(1_000_000)   // an idle null sink stalls its first writes: let the recording settle first
+        // Space in one player starts everyone (through the host).
+        left.keys(["Space"])
+        usleep(useconds_t(seconds * 1_000_000))
+        let playing = [host, left, right].map { $0.screen().contains("playing") }
+        right.keys(["Space"])
+        usleep(500_000)
+        PulseTestServer.finish(recorder)
+
+        XCTAssertEqual(playing, [true, true, true], "the host and both players play")
+        let samples = try AudioFile.read(wav).samples
+        let l = SharedPlaybackTests.onsets(samples, channel: 0), r2 = SharedPlaybackTests.onsets(samples, channel: 1)
+        let expected = Int(seconds / 0.9 * 4)
+        XCTAssertGreaterThan(l.count, expected - 8, "left onsets")
+        XCTAssertGreaterThan(r2.count, expected - 8, "right onsets")
+        // Each left onset with the nearest right one.
+        var worst = 0, paired = 0, j = 0
+        var differences: [Int] = []
+        for a in l {
+            while j + 1 < r2.count, abs(r2[j + 1] - a) <= abs(r2[j] - a) { j += 1 }
+            guard j < r2.count, abs(r2[j] - a) < 4_800 else { continue }
+            let d = r2[j] - a
+            differences.append(d)
+            worst = max(worst, abs(d))
+            paired += 1
+        }
+        if let out = ProcessInfo.processInfo.environment["TEMPERA_PHASE_LOG"] {
+            try? (zip(l, differences).map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\nright \(r2)\n")
+                .write(toFile: out, atomically: true, encoding: .utf8)
+        }
+        let sorted = differences.map(abs).sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        print(String(format: "shared playback over %.0f s: %d onsets paired (left %d, right %d), worst %.3f ms, median %.3f ms",
+                     seconds, paired, l.count, r2.count, Double(worst) / 48, Double(median) / 48))
+        XCTAssertGreaterThan(paired, expected - 8)
+        XCTAssertLessThanOrEqual(worst, 96, "the same onset left the two players more than 2 ms apart")
+    }
+}
