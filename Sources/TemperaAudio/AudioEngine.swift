@@ -37,6 +37,12 @@ public final class AudioEngine {
 
     public let sampleRate: Double
     public let outputKind: Output
+    /// The output buffer asked of PulseAudio, seconds (set before `start`): small for an editor that answers at
+    /// once, larger where playback is aimed at a moment anyway (playing together), so a loaded machine underruns
+    /// less.
+    public var outputLatency = 0.020
+    /// The buffer players of a shared document or a Link session ask for.
+    public static let aimedLatency = 0.060
     private let shared: UnsafeMutablePointer<EngineShared>
     private let renderState: UnsafeMutablePointer<RenderState>
     private var output: AudioOutput?
@@ -89,7 +95,7 @@ public final class AudioEngine {
 
     private func connect() {
         output?.close()
-        let o: AudioOutput = outputKind == .pulse ? PulseOutput() : NullOutput()
+        let o: AudioOutput = outputKind == .pulse ? PulseOutput(targetLatency: outputLatency) : NullOutput()
         o.open(render: renderState, shared: shared, sampleRate: sampleRate)
         output = o
         attemptAt = Date()

@@ -236,6 +236,7 @@ final class JoinedEditor {
     /// Runs the editor until the user quits.
     func run(keyMap: KeyMap, theme: Theme, paths: ConfigPaths) throws {
         let engine = AudioEngine()
+        engine.outputLatency = AudioEngine.aimedLatency
         engine.pan = pan
         engine.start()
         dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
