@@ -73,6 +73,13 @@ final class HostileCommandLineTests: XCTestCase {
         return (server, recorder)
     }
 
+    /// stderr without the `N underruns` line a loaded machine may add after a play.
+    func withoutUnderruns(_ stderr: String) -> String {
+        stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !($0.hasPrefix("tempera: ") && ($0.hasSuffix(" underruns") || $0.hasSuffix(" underrun"))) }
+            .joined(separator: "\n")
+    }
+
     func serverPid(_ server: PulseTestServer) throws -> pid_t {
         let text = try String(contentsOfFile: server.dir + "/run/pid", encoding: .utf8)
         return try XCTUnwrap(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -99,7 +106,8 @@ final class HostileCommandLineTests: XCTestCase {
         }
         let r = try run(["play", doc], env: ["PULSE_SERVER": server.address], atMost: 10)
         XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.stderr, "tempera: slot 2: pipe.wav: is a pipe (FIFO), not a regular file (\(dir)/pipe.wav)\n")
+        XCTAssertEqual(withoutUnderruns(r.stderr),
+                       "tempera: slot 2: pipe.wav: is a pipe (FIFO), not a regular file (\(dir)/pipe.wav)\n")
         XCTAssertLessThan(r.seconds, 2)
     }
 
@@ -120,7 +128,7 @@ final class HostileCommandLineTests: XCTestCase {
         usleep(200_000)
         PulseTestServer.finish(recorder)
         XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.stderr, "tempera: slot 2: nan.wav: 1601 sample values were not a number (NaN or infinite) and "
+        XCTAssertEqual(withoutUnderruns(r.stderr), "tempera: slot 2: nan.wav: 1601 sample values were not a number (NaN or infinite) and "
             + "play as silence\n")
         let rec = try AudioFile.read(recording).samples
         XCTAssertGreaterThan(rec.count, 48_000, "the recorder heard the play")
