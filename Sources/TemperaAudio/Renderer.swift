@@ -727,14 +727,23 @@ struct RenderState {
         // The output's own pan (a player's, to tell players apart): the far side fades, the near one stays.
         let pan = Float(shared.pointee.outputPan.load(ordering: .relaxed)) / 1000
         let left: Float = pan > 0 ? 1 - pan : 1, right: Float = pan < 0 ? 1 + pan : 1
+        var finite = true
         for i in 0..<count {
             m += (target - m) * k
             // Land exactly on the target, so a settled gain is the same number as the offline render's.
             if abs(target - m) <= 1e-4 { m = target }
-            out[2 * i] = Self.softClip(out[2 * i] * m) * left
-            out[2 * i + 1] = Self.softClip(out[2 * i + 1] * m) * right
+            let l = Self.softClip(out[2 * i] * m), r = Self.softClip(out[2 * i + 1] * m)
+            finite = finite && l.isFinite && r.isFinite
+            out[2 * i] = l * left
+            out[2 * i + 1] = r * right
         }
         master = m
+        // The last guard: a block that is not all numbers (a NaN from anywhere in the mix) goes out as silence,
+        // never as the full-scale burst a NaN becomes in the converter. Counted, for the output to report.
+        if !finite {
+            out.update(repeating: 0, count: count * 2)
+            shared.pointee.silencedBlocks.add(1, ordering: .relaxed)
+        }
     }
 
     /// Where the master's soft clip starts: below it the mix passes untouched.
