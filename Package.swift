@@ -34,16 +34,13 @@ let package = Package(
         .target(name: "TemperaKits", dependencies: ["TemperaCore", "TemperaXML"]),
         // libxml2 behind a small element tree (its own module: see XMLTree).
         .target(name: "TemperaXML", dependencies: ["CXML2"]),
-        // Ableton Link (header-only C++, Debian's ableton-link-dev) behind an `extern "C"` face.
-        .target(name: "CLink", cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
-                linkerSettings: [.linkedLibrary("pthread")]),
         // Sharing a document over TCP: the host, participants and their line protocol (Dispatch, no C).
         .target(name: "TemperaNet", dependencies: ["TemperaCore"]),
         // Screen, panes, key maps, themes, the editor loop.
         .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaAudio", "CNcursesw"]),
 
         .executableTarget(name: "tempera", dependencies: [
-            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet", "CLink",
+            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
@@ -63,6 +60,5 @@ let package = Package(
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",
                                                                  "TemperaTestSupport"]),
-    ],
-    cxxLanguageStandard: .cxx14
+    ]
 )

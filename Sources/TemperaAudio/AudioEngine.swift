@@ -45,7 +45,7 @@ public final class AudioEngine {
     /// once, larger where playback is aimed at a moment anyway (playing together), so a loaded machine underruns
     /// less.
     public var outputLatency = 0.020
-    /// The buffer players of a shared document or a Link session ask for.
+    /// The buffer the players of a shared document ask for.
     public static let aimedLatency = 0.060
     private let shared: UnsafeMutablePointer<EngineShared>
     private let renderState: UnsafeMutablePointer<RenderState>

@@ -55,18 +55,14 @@ extension Session {
     /// the host keeps the history. The selection drops markers that are gone.
     public func apply(_ delta: DocumentDelta) throws {
         try delta.apply(to: &document)
-        revision += 1
-        if currentTrack >= document.tracks.count { currentTrack = max(0, document.tracks.count - 1) }
-        pruneSelection()
+        afterDocumentMoved()
     }
 
     /// Takes `document` as this session's, with an empty history (a participant joining a shared document).
     public func adopt(_ document: Document) {
         self.document = document
         history = History()
-        revision += 1
-        if currentTrack >= document.tracks.count { currentTrack = max(0, document.tracks.count - 1) }
-        pruneSelection()
+        afterDocumentMoved()
     }
 
     /// Undoes an earlier `step` of this history out of order, as a new step named `name`: what the step

@@ -310,7 +310,7 @@ public final class Session {
         guard canUndo else { throw CommandError("nothing to undo") }
         var names: [String] = []
         while names.count < k, let name = undoName, history.undo(&document) { names.append(name) }
-        afterHistoryMove()
+        afterDocumentMoved()
         return names.count == 1 ? "undid \(names[0])" : "undid \(names.count) steps"
     }
 
@@ -324,7 +324,7 @@ public final class Session {
         guard canRedo else { throw CommandError("nothing to redo") }
         var names: [String] = []
         while names.count < k, let name = redoName, history.redo(&document) { names.append(name) }
-        afterHistoryMove()
+        afterDocumentMoved()
         return names.count == 1 ? "redid \(names[0])" : "redid \(names.count) steps"
     }
 
@@ -353,7 +353,9 @@ public final class Session {
         return "saved \(target)"
     }
 
-    private func afterHistoryMove() {
+    /// After the document changed other than by a command's own edit (undo, redo, a shared document's change
+    /// or a new document): the revision moves on, and the current track and selection keep to what exists.
+    func afterDocumentMoved() {
         revision += 1
         if currentTrack >= document.tracks.count { currentTrack = max(0, document.tracks.count - 1) }
         pruneSelection()

@@ -39,6 +39,9 @@ public final class Editor {
     /// wake-up (its timers, a flash fading, need no finer step).
     public var pollInterval = Editor.pollMs
 
+    /// How often `poll` is looked at while playing, milliseconds (playing together keeps its phase there).
+    public static let pollWhilePlayingMs = 10
+
     /// Frame period while playing, milliseconds.
     public static let playingFrameMs = 33
     /// Events handled at most between two frames.
@@ -67,10 +70,15 @@ public final class Editor {
         // The first frame goes up before the samples load, so the screen never sits blank.
         frame()
         syncEngine()
+        var lastFrame = monotonicMilliseconds()
         while true {
-            if dirty || dispatcher.engine?.isPlaying == true { frame() }
             let playing = dispatcher.engine?.isPlaying == true
-            var event = screen.readInput(timeout: poll != nil ? (playing ? min(pollInterval, Editor.playingFrameMs) : pollInterval)
+            // While playing the playhead moves: a frame every `playingFrameMs`, however often `poll` is looked at.
+            if dirty || playing && monotonicMilliseconds() - lastFrame >= Double(Editor.playingFrameMs) - 1 {
+                frame()
+                lastFrame = monotonicMilliseconds()
+            }
+            var event = screen.readInput(timeout: poll != nil ? (playing ? Editor.pollWhilePlayingMs : pollInterval)
                                              : playing ? Editor.playingFrameMs : Editor.idleWaitMs)
             // Everything already waiting is handled before the next frame, so a burst of mouse motion or
             // key repeat costs one frame, not one each.
@@ -270,4 +278,11 @@ struct AudibleUnderruns {
         last = total
         return total - paused
     }
+}
+
+/// CLOCK_MONOTONIC in milliseconds (the editor loop's frame pacing; unaffected by the wall clock).
+func monotonicMilliseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
 }

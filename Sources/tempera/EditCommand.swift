@@ -39,9 +39,6 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only).")
     var pan: Double = 0
 
-    @Flag(help: "Join the Ableton Link session on the network: tempo and beat phase follow it (quantum: the meter).")
-    var link = false
-
     func run() throws {
         let paths = ConfigPaths()
         // Everything that can be wrong with the command line or the files is said before curses starts.
@@ -72,23 +69,16 @@ struct EditCommand: ParsableCommand {
         }
         guard isatty(0) == 1, isatty(1) == 1 else { fail("the editor needs a terminal (see 'tempera --help' for the other commands)") }
         guard pan.isFinite, (-1...1).contains(pan) else { fail("--pan is -1...1") }
-        if serve && link { fail("--serve and --link: choose one (the players of a shared document follow its host)") }
         if serve { return try host(session, keyMap: keyMap, theme: chosenTheme, paths: paths) }
 
         session.kits = HydrogenKits()
         let autosave = Autosave(paths: paths)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
         let engine = AudioEngine()
-        if link { engine.outputLatency = AudioEngine.aimedLatency }
         engine.pan = pan
         engine.start()
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
-        var follower: LinkFollower?
-        if link {
-            guard let f = LinkFollower(dispatcher: dispatcher) else { fail("cannot start Ableton Link") }
-            follower = f
-            dispatcher.sharedPlay = { [unowned f] on in f.play(on) }
-        }
+
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
@@ -97,12 +87,7 @@ struct EditCommand: ParsableCommand {
         let screen: CursesScreen
         do { screen = try CursesScreen(theme: chosenTheme) } catch { fail("\(error)") }
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: autosave)
-        if let follower {
-            editor.poll = { follower.poll(now: monotonicSeconds()) }
-            editor.pollInterval = Editor.playingFrameMs
-        }
         editor.run()
-        withExtendedLifetime(follower) {}
         screen.close()
         CommandHistory.save(dispatcher.commandHistory, paths: paths)
         let sig = CursesScreen.pendingSignal.load(ordering: .relaxed)

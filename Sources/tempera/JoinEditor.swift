@@ -51,12 +51,12 @@ final class JoinedEditor {
     private var settledAt = 0.0
     /// How far ahead of a start a player must know of it (the output renders tens of milliseconds ahead).
     static let startMargin = 0.06
-    /// How often the phase is corrected, seconds, and the least error that is (the playhead clock's own jitter
-    /// is a few hundredths of a millisecond).
+    /// How often the phase is corrected, seconds, and the least error that is (the median of a second's looks
+    /// varies by a few hundredths of a millisecond).
     static let correctEvery = 1.0
-    static let tolerance = 0.0003
+    static let tolerance = 0.0001
     /// A difference corrected at once, seconds.
-    static let slip = 0.001
+    static let slip = 0.0005
     /// How long a nudge takes to be heard in the playhead clock, seconds.
     static let settle = 0.06
     /// An error beyond this is not nudged away but the player starts again at the next pass.
@@ -192,8 +192,8 @@ final class JoinedEditor {
     }
 
     /// Keeps the music heard here where the host's clock says it is: collects the difference at each look (about
-    /// 30 a second while playing) and nudges the engine by their median, once a second for small differences
-    /// and at once (from the last four looks) for a slip of more than `slip`, as an underrun makes.
+    /// 100 a second while playing) and nudges the engine by their median, once a second for small differences
+    /// and at once (from the last three looks) for a slip of more than `slip`, as an underrun makes.
     private func correctPhase(now: Double) {
         guard let t = following, t.rate > 0, let engine = dispatcher.engine, engine.isPlaying else { return }
         let clock = engine.playheadClock
@@ -210,9 +210,9 @@ final class JoinedEditor {
         }
         errors.append(error)
         var correction: Double?
-        if errors.count >= 4 {
-            let recent = errors.suffix(4).sorted()
-            let m = (recent[1] + recent[2]) / 2
+        if errors.count >= 3 {
+            let recent = errors.suffix(3).sorted()
+            let m = recent[1]
             if abs(m) > JoinedEditor.slip { correction = m }
         }
         if correction == nil, now - lastCorrection >= JoinedEditor.correctEvery, errors.count >= 5 {
