@@ -1,6 +1,6 @@
 /// The tabs of the lower-right area.
 public enum Tab: String, CaseIterable, Hashable, Sendable {
-    case clips, groups, designer, song
+    case clips, groups, designer, song, pads
 
     /// The tab's title as drawn in the tab bar.
     public var label: String {
@@ -9,6 +9,7 @@ public enum Tab: String, CaseIterable, Hashable, Sendable {
         case .groups: return "groups"
         case .designer: return "rhythm designer"
         case .song: return "song"
+        case .pads: return "pads"
         }
     }
 
