@@ -34,14 +34,18 @@ enum PadsTab {
                      into canvas: inout Canvas) -> [Spot] {
         var spots: [Spot] = []
         guard r.height >= 5, r.width >= 20 else { return spots }
-        canvas.put(r.x, r.y, Format.pad("", r.width), .dim)
+        // The line above the pads: velocity, record state, where the music is; in short words when narrow.
+        let (record, shortRecord, role) = recordText(session: session, view: view, g)
+        let at = session.document.transport.barBeatLabel(view.transport.position)
+        var parts = ["velocity \(percent(view.padVelocity))", record, at]
+        if parts.joined(separator: g.separator).count > r.width {
+            parts = ["vel \(percent(view.padVelocity))", shortRecord, at]
+        }
         var x = r.x
-        x = canvas.put(x, r.y, "velocity \(percent(view.padVelocity))", .tool)
-        x = canvas.put(x, r.y, g.separator, .dim)
-        let (record, role) = recordText(session: session, view: view)
-        x = canvas.put(x, r.y, Format.fit(record, max(0, r.maxX - x), ellipsis: g.ellipsis), role)
-        let at = g.separator + session.document.transport.barBeatLabel(view.transport.position)
-        if x + at.count <= r.maxX { canvas.put(x, r.y, at, .dim) }
+        for (i, part) in parts.enumerated() {
+            if i > 0 { x = canvas.put(x, r.y, Format.fit(g.separator, max(0, r.maxX - x), ellipsis: g.ellipsis), .dim) }
+            x = canvas.put(x, r.y, Format.fit(part, max(0, r.maxX - x), ellipsis: g.ellipsis), i == 1 ? role : i == 0 ? .tool : .dim)
+        }
 
         for n in ClipSlot.range {
             let c = cell(n, in: r)
@@ -51,11 +55,13 @@ enum PadsTab {
             let number = n < 10 ? " \(n)" : "\(n)"
             let name = slot.isEmpty && slot.name.isEmpty ? String(g.dash) : slot.name
             let room = c.width - key.count - 1
-            let label = Format.pad(Format.fit(number + " " + name, max(0, room), ellipsis: g.ellipsis), max(0, room))
+            // Narrow pads leave out the number: the name and the key say more.
+            let text = c.width >= 10 ? number + " " + name : name
+            let label = Format.pad(Format.fit(text, max(0, room), ellipsis: g.ellipsis), max(0, room))
             let lit = left > 0
             canvas.put(c.x, c.y, label + " ", lit ? .toolActive : slot.isEmpty ? .dim : .tool)
             canvas.put(c.x + max(0, room) + 1, c.y, key, lit ? .toolActive : .toolKey)
-            if view.brokenSlots.contains(n) { canvas.put(c.x + (n < 10 ? 0 : 2), c.y, "!", .error) }
+            if view.brokenSlots.contains(n) { canvas.put(c.x + (c.width >= 10 && n >= 10 ? 2 : 0), c.y, "!", .error) }
             // The bar: what is left of the sound, along the pad's last row.
             if c.height > 1 {
                 let filled = Int((left * Double(c.width)).rounded(.up))
@@ -69,16 +75,19 @@ enum PadsTab {
         return spots
     }
 
-    /// `● recording: 3 hits`, `record armed: Space starts the take`, or how to arm.
-    static func recordText(session: Session, view: ViewState) -> (String, Role) {
+    /// The record state, in words and in short words, and its role: `● recording: 3 hits`, `armed: Space starts
+    /// the take`, or how to arm.
+    static func recordText(session: Session, view: ViewState, _ g: Glyphs) -> (String, String, Role) {
         if session.takeOpen {
-            return ((view.ascii ? "*" : "\u{25CF}") + " recording: \(view.takeHits) hit" + (view.takeHits == 1 ? "" : "s"), .error)
+            let dot = view.ascii ? "*" : "\u{25CF}"
+            let hits = "\(view.takeHits) hit" + (view.takeHits == 1 ? "" : "s")
+            return ("\(dot) recording: \(hits)", "\(dot) rec \(hits)", .error)
         }
         if session.recordArmed {
-            return ("record armed: " + (view.key("play").map { "\($0) starts the take" } ?? "playing starts the take"),
-                    .warning)
+            return ("armed: " + (view.key("play").map { "\($0) starts the take" } ?? "playing starts the take"),
+                    "rec armed", .warning)
         }
-        return ("record off" + (view.key("record.toggle").map { " (\($0) arms)" } ?? ""), .dim)
+        return ("record off" + (view.key("record.toggle").map { " (\($0) arms)" } ?? ""), "rec off", .dim)
     }
 
     static func percent(_ v: Double) -> String { "\(Int((v * 100).rounded()))%" }

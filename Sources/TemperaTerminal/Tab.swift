@@ -16,6 +16,9 @@ public enum Tab: String, CaseIterable, Hashable, Sendable {
     /// The title when the tab bar is narrow.
     public var shortLabel: String { self == .designer ? "designer" : label }
 
+    /// The title when even the short ones do not fit (80 columns).
+    public var tinyLabel: String { self == .designer ? "rhythm" : label }
+
     /// The key-map action that shows this tab, e.g. `tab.groups`.
     public var action: String { "tab." + rawValue }
 }
