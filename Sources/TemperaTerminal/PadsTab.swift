@@ -37,10 +37,9 @@ enum PadsTab {
         // The line above the pads: velocity, record state, where the music is; in short words when narrow.
         let (record, shortRecord, role) = recordText(session: session, view: view, g)
         let at = session.document.transport.barBeatLabel(view.transport.position)
-        var parts = ["velocity \(percent(view.padVelocity))", record, at]
-        if parts.joined(separator: g.separator).count > r.width {
-            parts = ["vel \(percent(view.padVelocity))", shortRecord, at]
-        }
+        let v = percent(view.padVelocity)
+        let choices = [["velocity \(v)", record, at], ["vel \(v)", record, at], ["vel \(v)", shortRecord, at]]
+        let parts = choices.first { $0.joined(separator: g.separator).count <= r.width } ?? choices[2]
         var x = r.x
         for (i, part) in parts.enumerated() {
             if i > 0 { x = canvas.put(x, r.y, Format.fit(g.separator, max(0, r.maxX - x), ellipsis: g.ellipsis), .dim) }
