@@ -72,7 +72,8 @@ public final class Editor {
         syncEngine()
         var lastFrame = monotonicMilliseconds()
         while true {
-            let playing = dispatcher.engine?.isPlaying == true
+            // A pad's bar runs down while it sounds, even with the transport stopped.
+            let playing = dispatcher.engine?.isPlaying == true || lastTransport.padsSounding
             // While playing the playhead moves: a frame every `playingFrameMs`, however often `poll` is looked at.
             if dirty || playing && monotonicMilliseconds() - lastFrame >= Double(Editor.playingFrameMs) - 1 {
                 frame()
@@ -207,6 +208,7 @@ public final class Editor {
         let playing = engine.isPlaying
         var info = TransportInfo(isPlaying: playing, position: engine.position,
                                  underruns: underruns.update(total: engine.underruns, playing: playing))
+        if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
         info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
         switch engine.status {
         case .off: info.audio = "audio off"
