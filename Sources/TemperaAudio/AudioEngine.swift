@@ -45,6 +45,12 @@ public final class AudioEngine {
     /// once, larger where playback is aimed at a moment anyway (playing together), so a loaded machine underruns
     /// less.
     public var outputLatency = 0.020
+    /// Playback is aimed at moments of the clock (a player of a shared document): the output asks the server
+    /// for its timing every 20 ms instead of interpolating, so what the playhead clock says is heard is.
+    public var aimed: Bool {
+        get { shared.pointee.aimed.load(ordering: .relaxed) }
+        set { shared.pointee.aimed.store(newValue, ordering: .relaxed) }
+    }
     /// The buffer the players of a shared document ask for.
     public static let aimedLatency = 0.060
     private let shared: UnsafeMutablePointer<EngineShared>

@@ -32,6 +32,8 @@ struct EngineShared: ~Copyable {
     let silencedBlocks = Atomic<Int>(0)
     /// Output latency in microseconds, as the server reports it.
     let latencyMicros = Atomic<Int>(0)
+    /// Playback is aimed at moments of the clock (playing together): the output keeps its timing fresh.
+    let aimed = Atomic<Bool>(false)
     /// Where the whole output sits, in thousandths from -1000 (left only) to 1000 (right only); 0: both sides.
     let outputPan = Atomic<Int>(0)
     /// Voices sounding after the last block.

@@ -59,8 +59,9 @@ final class JoinedEditor {
     static let slip = 0.0005
     /// How long a nudge takes to be heard in the playhead clock, seconds.
     static let settle = 0.06
-    /// An error beyond this is not nudged away but the player starts again at the next pass.
-    static let rejoinBeyond = 0.05
+    /// An error beyond this is not nudged away but the player starts again at the next pass (a stall of the
+    /// output of more than this, a stopped engine); below it the engine moves, playing what it skips at once.
+    static let rejoinBeyond = 0.5
     /// A playhead clock stamped longer ago than this is not trusted for a correction.
     static let staleNanos: UInt64 = 100_000_000
     /// How long another participant's change stays highlighted, seconds.
@@ -237,6 +238,7 @@ final class JoinedEditor {
     func run(keyMap: KeyMap, theme: Theme, paths: ConfigPaths) throws {
         let engine = AudioEngine()
         engine.outputLatency = AudioEngine.aimedLatency
+        engine.aimed = true
         engine.pan = pan
         engine.start()
         dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)

@@ -54,8 +54,10 @@ final class SharedPlaybackTests: XCTestCase {
         }
         let server = try PulseTestServer()
         self.server = server
-        // The host plays into a sink of its own on the same server, so the recording holds the two players alone.
-        let load = Spawn.run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=host", "rate=48000",
+        // The host plays into a sink of its own on the same server, so the recording holds the two players alone
+        // (TEMPERA_PHASE_HOST=1: the host, panned left, against the right player, the left one in that sink).
+        let hostRecorded = ProcessInfo.processInfo.environment["TEMPERA_PHASE_HOST"] == "1"
+        let load = Spawn.run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=aside", "rate=48000",
                                                 "format=float32le"], environment: ["PULSE_SERVER": server.address])
         XCTAssertEqual(load.status, 0, load.stderr)
 
@@ -66,52 +68,70 @@ final class SharedPlaybackTests: XCTestCase {
                                    slots: [ClipSlot(file: dir + "/onset.wav")], span: 0.9, volume: 0.8)
         try DocumentFile.save(doc, to: dir + "/shared.tempera")
 
-        let host = start("host", "shared.tempera --serve --port 0 --name host", pulse: server.address, sink: "host")
+        let host = start("host", "shared.tempera --serve --port 0 --name host" + (hostRecorded ? " --pan=-1" : ""),
+                         pulse: server.address, sink: hostRecorded ? nil : "aside")
         let shown = host.wait(timeout: 30) { $0.range(of: #"sharing on 127\.0\.0\.1:\d+"#, options: .regularExpression) != nil }
         XCTAssertTrue(shown.met, shown.screen)
         guard let r = shown.screen.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression) else { return }
         let address = String(shown.screen[r])
-        let left = start("left", "join \(address) --name left --pan=-1", pulse: server.address)
+        let left = start("left", "join \(address) --name left --pan=-1", pulse: server.address,
+                         sink: hostRecorded ? "aside" : nil)
         let right = start("right", "join \(address) --name right --pan=1", pulse: server.address)
         XCTAssertTrue(host.wait(timeout: 30) { $0.contains("left") && $0.contains("right") }.met, host.screen())
 
-        let wav = dir + "/together.wav"
-        let recorder = try server.record(to: wav)
-        usleep(1_000_000)   // an idle null sink stalls its first writes: let the recording settle first
-        // Space in one player starts everyone (through the host).
-        left.keys(["Space"])
-        usleep(useconds_t(seconds * 1_000_000))
-        let playing = [host, left, right].map { $0.screen().contains("playing") }
-        right.keys(["Space"])
-        usleep(500_000)
-        PulseTestServer.finish(recorder)
+        for attempt in 1...3 {
+            let underrunsBefore = [host, left, right].map { SharedPlaybackTests.underruns($0.screen()) }
+            let wav = dir + "/together\(attempt).wav"
+            let recorder = try server.record(to: wav)
+            usleep(1_000_000)   // an idle null sink stalls its first writes: let the recording settle first
+            // Space in one player starts everyone (through the host).
+            left.keys(["Space"])
+            usleep(useconds_t(seconds * 1_000_000))
+            let screens = [host, left, right].map { $0.screen() }
+            right.keys(["Space"])
+            usleep(500_000)
+            PulseTestServer.finish(recorder)
+            XCTAssertEqual(screens.map { $0.contains("playing") }, [true, true, true], "the host and both players play")
+            let underran = zip(screens.map(SharedPlaybackTests.underruns), underrunsBefore).contains { $0 > $1 }
 
-        XCTAssertEqual(playing, [true, true, true], "the host and both players play")
-        let samples = try AudioFile.read(wav).samples
-        let l = SharedPlaybackTests.onsets(samples, channel: 0), r2 = SharedPlaybackTests.onsets(samples, channel: 1)
-        let expected = Int(seconds / 0.9 * 4)
-        XCTAssertGreaterThan(l.count, expected - 8, "left onsets")
-        XCTAssertGreaterThan(r2.count, expected - 8, "right onsets")
-        // Each left onset with the nearest right one.
-        var worst = 0, paired = 0, j = 0
-        var differences: [Int] = []
-        for a in l {
-            while j + 1 < r2.count, abs(r2[j + 1] - a) <= abs(r2[j] - a) { j += 1 }
-            guard j < r2.count, abs(r2[j] - a) < 4_800 else { continue }
-            let d = r2[j] - a
-            differences.append(d)
-            worst = max(worst, abs(d))
-            paired += 1
+            let samples = try AudioFile.read(wav).samples
+            let l = SharedPlaybackTests.onsets(samples, channel: 0), r2 = SharedPlaybackTests.onsets(samples, channel: 1)
+            let expected = Int(seconds / 0.9 * 4)
+            // Each left onset with the nearest right one.
+            var worst = 0, paired = 0, j = 0
+            var differences: [Int] = []
+            for a in l {
+                while j + 1 < r2.count, abs(r2[j + 1] - a) <= abs(r2[j] - a) { j += 1 }
+                guard j < r2.count, abs(r2[j] - a) < 4_800 else { continue }
+                let d = r2[j] - a
+                differences.append(d)
+                worst = max(worst, abs(d))
+                paired += 1
+            }
+            if let out = ProcessInfo.processInfo.environment["TEMPERA_PHASE_LOG"] {
+                try? (zip(l, differences).map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\nright \(r2)\n")
+                    .write(toFile: out, atomically: true, encoding: .utf8)
+            }
+            let sorted = differences.map(abs).sorted()
+            let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+            print(String(format: (hostRecorded ? "host and player" : "shared playback")
+                         + " over %.0f s: %d onsets paired (left %d, right %d), worst %.3f ms, median %.3f ms%@",
+                         seconds, paired, l.count, r2.count, Double(worst) / 48, Double(median) / 48,
+                         underran ? " (the server underran)" : ""))
+            // An underrun of the loaded server delays the streams until each player catches up: such a run is
+            // done again, at most three; the last asserts whatever happened.
+            if underran && attempt < 3 && (worst > 96 || paired <= expected - 8) { continue }
+            XCTAssertGreaterThan(l.count, expected - 8, "left onsets")
+            XCTAssertGreaterThan(r2.count, expected - 8, "right onsets")
+            XCTAssertGreaterThan(paired, expected - 8)
+            XCTAssertLessThanOrEqual(worst, 96, "the same onset left the two players more than 2 ms apart")
+            break
         }
-        if let out = ProcessInfo.processInfo.environment["TEMPERA_PHASE_LOG"] {
-            try? (zip(l, differences).map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\nright \(r2)\n")
-                .write(toFile: out, atomically: true, encoding: .utf8)
-        }
-        let sorted = differences.map(abs).sorted()
-        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-        print(String(format: "shared playback over %.0f s: %d onsets paired (left %d, right %d), worst %.3f ms, median %.3f ms",
-                     seconds, paired, l.count, r2.count, Double(worst) / 48, Double(median) / 48))
-        XCTAssertGreaterThan(paired, expected - 8)
-        XCTAssertLessThanOrEqual(worst, 96, "the same onset left the two players more than 2 ms apart")
+    }
+
+    /// The underruns an editor's transport shows ("3 underruns"), 0 when it shows none.
+    static func underruns(_ screen: String) -> Int {
+        guard let r = screen.range(of: #"\d+ underruns?"#, options: .regularExpression) else { return 0 }
+        return Int(screen[r].prefix { $0.isNumber }) ?? 0
     }
 }
