@@ -19,7 +19,7 @@ public enum Limits {
     /// (the markers, their id index, the file's bytes and the text written), so the limit means about 1.4 GB
     /// and a file of 350-450 MB.
     #if TEMPERA_FUZZ
-    public static let maxMarkers = 10_000
+    public static let maxMarkers = 5_000
     #else
     public static let maxMarkers = 10_000_000
     #endif
@@ -27,7 +27,7 @@ public enum Limits {
     /// The most markers one command may add (pulse, subdivide, group stamp, temper stamp and morph), and the
     /// most clips a pattern code may unroll to: about a second of work.
     #if TEMPERA_FUZZ
-    public static let maxAddedMarkers = 2_000
+    public static let maxAddedMarkers = 1_000
     #else
     public static let maxAddedMarkers = 1_000_000
     #endif

@@ -1,11 +1,20 @@
 import TemperaCore
 
-/// The command language on a session: each line of the input is parsed and run on a new document (four tracks of
-/// 16 markers), as `tempera script` runs a script, going on past refused lines to reach more states. A refused
-/// line must change nothing; the result must save and, reopened,
-/// save the same bytes again.
-let start = Document.newDocument()
+/// A small document, so that an input's time goes to its commands: two tracks of four markers over two seconds,
+/// the default kit, the new document's settings.
+let start: Document = {
+    var doc = Document(tracks: ["kick", "hat"].map { name in
+        Track(name: name, markers: MarkerList((0..<4).map { i in
+            Marker(id: MarkerID(i), time: Double(i) * 0.5, amp: i == 0 ? 0.9 : 0.6, content: .clip(i + 1))
+        }))
+    })
+    doc.transport.grid = 4
+    return doc
+}()
 
+/// The command language on a session: each line of the input is parsed and run on the small document, as
+/// `tempera script` runs a script, going on past refused lines to reach more states. A refused line must change
+/// nothing; the result must save and, reopened, save the same bytes again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScript(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
