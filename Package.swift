@@ -52,7 +52,7 @@ let package = Package(
 
         // What the audio and terminal tests share: the private PulseAudio server and its recorder, onsets,
         // tmux sessions, the built program's path.
-        .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio"], path: "Tests/TemperaTestSupport"),
+        .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio", "TemperaCore"], path: "Tests/TemperaTestSupport"),
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
         .testTarget(name: "TemperaKitsTests", dependencies: ["TemperaKits", "TemperaCore", "TemperaAudio",
                                                             "TemperaTerminal", "TemperaTestSupport"]),

@@ -59,6 +59,7 @@ func pulseOpenStream(_ l: UnsafeMutablePointer<PulseLink>, _ context: OpaquePoin
     pa_stream_set_state_callback(stream, pulseStreamStateChanged, raw)
     pa_stream_set_write_callback(stream, pulseWrite, raw)
     pa_stream_set_underflow_callback(stream, pulseUnderflow, raw)
+    pa_stream_set_started_callback(stream, pulseStarted, raw)
     let bytesPerFrame = 8.0
     var attr = pa_buffer_attr(maxlength: UInt32.max,
                               tlength: UInt32(l.pointee.targetLatency * l.pointee.sampleRate * bytesPerFrame),
@@ -108,6 +109,13 @@ func pulseWrite(_ stream: OpaquePointer?, _ nbytes: Int, _ userdata: UnsafeMutab
     }
     // What was just written is heard after the latency measured now: the clock a recorded pad is placed by.
     RenderState.stampClock(l.pointee.render, latencyMicros: l.pointee.shared.pointee.latencyMicros.load(ordering: .relaxed))
+}
+
+/// The server started playing the stream (at first, or again after an underrun): audio flows.
+func pulseStarted(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    let l = userdata.assumingMemoryBound(to: PulseLink.self)
+    l.pointee.shared.pointee.streamStarted.store(true, ordering: .relaxed)
 }
 
 func pulseUnderflow(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {

@@ -55,6 +55,7 @@ extension Command {
         case .drawGroup(let g): return "draw group \(g)"
         case .type(let code): return "type \(q(code.source))"
         case .fill(let code): return "fill \(q(code.source))"
+        case .spread(let code): return "spread \(q(code.source))"
         case .select(let s):
             var out = "select "
             switch s.kind {

@@ -39,6 +39,9 @@ public enum Command: Hashable, Sendable {
     /// Typing draw.
     case type(PatternCode)
     case fill(PatternCode)
+    /// `spread "CODE"`: the code's symbols spread evenly over the loop on the current track, one equal step
+    /// each, as a drum machine divides a bar (`1x4` on the beats, `.2.2` on 2 and 4, `1x5` quintuplets).
+    case spread(PatternCode)
     case select(Selection)
     case shift(Double)
     case scale(factor: Double, handle: ScaleHandle)

@@ -8,7 +8,7 @@ import Darwin
 ///
 /// The forms are those of the design (sections 4 and 6), listed in `forms`. TIME, FACTOR and every number
 /// accept exact expressions (`3/8`, `sqrt(2)/4`, `2*pi`); write them without spaces or inside parentheses.
-/// Codes, paths and names may be quoted (`"..."`, with `\"` escapes); `fill`, `type` and `select pattern` also
+/// Codes, paths and names may be quoted (`"..."`, with `\"` escapes); `fill`, `spread`, `type` and `select pattern` also
 /// take an unquoted code running to the end of the line. Values the language can check on its own (slot and
 /// clip numbers, amplitudes, tempo, counts) are checked here; what depends on the document (does track 5
 /// exist, is anything selected) is checked by `Session`.
@@ -54,7 +54,7 @@ public enum CommandParser {
         "slot N layer=MIN:MAX[:GAIN:PITCH]:PATH ... | layers=none [pan=P] [choke=G|none]",
         "kit list", "kit load NAME|PATH [from=N]",
         "cursor TIME", "marker add TIME [amp=A] [clip=C]", "pulse period=TIME count=N [start=TIME] [amp=A]",
-        "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"", "pattern \"CODE\"",
+        "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"", "spread \"CODE\"", "pattern \"CODE\"",
         "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
         "shift BY", "scale FACTOR [handle=first|last]", "scale handle=K to=TIME", "subdivide N",
         "rotate", "reverse", "delete", "group store N", "group stamp N [times=K]", "undo [K]", "redo [K]",
@@ -74,7 +74,7 @@ public enum CommandParser {
 
     /// The command names, for completion and suggestions.
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "kit", "cursor", "marker", "pulse",
-                               "mode", "snap", "clip", "draw", "type", "fill", "pattern", "select", "shift", "scale",
+                               "mode", "snap", "clip", "draw", "type", "fill", "spread", "pattern", "select", "shift", "scale",
                                "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
                                "record", "section", "song",
                                "beat", "meter", "bpm", "grid", "click", "countin", "amp", "copy", "cut", "paste",
@@ -328,6 +328,8 @@ struct LineParser {
             return .type(try code(1, words.count, usage: "type \"CODE\""))
         case "fill":
             return .fill(try code(1, words.count, usage: "fill \"CODE\""))
+        case "spread":
+            return .spread(try code(1, words.count, usage: "spread \"CODE\""))
         case "pattern":
             return .pattern(try code(1, words.count, usage: "pattern \"CODE\"").source)
         case "select": return try parseSelect()

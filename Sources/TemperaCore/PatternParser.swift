@@ -1,6 +1,6 @@
 /// Reads pattern codes, the paper's "clip number followed by number of repetitions".
 ///
-/// Grammar: tokens separated by spaces; a token is `CLIP` or `CLIPxN` (N repetitions, N >= 1, default 1), where
+/// Grammar: tokens separated by spaces (or by nothing where they cannot run together: `.2.2`, `1x3-`); a token is `CLIP` or `CLIPxN` (N repetitions, N >= 1, default 1), where
 /// CLIP is 1-16, `-` (rest), `+` (hold), `?` (a random clip) or `.` (no clip: the marker is left as it is); parentheses repeat a sequence, nested freely:
 /// `(1 - 2)x3`, `((1 2)x2 -)x4`. A repetition may also stand apart from its closing parenthesis: `(1 2) x3`.
 ///
@@ -104,7 +104,7 @@ public enum PatternParser {
                 // `)x3`: the repetition belongs to the parenthesis.
                 if i < s.count, s[i] == "x" || s[i] == "X" {
                     let start = i
-                    while i < s.count, !isSeparator(s[i]) { i += 1 }
+                    while i < s.count, !isSeparator(s[i]), !isPunctuation(s[i]) { i += 1 }
                     let word = string(s[start..<i])
                     tokens.append(Token(kind: .repeat(try repetition(word, column: start + 1)), text: word,
                                         column: start + 1))
@@ -112,12 +112,40 @@ public enum PatternParser {
                 continue
             }
             let start = i
-            while i < s.count, !isSeparator(s[i]) { i += 1 }
+            i = wordEnd(s, from: i)
             let word = string(s[start..<i])
             tokens.append(try symbolToken(word, column: start + 1))
         }
         return tokens
     }
+
+    /// Where the token starting at `i` ends. `+ - ? .` are one character each and a clip number is its
+    /// digits, so a code needs no spaces between them: `.2.2` is `. 2 . 2`, `1x3-` is `1x3 -`. A repetition
+    /// `xN` stays with its symbol; anything else runs to the next separator, so a typo is reported whole.
+    static func wordEnd(_ s: [Unicode.Scalar], from start: Int) -> Int {
+        var i = start
+        if isPunctuation(s[i]) {
+            i += 1
+        } else if isDigit(s[i]) {
+            while i < s.count, isDigit(s[i]) { i += 1 }
+        } else {
+            while i < s.count, !isSeparator(s[i]) { i += 1 }
+            return i
+        }
+        if i < s.count, s[i] == "x" || s[i] == "X" {
+            i += 1
+            while i < s.count, !isSeparator(s[i]), !isPunctuation(s[i]) { i += 1 }
+        }
+        if i < s.count, !isSeparator(s[i]), !isPunctuation(s[i]), !isDigit(s[i]) {
+            // `1a`, `-q`: not two tokens but one mistyped one.
+            while i < s.count, !isSeparator(s[i]) { i += 1 }
+        }
+        return i
+    }
+
+    static func isPunctuation(_ c: Unicode.Scalar) -> Bool { c == "+" || c == "-" || c == "?" || c == "." }
+
+    static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
 
     static func isSeparator(_ c: Unicode.Scalar) -> Bool {
         c == " " || c == "\t" || c == "," || c == "(" || c == ")"

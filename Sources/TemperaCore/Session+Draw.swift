@@ -1,4 +1,4 @@
-/// Tools that put markers and clips down: marker add, pulse, draw single, typing draw, pattern fill.
+/// Tools that put markers and clips down: marker add, pulse, draw single, typing draw, pattern fill, spread.
 extension Session {
     /// The amplitude a marker gets when none is given.
     public static let defaultAmp = 0.8
@@ -143,6 +143,44 @@ extension Session {
         }
         return dropped > 0 ? "filled \(plan.count); \(Self.droppedMessage(dropped))" : nil
     }
+
+    /// Spread: the code's symbols divide the loop into equal steps, as a drum machine divides a bar: symbol i
+    /// of n goes at loopStart + i/n of the loop, onto the current track's marker at that time (within a
+    /// microsecond) or onto a new marker there. `.` leaves its step as it is. The times are computed from
+    /// the loop's ends, never accumulated, so `1x4` over a 4/4 bar lands exactly on the beats.
+    func runSpread(_ code: PatternCode) throws -> String? {
+        let t = try requireTrack()
+        let symbols = code.symbols
+        guard !symbols.isEmpty else { throw CommandError("the code places nothing") }
+        let start = document.transport.loopStart, length = document.transport.loopEnd - start
+        guard length > 0 else { throw CommandError("the loop is empty: set it with loop A B") }
+        let markers = document.tracks[t].markers
+        var onto: [Marker] = [], added: [Marker] = []
+        for (i, s) in symbols.enumerated() {
+            guard let content = s.content else { continue }
+            let time = start + length * Double(i) / Double(symbols.count)
+            let p = markers.lowerBound(time: time - Self.spreadTolerance)
+            if p < markers.endIndex, abs(markers[p].time - time) <= Self.spreadTolerance {
+                var m = markers[p]
+                m.content = content
+                onto.append(m)
+            } else {
+                added.append(Marker(id: 0, time: time, amp: Self.defaultAmp, content: content))
+            }
+        }
+        guard !onto.isEmpty || !added.isEmpty else {
+            throw CommandError("the code places nothing ('.' leaves a step as it is)")
+        }
+        try Limits.checkAdding(added.count, to: markerCount, "spread")
+        try perform("spread") { edit in
+            for m in onto { edit.replace(m, track: t) }
+            for m in added { edit.insert(m, track: t) }
+        }
+        return added.isEmpty ? nil : "spread \(onto.count + added.count); \(added.count) new marker\(added.count == 1 ? "" : "s")"
+    }
+
+    /// How near a marker must be to a spread step to take its clip: far below a sample at any rate.
+    static let spreadTolerance = 1e-6
 
     func runPattern(_ code: String) throws -> String? {
         _ = try PatternParser.parse(code)

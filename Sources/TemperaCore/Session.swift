@@ -165,6 +165,7 @@ public final class Session {
         case .drawGroup(let n): return try runGroupStamp(n, times: 1)
         case .type(let code): return try runType(code)
         case .fill(let code): return try runFill(code)
+        case .spread(let code): return try runSpread(code)
         case .select(let s): return try runSelect(s)
         case .shift(let by): return try runShift(by)
         case .scale(let factor, let handle): return try runScale(factor: factor, handle: handle)

@@ -230,6 +230,7 @@ public final class Dispatcher {
         case .cursor(let move):
             try moveCursor(move)
         case .cursorTime: openPrompt("cursor " + Dispatcher.format(s.cursor))
+        case .spread: openPrompt("spread ", keep: 7)
         case .track(let verb):
             try track(verb)
         case .scroll(let left):

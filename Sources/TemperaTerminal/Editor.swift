@@ -14,9 +14,8 @@ public final class Editor {
     /// Seconds, injected so tests control autosave timing.
     public var clock: () -> Double
     private var dirty = true
-    /// Underruns the engine counted while paused, and its count when last read (see `transportInfo`).
-    private var pausedUnderruns = 0
-    private var lastUnderruns = 0
+    /// The underruns the transport shows: those heard while playing.
+    private var underruns = AudibleUnderruns()
     /// What the engine was last given: the document's revision and, while the designer auditions, what it
     /// auditions on (changing track or clip changes what is heard).
     private var published: Published?
@@ -186,12 +185,9 @@ public final class Editor {
         guard let engine = dispatcher.engine else {
             return TransportInfo(audio: "no audio output")
         }
-        // Paused, the stream may run dry between the silent blocks it is fed: nobody hears that, so the
-        // transport counts only the underruns that happen while playing.
-        let total = engine.underruns, playing = engine.isPlaying
-        if !playing { pausedUnderruns += total - lastUnderruns }
-        lastUnderruns = total
-        var info = TransportInfo(isPlaying: playing, position: engine.position, underruns: total - pausedUnderruns)
+        let playing = engine.isPlaying
+        var info = TransportInfo(isPlaying: playing, position: engine.position,
+                                 underruns: underruns.update(total: engine.underruns, playing: playing))
         info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
         switch engine.status {
         case .off: info.audio = "audio off"
@@ -248,5 +244,19 @@ public final class Editor {
         // A copy still being written in the background lands before the process may end.
         autosave.flush()
         dispatcher.engine?.stop()
+    }
+}
+
+/// The underruns worth showing. Paused, the stream may run dry between the silent blocks it is fed: nobody
+/// hears that, so what the engine counts while paused is left out (here, not on the audio thread).
+struct AudibleUnderruns {
+    private var paused = 0
+    private var last = 0
+
+    /// Takes the engine's running total and whether it plays now; returns the count heard while playing.
+    mutating func update(total: Int, playing: Bool) -> Int {
+        if !playing { paused += total - last }
+        last = total
+        return total - paused
     }
 }

@@ -88,6 +88,9 @@ timeline  up         track.up
 timeline  down       track.down
 timeline  S-up       amp.up
 timeline  S-down     amp.down
+# F spreads a code over the loop on the current track, an equal step each symbol: with a 4/4 bar as the loop,
+# F 1x4 Enter puts clip 1 on the four beats, F .2.2 Enter clip 2 on beats 2 and 4, F 3x8 Enter clip 3 on eighths.
+timeline  F          spread
 
 # Musical time and everyday editing: = types an exact amplitude, y copies, C-x cuts, C-v pastes, C-d
 # duplicates the selection; k toggles the metronome, ; steps the cursor grid, b switches the ruler between

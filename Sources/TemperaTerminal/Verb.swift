@@ -34,6 +34,8 @@ public enum Verb: Hashable, Sendable {
     case clip(Content)
     case select(SelectVerb)
     case patternEdit
+    /// The `:` line pre-filled with `spread `: a code spread evenly over the loop on the current track.
+    case spread
     case subdivision(Direction)
     case groupStore, groupStamp
     case undo, redo
@@ -113,6 +115,7 @@ public enum Verb: Hashable, Sendable {
             (.cursor(.home), "cursor.home", "cursor to the start"),
             (.cursor(.end), "cursor.end", "cursor to the end"),
             (.cursorTime, "cursor.time", "type the cursor's exact time"),
+            (.spread, "spread", "type a code spread evenly over the loop on this track (1x4: the beats, .2.2: 2 and 4)"),
             (.track(.up), "track.up", "previous track"),
             (.track(.down), "track.down", "next track"),
             (.track(.add), "track.add", "add a track"),

@@ -39,6 +39,16 @@ final class PatternParserTests: XCTestCase {
         XCTAssertEqual(code.symbols.count, 11)
     }
 
+    func testPunctuationAndClipNumbersNeedNoSpacesBetweenThem() throws {
+        XCTAssertEqual(try symbols(".2.2"), [.skip, .clip(2), .skip, .clip(2)])
+        XCTAssertEqual(try symbols("1x3-"), [.clip(1), .clip(1), .clip(1), .rest])
+        XCTAssertEqual(try symbols("12+?"), [.clip(12), .hold, .random])
+        XCTAssertEqual(try symbols("(1..)x2-x2"), [.clip(1), .skip, .skip, .clip(1), .skip, .skip, .rest, .rest])
+        XCTAssertEqual(error("1a"), CommandError("unknown clip '1a' (1-16, -, +, ? or .)", column: 1))
+        XCTAssertEqual(error(".2.17"), CommandError("unknown clip '17' (clips are 1-16)", column: 4))
+        XCTAssertEqual(error("1x-"), CommandError("'x' needs a count, as in x3", column: 2))
+    }
+
     func testSourceIsKeptAsTyped() throws {
         XCTAssertEqual(try PatternParser.parse("  1x2   (3 -)x2 ").source, "  1x2   (3 -)x2 ")
     }

@@ -8,52 +8,27 @@ import XCTest
 /// opened, the loop playing, the slider moved; the recorded monitor shows the off-beats moving to their new
 /// time from the next event on, every downbeat in its place and nothing dropped or doubled.
 final class DesignerTabTmuxTests: XCTestCase {
-    private var dir = ""
-    private var pulse: PulseTestServer?
-    private var session = TmuxSession(server: "")
+    private var editor: HeardEditor!
 
-    override func setUpWithError() throws {
-        dir = TestPaths.temporaryDirectory("designer-tmux")
-        try FileManager.default.createDirectory(atPath: dir + "/home", withIntermediateDirectories: true)
-        session = TmuxSession(server: "tempera-designer-\(getpid())-\(UUID().uuidString.prefix(8))")
-        pulse = try PulseTestServer(dir: dir + "/pulse")
-    }
+    override func setUpWithError() throws { editor = try HeardEditor("designer-tmux") }
 
-    override func tearDown() {
-        session.kill()
-        pulse?.stop()
-        try? FileManager.default.removeItem(atPath: dir)
-    }
+    override func tearDown() { editor?.close() }
+
+    private var session: TmuxSession { editor.session }
 
     private func waitForScreen(containing text: String, seconds: Double = 10) -> Bool {
-        session.wait(timeout: seconds) { $0.contains(text) }.met
+        editor.waitFor(text, seconds: seconds)
     }
 
     func testMovingTheSliderWhilePlayingMovesTheOffBeatsFromTheNextEvent() throws {
-        let binary = TestPaths.binary
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary), "build the package first (swift build)")
-        // A click whose first frame is loud, one track with two clicks in a one-second loop, and the swing
-        // preset at s = 0 in the designer: auditioned, straight eighths every 0.25 s.
-        try AudioFile.write([Float](repeating: 0.5, count: 240), sampleRate: 48_000, to: dir + "/click.wav", as: .wavFloat)
-        var slots = [ClipSlot(name: "click", file: "click.wav", attack: 0, release: 1)]
-        while slots.count < 16 { slots.append(ClipSlot()) }
-        var doc = Document(tracks: [Track(name: "click", markers: MarkerList([Marker(id: 0, time: 0, amp: 1, content: .clip(1)),
-                                                                             Marker(id: 1, time: 0.5, amp: 1, content: .clip(1))]))],
-                           slots: slots)
-        doc.transport = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 1, loopOn: true, length: 1)
+        // One track with two clicks in a one-second loop, and the swing preset at s = 0 in the designer:
+        // auditioned, straight eighths every 0.25 s.
+        var doc = try editor.clickDocument(at: [0, 0.5], loop: 1)
         doc.designer = TemperamentPreset.swing.temperament
         doc.designer.slider = 0
-        try DocumentFile.save(doc, to: dir + "/doc.json")
-
-        let home = dir + "/home"
-        let pulseAddress = try XCTUnwrap(pulse).address
-        let command = "env PULSE_SERVER=\(pulseAddress) HOME=\(home) XDG_CONFIG_HOME=\(home)/.config "
-            + "XDG_STATE_HOME=\(home)/.state LANG=C.UTF-8 TERM=xterm-256color \(binary) \(dir)/doc.json"
-        session.start(command, width: 100, height: 30)
-        XCTAssertTrue(waitForScreen(containing: "transport"), session.screen())
-
-        let recorder = try XCTUnwrap(pulse).record(to: dir + "/heard.wav")
-        Thread.sleep(forTimeInterval: 0.8)   // an idle null sink stalls its first writes: let the recording settle
+        try DocumentFile.save(doc, to: editor.dir + "/doc.json")
+        editor.launch([editor.dir + "/doc.json"], width: 100, height: 30)
+        let recorder = try editor.record("heard.wav")
 
         session.keys(["F4"])
         XCTAssertTrue(waitForScreen(containing: "s 0.00"), session.screen())
@@ -68,7 +43,7 @@ final class DesignerTabTmuxTests: XCTestCase {
         PulseTestServer.finish(recorder)
 
         XCTAssertTrue(screen.contains("ioi ms 333 167  swing 2.00:1"), screen)
-        let heard = try AudioFile.read(dir + "/heard.wav")
+        let heard = try AudioFile.read(editor.dir + "/heard.wav")
         XCTAssertEqual(heard.channels, 2)
         let starts = Onsets.soundStarts(heard.samples, gap: 480)
         XCTAssertGreaterThanOrEqual(starts.count, 8, "\(starts) of \(heard.samples.count / 2) frames")

@@ -233,3 +233,16 @@ final class EditorFixesTests: XCTestCase {
         XCTAssertNil(a.sgr("0;3", release: false))
     }
 }
+
+/// The transport's underrun counter stands still while paused (the stream runs dry between silent blocks).
+final class AudibleUnderrunsTests: XCTestCase {
+    func testUnderrunsWhilePausedAreLeftOutAndThoseWhilePlayingCount() {
+        var u = AudibleUnderruns()
+        XCTAssertEqual(u.update(total: 0, playing: true), 0)
+        XCTAssertEqual(u.update(total: 2, playing: true), 2)
+        XCTAssertEqual(u.update(total: 9, playing: false), 2, "seven while paused")
+        XCTAssertEqual(u.update(total: 40, playing: false), 2)
+        XCTAssertEqual(u.update(total: 41, playing: true), 3)
+        XCTAssertEqual(u.update(total: 41, playing: true), 3)
+    }
+}

@@ -67,3 +67,31 @@ extension TmuxTests {
         XCTAssertEqual(try DocumentFile.load(home + "/other.tempera").tracks[0].name, "nag")
     }
 }
+
+extension TmuxTests {
+    /// A plain 4/4 groove from a new document (a bar of sixteenths, grid on): kick on the beats, snare on 2 and
+    /// 4, eighth hats, saved, in at most 20 keys, every clip at its exact time.
+    func testAFourFourGrooveTakesAtMostTwentyKeysFromANewDocument() throws {
+        let path = home + "/groove.tempera"
+        launch([path])
+        waitFor("new file")
+        let strokes = ["F", "1", "x", "4", "Enter",
+                       "Down", "F", ".", "2", ".", "2", "Enter",
+                       "Down", "F", "3", "x", "8", "Enter",
+                       "C-s"]
+        XCTAssertLessThanOrEqual(strokes.count, 20)
+        for key in strokes { keys(key) }
+        waitFor("saved " + path)
+        let doc = try DocumentFile.load(path)
+        XCTAssertEqual(doc.transport.grid, 4, "a new document has the grid on")
+        func hits(_ track: Int) -> [Double: Content] {
+            var out: [Double: Content] = [:]
+            for m in doc.tracks[track].markers { if let c = m.content { out[m.time] = c } }
+            return out
+        }
+        XCTAssertEqual(hits(0), [0: .clip(1), 0.5: .clip(1), 1: .clip(1), 1.5: .clip(1)])
+        XCTAssertEqual(hits(1), [0.5: .clip(2), 1.5: .clip(2)])
+        XCTAssertEqual(hits(2), Dictionary(uniqueKeysWithValues: (0..<8).map { (Double($0) * 0.25, Content.clip(3)) }))
+        XCTAssertEqual(hits(3), [:])
+    }
+}
