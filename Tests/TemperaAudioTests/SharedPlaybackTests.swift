@@ -68,16 +68,19 @@ final class SharedPlaybackTests: XCTestCase {
                                    slots: [ClipSlot(file: dir + "/onset.wav")], span: 0.9, volume: 0.8)
         try DocumentFile.save(doc, to: dir + "/shared.tempera")
 
-        let host = start("host", "shared.tempera --serve --port 0 --name host" + (hostRecorded ? " --pan=-1" : ""),
+        let port = SharedPlaybackTests.freePort()
+        let address = "127.0.0.1:\(port)"
+        let host = start("host", "shared.tempera --serve --port \(port) --name host" + (hostRecorded ? " --pan=-1" : ""),
                          pulse: server.address, sink: hostRecorded ? nil : "aside")
-        let shown = host.wait(timeout: 30) { $0.range(of: #"sharing on 127\.0\.0\.1:\d+"#, options: .regularExpression) != nil }
+        let shown = host.wait(timeout: 30) { $0.contains("timeline") }
+        if !shown.met { print("the hosting editor did not start:\n" + shown.screen) }
         XCTAssertTrue(shown.met, shown.screen)
-        guard let r = shown.screen.range(of: #"127\.0\.0\.1:\d+"#, options: .regularExpression) else { return }
-        let address = String(shown.screen[r])
         let left = start("left", "join \(address) --name left --pan=-1", pulse: server.address,
                          sink: hostRecorded ? "aside" : nil)
         let right = start("right", "join \(address) --name right --pan=1", pulse: server.address)
-        XCTAssertTrue(host.wait(timeout: 30) { $0.contains("left") && $0.contains("right") }.met, host.screen())
+        let joined = host.wait(timeout: 30) { $0.contains("left") && $0.contains("right") }
+        if !joined.met { print("the players did not join:\n" + joined.screen + "\n" + left.screen() + "\n" + right.screen()) }
+        XCTAssertTrue(joined.met, joined.screen)
 
         for attempt in 1...3 {
             let underrunsBefore = [host, left, right].map { SharedPlaybackTests.underruns($0.screen()) }
@@ -127,6 +130,23 @@ final class SharedPlaybackTests: XCTestCase {
             XCTAssertLessThanOrEqual(worst, 96, "the same onset left the two players more than 2 ms apart")
             break
         }
+    }
+
+    /// A TCP port nothing listens on now (the kernel's choice for port 0).
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
+                _ = bind(fd, p, len)
+                return getsockname(fd, p, &len)
+            }
+        }
+        return Int(UInt16(bigEndian: addr.sin_port))
     }
 
     /// The underruns an editor's transport shows ("3 underruns"), 0 when it shows none.
