@@ -28,6 +28,11 @@ public final class Editor {
     private var loadProblems: Set<String> = []
     private var publishedSlots: [ClipSlot] = []
     private var lastTransport = TransportInfo()
+    /// Samples load on a background queue, so a slow file never holds up keys, drawing or a signal (the
+    /// program sets this; tests that step the editor event by event leave loading on the editor thread).
+    public var loadsInBackground = false
+    /// How long input may be waited for while samples load in the background, milliseconds.
+    public static let loadingWaitMs = 50
     private var fitted = false
     /// Called after every event and idle wait (a shared document's changes arrive here); returns true when
     /// it changed what is shown. While it is set the loop looks every `pollInterval` milliseconds, and at once
@@ -79,8 +84,10 @@ public final class Editor {
                 frame()
                 lastFrame = monotonicMilliseconds()
             }
-            var event = screen.readInput(timeout: poll != nil ? (playing ? Editor.pollWhilePlayingMs : pollInterval)
-                                             : playing ? Editor.playingFrameMs : Editor.idleWaitMs)
+            let loading = dispatcher.engine?.isLoading == true
+            let wait = playing ? Editor.playingFrameMs : loading ? Editor.loadingWaitMs : Editor.idleWaitMs
+            var event = screen.readInput(timeout: poll != nil ? (playing ? Editor.pollWhilePlayingMs : min(wait, pollInterval))
+                                             : wait)
             // Everything already waiting is handled before the next frame, so a burst of mouse motion or
             // key repeat costs one frame, not one each.
             var handled = 0
@@ -131,6 +138,7 @@ public final class Editor {
         dispatcher.tick()
         if dispatcher.view.render != rendering { dirty = true }
         syncEngine()
+        takeLoadedSamples()
         if let problem = autosave.tick(dispatcher.session, now: clock()) {
             dispatcher.say(problem, error: true)
             dirty = true
@@ -151,6 +159,18 @@ public final class Editor {
         }
     }
 
+    /// Samples loaded in the background, once they are in: their problems are said as a load's are, each once.
+    private func takeLoadedSamples() {
+        guard let warnings = dispatcher.engine?.finishedLoad() else { return }
+        dispatcher.view.brokenSlots = Editor.slots(in: warnings)
+        let new = warnings.filter { !loadProblems.contains($0) }
+        loadProblems = Set(warnings)
+        if let first = new.first {
+            dispatcher.say(new.count > 1 ? "\(first) (and \(new.count - 1) more)" : first, error: true)
+        }
+        dirty = true
+    }
+
     /// Keeps the engine playing what the document says: a new session is loaded, an edit is published.
     private func syncEngine() {
         let s = dispatcher.session
@@ -164,7 +184,13 @@ public final class Editor {
             engineGeneration = dispatcher.sessionGeneration
             published = now
             autosave.reset()
-            if let engine = dispatcher.engine {
+            if let engine = dispatcher.engine, loadsInBackground {
+                let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
+                engine.loadInBackground(document: document, baseDirectory: base)
+                loadProblems = []
+                dispatcher.view.brokenSlots = []
+                publishedSlots = document.slots
+            } else if let engine = dispatcher.engine {
                 let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
                 let warnings = engine.load(document: document, baseDirectory: base)
                 loadProblems = Set(warnings)
@@ -181,7 +207,9 @@ public final class Editor {
             // (The engine loads, and answers, only when the slots changed.)
             let slotsChanged = document.slots != publishedSlots
             publishedSlots = document.slots
-            if let warnings = dispatcher.engine?.update(document: document), slotsChanged {
+            if loadsInBackground {
+                dispatcher.engine?.updateInBackground(document: document)
+            } else if let warnings = dispatcher.engine?.update(document: document), slotsChanged {
                 dispatcher.view.brokenSlots = Editor.slots(in: warnings)
                 let new = warnings.filter { !loadProblems.contains($0) }
                 loadProblems = Set(warnings)

@@ -248,6 +248,7 @@ final class JoinedEditor {
         let screen = try CursesScreen(theme: theme)
         screen.wakeup = wakeup
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: Autosave(paths: paths))
+        editor.loadsInBackground = true
         editor.poll = { [unowned self] in self.poll() }
         editor.pollInterval = JoinedEditor.lookMs
         editor.run()
