@@ -46,7 +46,8 @@ public final class AudioEngine {
     /// less.
     public var outputLatency = 0.020
     /// Playback is aimed at moments of the clock (a player of a shared document): the output asks the server
-    /// for its timing every 20 ms instead of interpolating, so what the playhead clock says is heard is.
+    /// for its timing every 20 ms instead of interpolating, so what the playhead clock says is heard is. Set it
+    /// before `start`.
     public var aimed: Bool {
         get { shared.pointee.aimed.load(ordering: .relaxed) }
         set { shared.pointee.aimed.store(newValue, ordering: .relaxed) }
