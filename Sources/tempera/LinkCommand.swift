@@ -29,16 +29,18 @@ struct LinkCommand: ParsableCommand {
         while session.peers == 0 && Date() < deadline { usleep(10_000) }
         // A moment for the session's timeline to arrive after the peer was seen.
         if session.peers > 0 { usleep(200_000) }
-        print(line(session))
+        say(session)
         if let bpm {
             session.setBPM(bpm)
             usleep(1_000_000)
-            print(line(session))
+            say(session)
         }
         session.enable(false)
     }
 
-    private func line(_ session: LinkSession) -> String {
-        "{\"peers\":\(session.peers),\"bpm\":\(String(format: "%.3f", session.bpm))}"
+    /// One line on standard output, at once (a script may time it).
+    private func say(_ session: LinkSession) {
+        let line = "{\"peers\":\(session.peers),\"bpm\":\(String(format: "%.3f", session.bpm))}\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
     }
 }
