@@ -69,6 +69,10 @@ final class PulseOutput: AudioOutput {
         link = nil
         if let ml = l.pointee.mainloop {
             pa_threaded_mainloop_lock(ml)
+            if let t = l.pointee.timingTimer {
+                pa_threaded_mainloop_get_api(ml).pointee.time_free(t)
+                l.pointee.timingTimer = nil
+            }
             if let s = l.pointee.stream {
                 pa_stream_set_write_callback(s, nil, nil)
                 pa_stream_set_underflow_callback(s, nil, nil)

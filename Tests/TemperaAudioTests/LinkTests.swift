@@ -124,14 +124,20 @@ final class LinkTests: XCTestCase {
         var report: [String] = []
         for (k, (bpm, until)) in [(140.0, setAt[1]), (90.0, seconds)].enumerated() {
             let interval = 60 / bpm
+            var settledAt: [Double] = []
             for (name, o) in [("left", left), ("right", right)] {
                 guard let at = Self.settled(o, interval: interval, until: until) else {
                     XCTFail("\(name) never settled at \(bpm) BPM")
                     continue
                 }
+                settledAt.append(at)
                 let delay = at - setAt[k]
                 report.append("\(name) at \(Int(bpm)) BPM \(String(format: "%.3f", delay)) s after the change")
                 XCTAssertLessThan(delay, 1.0, "\(name) took \(delay) s to follow \(bpm) BPM")
+            }
+            if settledAt.count == 2 {
+                XCTAssertLessThan(abs(settledAt[0] - settledAt[1]), 1.0, "the two took the new tempo apart")
+                report.append("apart by \(String(format: "%.3f", abs(settledAt[0] - settledAt[1]))) s")
             }
         }
 
