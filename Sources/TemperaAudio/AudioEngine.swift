@@ -34,6 +34,10 @@ public final class AudioEngine {
     public static let retryInterval = 2.0
     /// How long a connection may take before the server counts as missing.
     public static let connectTimeout = 1.5
+    /// How long a playing stream may take no audio before the server counts as stalled (frozen, not gone).
+    public static let stallTimeout = 1.5
+    /// The same before the server has started the stream: an idle null sink stalls its first write up to 2 s.
+    public static let startStallTimeout = 5.0
 
     public let sampleRate: Double
     public let outputKind: Output
@@ -42,6 +46,8 @@ public final class AudioEngine {
     private var output: AudioOutput?
     private var started = false
     private var attemptAt = Date.distantPast
+    /// The frames rendered when the running output was last seen taking audio, and when.
+    private var lastProgress: (frames: Int, started: Bool, at: Date)?
     private let bank: SampleBank
     private let compiler = EventCompiler()
     /// The metronome's sounds, made once for the output rate.
@@ -97,8 +103,10 @@ public final class AudioEngine {
         output?.close()
         let o: AudioOutput = outputKind == .pulse ? PulseOutput() : NullOutput()
         o.open(render: renderState, shared: shared, sampleRate: sampleRate)
+        shared.pointee.streamStarted.store(false, ordering: .relaxed)
         output = o
         attemptAt = Date()
+        lastProgress = nil
     }
 
     /// Disconnects the output. Playback stops; the document stays loaded.
@@ -372,6 +380,9 @@ public final class AudioEngine {
     /// Underruns counted since `start()`.
     public var underruns: Int { shared.pointee.underruns.load(ordering: .relaxed) }
 
+    /// Blocks the master bus silenced since the engine was made because the mix was not a number.
+    public var silencedBlocks: Int { shared.pointee.silencedBlocks.load(ordering: .relaxed) }
+
     /// Voices sounding after the last rendered block.
     public var activeVoices: Int { shared.pointee.activeVoices.load(ordering: .relaxed) }
 
@@ -416,6 +427,23 @@ public final class AudioEngine {
             output.close()
             self.output = FailedOutput(reason: "PulseAudio server not answering")
             attemptAt = Date()
+        case .running where outputKind == .pulse:
+            // A server that freezes keeps its socket open: the stream only stops asking for audio.
+            let frames = renderedFrames, now = Date()
+            let started = shared.pointee.streamStarted.load(ordering: .relaxed)
+            guard let last = lastProgress, last.frames == frames, last.started == started else {
+                lastProgress = (frames, started, now)
+                return
+            }
+            let limit = started ? Self.stallTimeout : Self.startStallTimeout
+            if now.timeIntervalSince(last.at) >= limit {
+                output.close()
+                let seconds = limit == limit.rounded() ? "\(Int(limit))" : "\(limit)"
+                self.output = FailedOutput(reason: "PulseAudio server stalled (it took no audio for \(seconds) s)")
+                attemptAt = now
+                lastProgress = nil
+                silenceVoices()
+            }
         default:
             break
         }

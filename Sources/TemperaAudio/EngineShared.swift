@@ -26,6 +26,10 @@ struct EngineShared: ~Copyable {
     let renderedFrames = Atomic<Int>(0)
     /// Counted by the output backend's thread.
     let underruns = Atomic<Int>(0)
+    /// The server has started playing the output's stream (set by the backend; cleared at each connection).
+    let streamStarted = Atomic<Bool>(false)
+    /// Blocks the master bus silenced because the mix held NaN or an infinity.
+    let silencedBlocks = Atomic<Int>(0)
     /// Output latency in microseconds, as the server reports it.
     let latencyMicros = Atomic<Int>(0)
     /// Voices sounding after the last block.

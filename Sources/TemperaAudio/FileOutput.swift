@@ -1,9 +1,15 @@
 import CSndfile
+import TemperaCore
 
 /// The disk writer: an output backend that pulls blocks on the caller's thread, as fast as they render, and
 /// writes them with libsndfile (WAV 16/24-bit or 32-bit float, FLAC 16/24-bit).
+///
+/// The file is written as documents are saved (`DocumentFile.AtomicWrite`): into an unnamed file beside the
+/// target that takes its name only when the render is complete, so a render that fails or is killed leaves
+/// the old file (or none), never half a WAV.
 final class FileOutput: AudioOutput {
     private var file: OpaquePointer?
+    private var atomic: DocumentFile.AtomicWrite?
     private var render: UnsafeMutablePointer<RenderState>?
     private let buffer: UnsafeMutablePointer<Float>
     private let capacity: Int
@@ -32,9 +38,17 @@ final class FileOutput: AudioOutput {
             throw OfflineRenderer.RenderError(
                 description: "\(path): libsndfile cannot write \(format.rawValue) at \(Int(sampleRate)) Hz")
         }
-        guard let f = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw OfflineRenderer.RenderError(description: "cannot write \(path): \(sndfileMessage())")
+        var target: DocumentFile.AtomicWrite
+        do {
+            target = try DocumentFile.AtomicWrite(path, verb: "write", readable: true)
+        } catch {
+            throw OfflineRenderer.RenderError(description: "\(error)")
         }
+        guard let f = sf_open_fd(target.descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+            target.discard()
+            throw OfflineRenderer.RenderError(description: "cannot write '\(path)': \(sndfileMessage())")
+        }
+        atomic = target
         // Integer formats clip at full scale instead of wrapping around.
         sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         file = f
@@ -63,17 +77,30 @@ final class FileOutput: AudioOutput {
         }
     }
 
-    /// Closes the file, reporting a failure to finish it.
+    /// Completes the file and puts it in place, reporting a failure to finish it (the target is then untouched).
     func finish() throws {
-        guard let f = file else { return }
+        guard let f = file, var target = atomic else { return }
         file = nil
+        atomic = nil
         render = nil
-        guard sf_close(f) == 0 else { throw OfflineRenderer.RenderError(description: "\(path): could not be closed") }
+        guard sf_close(f) == 0 else {
+            target.discard()
+            throw OfflineRenderer.RenderError(description: "\(path): could not be closed")
+        }
+        do {
+            try target.commit()
+        } catch {
+            target.discard()
+            throw OfflineRenderer.RenderError(description: "\(error)")
+        }
     }
 
+    /// Abandons an unfinished file: the target stays as it was.
     func close() {
         if let f = file { sf_close(f) }
+        atomic?.discard()
         file = nil
+        atomic = nil
         render = nil
     }
 }

@@ -62,6 +62,7 @@ func pulseOpenStream(_ l: UnsafeMutablePointer<PulseLink>, _ context: OpaquePoin
     pa_stream_set_state_callback(stream, pulseStreamStateChanged, raw)
     pa_stream_set_write_callback(stream, pulseWrite, raw)
     pa_stream_set_underflow_callback(stream, pulseUnderflow, raw)
+    pa_stream_set_started_callback(stream, pulseStarted, raw)
     let bytesPerFrame = 8.0
     var attr = pa_buffer_attr(maxlength: UInt32.max,
                               tlength: UInt32(l.pointee.targetLatency * l.pointee.sampleRate * bytesPerFrame),
@@ -136,6 +137,13 @@ func pulseTimingTick(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: Opa
         pa_operation_unref(op)
     }
     if let event { pa_context_rttime_restart(ctx, event, pa_rtclock_now() + pulseTimingInterval) }
+}
+
+/// The server started playing the stream (at first, or again after an underrun): audio flows.
+func pulseStarted(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
+    guard let userdata else { return }
+    let l = userdata.assumingMemoryBound(to: PulseLink.self)
+    l.pointee.shared.pointee.streamStarted.store(true, ordering: .relaxed)
 }
 
 func pulseUnderflow(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {

@@ -76,6 +76,7 @@ final class PulseOutput: AudioOutput {
             if let s = l.pointee.stream {
                 pa_stream_set_write_callback(s, nil, nil)
                 pa_stream_set_underflow_callback(s, nil, nil)
+                pa_stream_set_started_callback(s, nil, nil)
                 pa_stream_set_state_callback(s, nil, nil)
                 pa_stream_disconnect(s)
                 pa_stream_unref(s)

@@ -655,14 +655,23 @@ struct RenderState {
         if !anyVoiceSounded { master = target }
         var m = master
         let k = masterSmoothing
+        var finite = true
         for i in 0..<count {
             m += (target - m) * k
             // Land exactly on the target, so a settled gain is the same number as the offline render's.
             if abs(target - m) <= 1e-4 { m = target }
-            out[2 * i] = Self.softClip(out[2 * i] * m)
-            out[2 * i + 1] = Self.softClip(out[2 * i + 1] * m)
+            let l = Self.softClip(out[2 * i] * m), r = Self.softClip(out[2 * i + 1] * m)
+            finite = finite && l.isFinite && r.isFinite
+            out[2 * i] = l
+            out[2 * i + 1] = r
         }
         master = m
+        // The last guard: a block that is not all numbers (a NaN from anywhere in the mix) goes out as silence,
+        // never as the full-scale burst a NaN becomes in the converter. Counted, for the output to report.
+        if !finite {
+            out.update(repeating: 0, count: count * 2)
+            shared.pointee.silencedBlocks.add(1, ordering: .relaxed)
+        }
     }
 
     /// Where the master's soft clip starts: below it the mix passes untouched.

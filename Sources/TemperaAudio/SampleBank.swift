@@ -62,7 +62,11 @@ public final class SampleBank {
                 let path = SamplePaths.resolve(sound.reference, baseDirectory: baseDirectory, kitDirectory: kitDirectory)
                 let key = Key(path: path, note: slot.note, pitch: sound.pitch)
                 used.insert(key)
-                if let b = cache[key] { list.append(b); continue }
+                if let b = cache[key] {
+                    list.append(b)
+                    if b.replacedNonFinite > 0 { warnings.append(Self.nonFiniteWarning(b, sound.label, sound.reference)) }
+                    continue
+                }
                 if let message = failures[key] {
                     list.append(nil)
                     warnings.append("\(sound.label): \(message)")
@@ -73,6 +77,7 @@ public final class SampleBank {
                                                   name: sound.reference)
                     cache[key] = b
                     list.append(b)
+                    if b.replacedNonFinite > 0 { warnings.append(Self.nonFiniteWarning(b, sound.label, sound.reference)) }
                 } catch {
                     let message = "\(error)"
                     failures[key] = message
@@ -92,6 +97,13 @@ public final class SampleBank {
         failures = failures.filter { used.contains($0.key) }
         soundFonts.sweep()
         return (buffers, warnings)
+    }
+
+    /// The line that says a sample held NaN or infinities, which play as silence.
+    static func nonFiniteWarning(_ b: SampleBuffer, _ label: String, _ reference: String) -> String {
+        let n = b.replacedNonFinite
+        return "\(label): \(reference): \(n) sample value\(n == 1 ? " was" : "s were") not a number (NaN or infinite) "
+            + "and play\(n == 1 ? "s" : "") as silence"
     }
 
     /// Forgets failures so the next load tries those files again (after the user fixed them).

@@ -7,6 +7,9 @@ public final class SampleBuffer: @unchecked Sendable {
     public let data: UnsafeMutablePointer<Float>
     public let frames: Int
     public let sampleRate: Double
+    /// Samples of the source that were NaN or infinite and became silence (0): a float file can hold them,
+    /// and one would pin the mix at full scale.
+    public internal(set) var replacedNonFinite = 0
 
     /// Takes ownership of `data` (allocated with `UnsafeMutablePointer.allocate`).
     init(data: UnsafeMutablePointer<Float>, frames: Int, sampleRate: Double) {
@@ -15,15 +18,32 @@ public final class SampleBuffer: @unchecked Sendable {
         self.sampleRate = sampleRate
     }
 
-    /// Copies interleaved stereo samples.
+    /// Copies interleaved stereo samples; NaN and infinities become 0 (counted in `replacedNonFinite`).
     public convenience init(stereo: [Float], sampleRate: Double) {
         let frames = stereo.count / 2
         let p = UnsafeMutablePointer<Float>.allocate(capacity: max(frames * 2, 2))
         p.initialize(repeating: 0, count: max(frames * 2, 2))
+        var replaced = 0
         stereo.withUnsafeBufferPointer { src in
-            if frames > 0 { p.update(from: src.baseAddress!, count: frames * 2) }
+            for i in 0..<(frames * 2) {
+                let x = src[i]
+                if x.isFinite { p[i] = x } else { replaced += 1 }
+            }
         }
         self.init(data: p, frames: frames, sampleRate: sampleRate)
+        replacedNonFinite = replaced
+    }
+
+    /// Replaces NaN and infinities among the first `count` samples with 0; returns how many there were.
+    static func sanitise(_ samples: inout [Float], count: Int) -> Int {
+        var replaced = 0
+        samples.withUnsafeMutableBufferPointer { p in
+            for i in 0..<min(count, p.count) where !p[i].isFinite {
+                p[i] = 0
+                replaced += 1
+            }
+        }
+        return replaced
     }
 
     /// Copies mono samples to both channels.

@@ -23,6 +23,7 @@ public enum SampleLoader {
         guard FileManager.default.fileExists(atPath: path) else {
             throw LoadError(description: "\(label): file not found (\(path))")
         }
+        if let why = notARegularFile(path) { throw LoadError(description: "\(label): \(why) (\(path))") }
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
             throw LoadError(description: "\(label): \(sndfileMessage())")
@@ -52,6 +53,8 @@ public enum SampleLoader {
         }
         let frames = Int(read)
         guard frames > 0 else { throw LoadError(description: "\(label): damaged (no frames could be read)") }
+        // A float file may hold NaN or infinities: they would spread through the resampler and the mix.
+        let replaced = SampleBuffer.sanitise(&raw, count: frames * channels)
 
         // To stereo: mono is doubled, more than two channels keep the first two.
         var stereo = [Float](repeating: 0, count: frames * 2)
@@ -72,7 +75,28 @@ public enum SampleLoader {
             out[2 * (outFrames - fade + k)] *= g
             out[2 * (outFrames - fade + k) + 1] *= g
         }
-        return SampleBuffer(stereo: out, sampleRate: sampleRate)
+        let buffer = SampleBuffer(stereo: out, sampleRate: sampleRate)
+        buffer.replacedNonFinite += replaced
+        return buffer
+    }
+
+    /// Why `path` cannot be read as a sound file without risk of blocking, or nil when it is a regular file.
+    /// The file is opened without blocking (a FIFO with no writer would otherwise wait for ever) and what
+    /// was opened is examined, so a FIFO, a device or a folder is refused at once.
+    public static func notARegularFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { return "cannot open: \(String(cString: strerror(errno)))" }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return "cannot open: \(String(cString: strerror(errno)))" }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "is a folder, not a sound file"
+        case S_IFIFO: return "is a pipe (FIFO), not a regular file"
+        case S_IFCHR, S_IFBLK: return "is a device, not a regular file"
+        case S_IFSOCK: return "is a socket, not a regular file"
+        default: return "is not a regular file"
+        }
     }
 
     /// The log line of a sound-data chunk whose declared size exceeds the file, if any.

@@ -161,6 +161,7 @@ public final class SoundFontBank {
             throw FontError(description: "\(label): SoundFont not found (\(path))")
         }
         if isFolder.boolValue { throw FontError(description: "\(label): is a folder, not a SoundFont") }
+        if let why = SampleLoader.notARegularFile(path) { throw FontError(description: "\(label): \(why) (\(path))") }
         guard let settings = new_fluid_settings() else { throw FontError(description: "\(label): FluidSynth could not start") }
         fluid_settings_setnum(settings, "synth.sample-rate", synthRate)
         fluid_settings_setnum(settings, "synth.gain", Self.gain)

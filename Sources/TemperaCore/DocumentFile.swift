@@ -321,17 +321,22 @@ public enum DocumentFile {
         /// The file that will be replaced (links resolved).
         public let target: String
         let shown: String
+        /// What the messages say was being done ("save", "write").
+        let verb: String
         let dir: String
         let base: Substring
         /// The open file being written.
         public let descriptor: Int32
         var temp: String?
         var existing: stat?
+        /// The descriptor was closed by `commit`.
+        var closed = false
 
-        public init(_ path: String) throws {
+        public init(_ path: String, verb: String = "save", readable: Bool = false) throws {
             shown = path
-            if path.isEmpty { throw CommandError("cannot save: no file name") }
-            if path.hasSuffix("/") { throw CommandError("cannot save '\(path)': that is a folder, not a file name") }
+            self.verb = verb
+            if path.isEmpty { throw CommandError("cannot \(verb): no file name") }
+            if path.hasSuffix("/") { throw CommandError("cannot \(verb) '\(path)': that is a folder, not a file name") }
             target = DocumentFile.resolvingLinks(path)
             dir = folder(of: target)
             let resolved = target
@@ -340,30 +345,32 @@ public enum DocumentFile {
             var info = stat()
             if stat(dir, &info) != 0 {
                 let e = errno
-                if e == ENOENT { throw CommandError("cannot save '\(path)': the folder '\(dir)' does not exist") }
-                throw CommandError("cannot save '\(path)': \(systemError(e))")
+                if e == ENOENT { throw CommandError("cannot \(verb) '\(path)': the folder '\(dir)' does not exist") }
+                throw CommandError("cannot \(verb) '\(path)': \(systemError(e))")
             }
             if (info.st_mode & S_IFMT) != S_IFDIR {
-                throw CommandError("cannot save '\(path)': '\(dir)' is not a folder")
+                throw CommandError("cannot \(verb) '\(path)': '\(dir)' is not a folder")
             }
             var old = stat()
             if stat(target, &old) == 0 {
-                if (old.st_mode & S_IFMT) == S_IFDIR { throw CommandError("cannot save '\(path)': that is a folder") }
+                if (old.st_mode & S_IFMT) == S_IFDIR { throw CommandError("cannot \(verb) '\(path)': that is a folder") }
                 // A device or a pipe is not replaced by a file (renaming over /dev/null would).
                 if (old.st_mode & S_IFMT) != S_IFREG {
-                    throw CommandError("cannot save '\(path)': it is not a regular file")
+                    throw CommandError("cannot \(verb) '\(path)': it is not a regular file")
                 }
                 existing = old
             }
             DocumentFile.removeStaleTemporaries(of: target)
+            // libsndfile reads back the header it wrote, so a sound file is opened for reading too.
+            let mode = readable ? O_RDWR : O_WRONLY
             var fd: Int32 = -1
             if access("/proc/self/fd", F_OK) == 0 {
-                fd = open(dir, DocumentFile.openTemporaryFile | O_WRONLY | O_CLOEXEC, 0o666)
+                fd = open(dir, DocumentFile.openTemporaryFile | mode | O_CLOEXEC, 0o666)
             }
             if fd < 0 {
                 for attempt in 0..<100 {
                     let candidate = "\(dir)/\(DocumentFile.tempPrefix(name))\(getpid())-\(attempt).tmp"
-                    fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+                    fd = open(candidate, mode | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
                     if fd >= 0 { temp = candidate }
                     if fd >= 0 || errno != EEXIST { break }
                 }
@@ -371,9 +378,9 @@ public enum DocumentFile {
             if fd < 0 {
                 let e = errno
                 if e == EACCES || e == EROFS || e == EPERM {
-                    throw CommandError("cannot save '\(path)': the folder '\(dir)' is not writable (\(systemError(e)))")
+                    throw CommandError("cannot \(verb) '\(path)': the folder '\(dir)' is not writable (\(systemError(e)))")
                 }
-                throw CommandError("cannot save '\(path)': \(systemError(e))")
+                throw CommandError("cannot \(verb) '\(path)': \(systemError(e))")
             }
             descriptor = fd
             // Keep the permissions a file already had (a saved file should not become world-readable or lose +w).
@@ -381,7 +388,7 @@ public enum DocumentFile {
         }
 
         func failure(_ what: String, _ e: Int32) -> CommandError {
-            CommandError("cannot save '\(shown)': \(what): \(systemError(e))")
+            CommandError("cannot \(verb) '\(shown)': \(what): \(systemError(e))")
         }
 
         /// Appends bytes.
@@ -414,6 +421,7 @@ public enum DocumentFile {
                 }
             }
             guard let temp else { throw failure("linking failed", EEXIST) }
+            closed = true
             if close(descriptor) != 0 { throw failure("closing failed", errno) }
             if rename(temp, target) != 0 { throw failure("renaming failed", errno) }
             self.temp = nil
@@ -427,7 +435,7 @@ public enum DocumentFile {
 
         /// Abandons the write: the target is untouched and nothing is left behind.
         public func discard() {
-            close(descriptor)
+            if !closed { close(descriptor) }
             if let temp { unlink(temp) }
         }
     }

@@ -83,6 +83,9 @@ extension Dispatcher {
             view.tab = .song
             view.focus = .tab
             view.songRow = j
+        case .pad(let slot, let velocity):
+            // A click plays the pad whatever has the keys; the tab keeps what it shows.
+            try pad(slot, velocity: velocity)
         case .songMode: try run(Action(.songMode))
         case .play: try run(Action(.play))
         case .rewind: try run(Action(.rewind))

@@ -93,6 +93,7 @@ public final class Dispatcher {
         case .mouse(let m): handle(m)
         case .resize, .closed: break
         }
+        syncTake()
     }
 
     /// The contexts a key is looked up in, most specific first.
@@ -105,6 +106,7 @@ public final class Dispatcher {
             case .designer: return [.designer, .tab, .global]
             case .clips: return [.clips, .tab, .global]
             case .song: return [.song, .tab, .global]
+            case .pads: return [.pads, .tab, .global]
             default: return [.tab, .global]
             }
         }
@@ -140,6 +142,11 @@ public final class Dispatcher {
             }
             return
         }
+        // The Pads tab plays with a whole block of the keyboard (q among them): its own keys come first there.
+        if contexts.first == .pads, let action = keyMap.action(for: key, in: .pads) {
+            perform(action)
+            return
+        }
         if let global = keyMap.action(for: key, in: .global), global.verb.isAlwaysGlobal {
             perform(global)
             return
@@ -172,6 +179,7 @@ public final class Dispatcher {
         } catch {
             fail(error)
         }
+        syncTake()
     }
 
     private func continuesDrag(_ d: DragController.Drag, _ verb: Verb) -> Bool {
@@ -306,6 +314,12 @@ public final class Dispatcher {
             try song(verb)
         case .songMode:
             try toggleSongMode()
+        case .pad(let slot, let accent):
+            try pad(slot, velocity: accent ? 1 : view.padVelocity)
+        case .padVelocity(let d):
+            padVelocity(d)
+        case .recordToggle:
+            try toggleRecord()
         case .esc:
             // Esc gives the keys back to the timeline first: the tab area's keys mean other things.
             if view.focus == .tab {
@@ -458,6 +472,7 @@ public final class Dispatcher {
     /// Called by the loop when idle: a nudge by held keys ends after a pause.
     public func tick() {
         pollRender()
+        syncTake()
         if let d = drags.current, !d.mouse, case .nudge = d.kind, clock() - d.lastStep > 1.5 { finishDrag() }
     }
 

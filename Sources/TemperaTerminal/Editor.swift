@@ -59,8 +59,9 @@ public final class Editor {
         frame()
         syncEngine()
         while true {
-            if dirty || dispatcher.engine?.isPlaying == true { frame() }
-            let playing = dispatcher.engine?.isPlaying == true
+            // A pad's bar runs down while it sounds, even with the transport stopped.
+            let playing = dispatcher.engine?.isPlaying == true || lastTransport.padsSounding
+            if dirty || playing { frame() }
             var event = screen.readInput(timeout: playing ? Editor.playingFrameMs : Editor.idleWaitMs)
             // Everything already waiting is handled before the next frame, so a burst of mouse motion or
             // key repeat costs one frame, not one each.
@@ -188,6 +189,7 @@ public final class Editor {
         let playing = engine.isPlaying
         var info = TransportInfo(isPlaying: playing, position: engine.position,
                                  underruns: underruns.update(total: engine.underruns, playing: playing))
+        if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
         info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
         switch engine.status {
         case .off: info.audio = "audio off"

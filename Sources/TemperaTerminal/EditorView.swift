@@ -26,7 +26,8 @@ public enum EditorView {
     /// The layout `draw` uses for this session, view and size.
     public static func layout(session: Session, view: ViewState, width: Int, height: Int) -> Layout {
         Layout(width: width, height: height, trackCount: session.document.tracks.count,
-               currentTrack: session.currentTrack, trackScroll: view.trackScroll)
+               currentTrack: session.currentTrack, trackScroll: view.trackScroll,
+               tabRows: view.tab == .pads ? PadsTab.rows(screenHeight: height) : Layout.toolRows)
     }
 
     /// The message drawn when the screen is below the minimum size.
@@ -57,6 +58,8 @@ public enum EditorView {
             spots += drawDesigner(session: session, view: view, rect: layout.tabs, g, into: &canvas)
         case .song:
             spots += SongTab.draw(session: session, view: view, rect: layout.tabs, g, into: &canvas)
+        case .pads:
+            spots += PadsTab.draw(session: session, view: view, rect: layout.tabs, g, into: &canvas)
         }
         spots += StatusLine.draw(session: session, view: view, layout: layout, g, into: &canvas)
         if view.focus == .tab { highlightTabBorder(layout, into: &canvas) }

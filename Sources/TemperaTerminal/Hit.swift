@@ -28,6 +28,8 @@ public enum Hit: Hashable, Sendable {
     case group(Int)
     /// A section's row in the Song tab (from 0).
     case section(Int)
+    /// A pad of the Pads tab (slot 1...16), with the velocity the click's height in it stands for (top = 1).
+    case pad(slot: Int, velocity: Double)
     /// The transport's loop / song switch.
     case songMode
     case play

@@ -9,11 +9,12 @@
 /// timeline    x       none            (unbinds)
 /// ```
 /// Contexts: `global` (always, after the others), `timeline` (keys on the timeline), `tab` (keys in the tab
-/// area), `clips` (the Clips tab, before `tab`), `designer` (the rhythm designer tab, before `tab`), `prompt`
-/// (the `:` line and other prompts).
+/// area), `clips` (the Clips tab, before `tab`), `designer` (the rhythm designer tab, before `tab`), `song` and
+/// `pads` (those tabs, before `tab`; a pad key comes before even the keys that are otherwise always global),
+/// `prompt` (the `:` line and other prompts).
 public struct KeyMap: Equatable, Sendable {
     public enum Context: String, CaseIterable, Hashable, Sendable {
-        case global, timeline, tab, clips, designer, song, prompt
+        case global, timeline, tab, clips, designer, song, pads, prompt
     }
 
     /// One binding with where it came from.
@@ -65,7 +66,7 @@ public struct KeyMap: Equatable, Sendable {
             }
             guard let context = Context(rawValue: contextName) else {
                 throw ConfigError(file: file, line: lineNumber,
-                                  "unknown context '\(contextName)' (global, timeline, tab, clips, designer, prompt)")
+                                  "unknown context '\(contextName)' (global, timeline, tab, clips, designer, song, pads, prompt)")
             }
             guard let key = Key(name: keyName) else {
                 throw ConfigError(file: file, line: lineNumber, "unknown key '\(keyName)'")
@@ -118,7 +119,7 @@ public struct KeyMap: Equatable, Sendable {
     /// key bound in the timeline, global, tab, clips or designer context, in that order.
     public var hints: [String: String] {
         var out: [String: String] = [:]
-        for c in [Context.timeline, .global, .tab, .clips, .designer, .song] {
+        for c in [Context.timeline, .global, .tab, .clips, .designer, .song, .pads] {
             for k in order[c] ?? [] {
                 guard let a = table[c]?[k], a.argument.isEmpty, out[a.name] == nil else { continue }
                 out[a.name] = KeyMap.label(k)

@@ -64,7 +64,9 @@ public struct Layout: Hashable, Sendable {
     ///   - trackCount: tracks in the document.
     ///   - currentTrack: kept in view (0-based).
     ///   - trackScroll: the first track the user scrolled to; moved as little as needed.
-    public init(width: Int, height: Int, trackCount: Int, currentTrack: Int = 0, trackScroll: Int = 0) {
+    ///   - tabRows: rows of the tool panel and the tab area (the Pads tab asks for more, to give its pads height).
+    public init(width: Int, height: Int, trackCount: Int, currentTrack: Int = 0, trackScroll: Int = 0,
+                tabRows: Int = Layout.toolRows) {
         self.width = width
         self.height = height
         self.trackCount = trackCount
@@ -73,7 +75,7 @@ public struct Layout: Hashable, Sendable {
         timelineTitleRow = 2
         bottomBorderRow = height - 2
         status = Rect(x: 0, y: height - 1, width: width, height: 1)
-        toolsTitleRow = bottomBorderRow - Layout.toolRows - 1
+        toolsTitleRow = bottomBorderRow - tabRows - 1
         let trackTop = 4
         let area = max(0, toolsTitleRow - trackTop)
         let perTrack = trackCount > 0 ? area / trackCount : Layout.maxRowsPerTrack
@@ -91,9 +93,9 @@ public struct Layout: Hashable, Sendable {
         let inner = width - 3
         // The panel needs 44 columns for its sections; wider screens give it room to keep them on one row.
         let toolsWidth = inner >= 100 ? min(72, inner * 3 / 5) : 44
-        tools = Rect(x: 2, y: toolsTitleRow + 1, width: toolsWidth - 1, height: Layout.toolRows)
+        tools = Rect(x: 2, y: toolsTitleRow + 1, width: toolsWidth - 1, height: tabRows)
         dividerX = 1 + toolsWidth
-        tabs = Rect(x: dividerX + 2, y: toolsTitleRow + 1, width: width - dividerX - 4, height: Layout.toolRows)
+        tabs = Rect(x: dividerX + 2, y: toolsTitleRow + 1, width: width - dividerX - 4, height: tabRows)
     }
 
     /// The rows of a track (0-based) on screen, nil when it is scrolled out of view.

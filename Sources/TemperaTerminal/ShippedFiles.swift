@@ -8,8 +8,9 @@ enum ShippedFiles {
 # One binding a line: CONTEXT KEY ACTION [ARGUMENT]. Put your own in ~/.config/tempera/keys in the same
 # format: they are read after this file, so a later line wins; ACTION `none` unbinds a key.
 # Contexts are looked up from the most specific: `designer` (the rhythm designer tab has the keys), `clips`
-# (the Clips tab has them), `song` (the Song tab has them), `tab` (the tab area has the keys), `timeline` (the timeline has them), then
-# `global`. `prompt` is the : line.
+# (the Clips tab has them), `song` (the Song tab has them), `pads` (the Pads tab has them; its keys come even before
+# q and the file keys), `tab` (the tab area has the keys), `timeline` (the timeline has them), then `global`.
+# `prompt` is the : line.
 # Keys: a, A, ?, space, enter, esc, tab, backspace, delete, insert, home, end, pgup, pgdn, up, down, left,
 # right, F1-F12, with C- (control), M- (alt) and S- (shift) in front: C-z, S-left, M-x.
 # `?` or F1 in the editor lists every binding in force.
@@ -149,6 +150,7 @@ global    F3         tab.groups
 global    F4         tab.designer
 global    F5         tab.song
 global    F6         song.mode
+global    F7         tab.pads
 
 # The Song tab (F5): Up / Down choose a section, a adds the loop region as one, r renames, + - repeat it more or
 # less, > < change its tempo by 1 BPM, K J move it up / down, d deletes, D duplicates, Enter plays the song from it.
@@ -167,6 +169,48 @@ song      d          song.delete
 song      delete     song.delete
 song      D          song.duplicate
 song      enter      song.jump
+
+# The Pads tab (F7): the 4x4 block of keys plays slots 1-16 at the pad velocity, Shift at accent (full velocity).
+# Up / Down (or + = -) change the pad velocity by a tenth; Enter arms recording: the take runs while the
+# transport plays (Space) and its stop ends it, one undo step. Here q plays slot 5: C-q quits.
+pads      1          pad.1
+pads      2          pad.2
+pads      3          pad.3
+pads      4          pad.4
+pads      q          pad.5
+pads      w          pad.6
+pads      e          pad.7
+pads      r          pad.8
+pads      a          pad.9
+pads      s          pad.10
+pads      d          pad.11
+pads      f          pad.12
+pads      z          pad.13
+pads      x          pad.14
+pads      c          pad.15
+pads      v          pad.16
+pads      !          pad.1.accent
+pads      @          pad.2.accent
+pads      #          pad.3.accent
+pads      $          pad.4.accent
+pads      Q          pad.5.accent
+pads      W          pad.6.accent
+pads      E          pad.7.accent
+pads      R          pad.8.accent
+pads      A          pad.9.accent
+pads      S          pad.10.accent
+pads      D          pad.11.accent
+pads      F          pad.12.accent
+pads      Z          pad.13.accent
+pads      X          pad.14.accent
+pads      C          pad.15.accent
+pads      V          pad.16.accent
+pads      up         pad.velocity.up
+pads      down       pad.velocity.down
+pads      +          pad.velocity.up
+pads      =          pad.velocity.up
+pads      -          pad.velocity.down
+pads      enter      record.toggle
 
 # The clips and groups tabs
 tab       left       slot.left

@@ -4,13 +4,21 @@ enum TabBar {
         var spots: [Spot] = []
         let y = l.toolsTitleRow
         var x = l.dividerX + 2
-        // Long titles when they all fit, else the short ones.
-        let long = Tab.allCases.reduce(0) { $0 + $1.label.count + 2 } <= l.width - 2 - x
-        for tab in Tab.allCases {
+        let room = l.width - 2 - x
+        // Long titles when they all fit, else the short ones, else the shortest set close together.
+        let long = Tab.allCases.reduce(0) { $0 + $1.label.count + 2 } <= room
+        let short = Tab.allCases.reduce(0) { $0 + $1.shortLabel.count + 2 } <= room
+        for (i, tab) in Tab.allCases.enumerated() {
             let shown = tab == view.tab
-            let label = long ? tab.label : tab.shortLabel
-            let text = shown ? "[\(label)]" : " \(label) "
             let role: Role = shown ? (view.focus == .tab ? .titleActive : .tabActive) : .tab
+            let text: String
+            if long || short {
+                let label = long ? tab.label : tab.shortLabel
+                text = shown ? "[\(label)]" : " \(label) "
+            } else {
+                if i > 0 { x = canvas.put(x, y, " ", .tab) }
+                text = shown ? "[\(tab.tinyLabel)]" : tab.tinyLabel
+            }
             let start = x
             x = canvas.put(x, y, text, role)
             spots.append(Spot(Rect(x: start, y: y, width: x - start, height: 1), .tab(tab)))

@@ -13,6 +13,11 @@ public struct TransportInfo: Hashable, Sendable {
     public var underruns: Int
     /// Where the song's playhead is while the song plays; nil for the loop.
     var song: SongTab.Playing?
+    /// While the Pads tab is shown: for each slot, what is left of its sound (0...1, from the engine's voices),
+    /// the bar its pad draws; empty otherwise.
+    public var pads: [Double] = []
+    /// Some pad's sound is still running down (the screen keeps drawing while it does).
+    public var padsSounding: Bool { pads.contains { $0 > 0 } }
 
     public init(isPlaying: Bool = false, position: Double = 0, audio: String? = nil, latencyMs: Double? = nil,
                 underruns: Int = 0) {

@@ -53,6 +53,12 @@ public enum Verb: Hashable, Sendable {
     case song(SongVerb)
     /// Play the song instead of the loop, or the loop again.
     case songMode
+    /// Plays pad `slot` (1...16): at the pad velocity, or at full velocity when `accent`.
+    case pad(slot: Int, accent: Bool)
+    /// The velocity the pad keys play at, a tenth a step.
+    case padVelocity(Direction)
+    /// Arms recording, or disarms it (which ends a take that is running).
+    case recordToggle
     case esc
     case prompt(PromptVerb)
     /// Unbinds a key in a key map.
@@ -210,6 +216,15 @@ public enum Verb: Hashable, Sendable {
         ]
         for (v, help) in songHelp { list.append((.song(v), "song." + v.rawValue, help)) }
         list.append((.songMode, "song.mode", "play the song instead of the loop, or the loop again"))
+        for n in 1...16 {
+            list.append((.pad(slot: n, accent: false), "pad.\(n)", "play pad \(n) (slot \(n)) at the pad velocity"))
+            list.append((.pad(slot: n, accent: true), "pad.\(n).accent", "play pad \(n) at accent (full velocity)"))
+        }
+        list += [
+            (.padVelocity(.up), "pad.velocity.up", "pads: a tenth louder"),
+            (.padVelocity(.down), "pad.velocity.down", "pads: a tenth softer"),
+            (.recordToggle, "record.toggle", "arm recording (the take runs while the transport plays) / disarm"),
+        ]
         list.append((.esc, "esc", "cancel: abort a drag, close the help, clear the selection"))
         let promptHelp: [(PromptVerb, String)] = [
             (.accept, "accept the line"), (.cancel, "close the line"), (.left, "cursor left"), (.right, "cursor right"),

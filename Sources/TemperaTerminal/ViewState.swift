@@ -62,6 +62,17 @@ public struct ViewState: Hashable, Sendable {
     public var designer = DesignerState()
     /// The Song tab's cursor: the section (from 0) its keys act on.
     public var songRow = 0
+    /// The velocity the pad keys play at (0.1...1); Shift plays at 1.
+    public var padVelocity = 0.8
+    /// Hits recorded in the take running, for the Pads tab (0 when none runs).
+    public var takeHits = 0
+    /// The last pad played and its velocity, for the Pads tab.
+    public var lastPad: LastPad?
+
+    public struct LastPad: Hashable, Sendable {
+        public var slot: Int
+        public var velocity: Double
+    }
 
     public init(viewport: Viewport = Viewport(), tool: Tool = .drawSingle, tab: Tab = .clips,
                 focus: Focus = .timeline, chosenGroup: Int = 1, patternInput: String? = nil,

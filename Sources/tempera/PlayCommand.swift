@@ -91,11 +91,15 @@ struct PlayCommand: ParsableCommand {
                 engine.pause()
                 usleep(60_000)
                 engine.stop()
+                Self.reportTrouble(engine)
                 Foundation.exit(130)
             }
+            // A server gone, or frozen (the engine sees its stream take no audio for 1.5 s).
             if case .unavailable(let why) = engine.status {
                 engine.stop()
-                throw fail(why)
+                let failure = fail(why)
+                Self.reportTrouble(engine)
+                throw failure
             }
             if let session {
                 engine.followLinkTempo()
@@ -110,7 +114,15 @@ struct PlayCommand: ParsableCommand {
         }
         // Let the last block reach the speakers.
         if case .running(let ms) = engine.status { usleep(useconds_t(min(ms, 500) * 1000) + 20_000) }
-        if engine.underruns > 0 { warn("\(engine.underruns) underruns") }
         engine.stop()
+        Self.reportTrouble(engine)
+    }
+
+    /// After the run's own line (if any): how often the output ran dry, and how many blocks the master bus
+    /// silenced because the mix was not a number. Nothing when all went well.
+    static func reportTrouble(_ engine: AudioEngine) {
+        let underruns = engine.underruns, silenced = engine.silencedBlocks
+        if underruns > 0 { warn("\(underruns) underrun\(underruns == 1 ? "" : "s")") }
+        if silenced > 0 { warn("\(silenced) block\(silenced == 1 ? "" : "s") silenced (the mix was not a number)") }
     }
 }

@@ -111,7 +111,7 @@ final class AudioCommandLineTests: XCTestCase {
         let out = dir + "/no-such-folder/out.wav"
         let run = try tempera(["render", path, "-o", out])
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(run.stderr, "tempera: cannot write \(out): No such file or directory\n")
+        XCTAssertEqual(run.stderr, "tempera: cannot write '\(out)': the folder '\(dir)/no-such-folder' does not exist\n")
     }
 
     func testAMissingSampleIsNamedAndTheRenderStillHappens() throws {

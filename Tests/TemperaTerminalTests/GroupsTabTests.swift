@@ -24,7 +24,7 @@ final class GroupsTabTests: XCTestCase {
         XCTAssertTrue(canvas.line(20).hasSuffix("│  6 –      12 1 12.5             │"))
         let wide = render(Session(document: groupsDocument()), view, width: 120, height: 40)
         XCTAssertTrue(wide.line(32).contains("│  2 3 0.75s      8 –"))
-        XCTAssertTrue(canvas.line(14).contains("┬─ clips [groups] designer  song ─┤"))
+        XCTAssertTrue(canvas.line(14).contains("┬─clips [groups] rhythm song pads─┤"))
     }
 
     func testChosenGroupIsHighlightedAndDescribed() {

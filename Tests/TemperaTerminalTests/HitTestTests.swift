@@ -56,7 +56,9 @@ final class HitTestTests: XCTestCase {
     func testClickOnTabsSlotsAndHoldRestRandom() {
         XCTAssertEqual(hit(48, 14), .tab(.clips))
         XCTAssertEqual(hit(58, 14), .tab(.groups))
-        XCTAssertEqual(hit(70, 14), .tab(.designer))
+        XCTAssertEqual(hit(64, 14), .tab(.designer))
+        XCTAssertEqual(hit(70, 14), .tab(.song))
+        XCTAssertEqual(hit(75, 14), .tab(.pads))
         XCTAssertEqual(hit(48, 15), .slot(1))
         XCTAssertEqual(hit(60, 16), .slot(8))
         XCTAssertEqual(hit(70, 18), .slot(16))

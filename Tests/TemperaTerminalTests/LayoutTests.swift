@@ -41,7 +41,7 @@ final class LayoutTests: XCTestCase {
         XCTAssertTrue(canvas.line(4).hasPrefix("│▸1 kick   │█"))
         XCTAssertTrue(canvas.line(12).hasPrefix("│ 5 canon  │"))
         XCTAssertTrue(canvas.line(14).hasPrefix("├─ tools ─"))
-        XCTAssertTrue(canvas.line(14).contains("┬─[clips] groups  designer  song ─┤"))
+        XCTAssertTrue(canvas.line(14).contains("┬─[clips] groups rhythm song pads─┤"))
         XCTAssertTrue(canvas.line(22).hasPrefix("└"))
         XCTAssertTrue(canvas.line(22).hasSuffix("┘"))
         XCTAssertEqual(canvas.line(22).filter { $0 == "┴" }.count, 1)

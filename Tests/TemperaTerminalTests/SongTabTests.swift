@@ -33,7 +33,7 @@ final class SongTabTests: XCTestCase {
         XCTAssertTrue(c.line(1).hasPrefix("│ ⏮ ⏸ paused  ♪ song 2/3 · pass 3/3  120 bpm"), c.line(1))
         XCTAssertTrue(c.line(17).hasSuffix("│   2  B       1.3–1.4   3/3      │"))
         XCTAssertEqual(c.role(of: "2  B", inRow: 17), .playing)
-        XCTAssertTrue(c.line(14).hasSuffix("┬─ clips  groups  designer [song]─┤"), "short titles at 80 columns")
+        XCTAssertTrue(c.line(14).hasSuffix("┬─clips groups rhythm [song] pads─┤"), "short titles at 80 columns")
         // With the song off, the transport shows the loop again, and the section's row is not highlighted.
         let off = render(try songSession(on: false), view)
         XCTAssertTrue(off.line(1).contains("⟲ 0.000–2.000  120 bpm"), off.line(1))

@@ -1,0 +1,61 @@
+import TemperaAudio
+import TemperaCore
+
+/// The Pads tab's keys and clicks, and recording. A pad goes to the audio thread through the engine's transport
+/// ring (`AudioEngine.hitPad`), so it sounds from the next block whatever the loop does. While a take runs, the hit
+/// becomes a `record take` command at the time it was heard (the playhead when the key arrived, minus the output
+/// latency), inside the take's transaction: heard from the next pass, and one undo step when the take ends.
+extension Dispatcher {
+    /// Plays pad `slot` at `velocity` and records it when a take runs.
+    func pad(_ slot: Int, velocity: Double) throws {
+        // The key's arrival: stamped before anything else is done with it.
+        let arrival = MonotonicClock.nanos()
+        guard let engine else { return say("no audio output in this session") }
+        syncTake()
+        let hit = engine.hitPad(slot: slot, velocity: velocity, arrival: arrival)
+        view.lastPad = ViewState.LastPad(slot: slot, velocity: hit.velocity)
+        let name = session.document.slot(slot).name
+        var message = "pad \(slot)" + (name.isEmpty ? "" : " " + name) + " " + PadsTab.percent(hit.velocity)
+        if session.document.slot(slot).isEmpty { message += " (an empty slot: nothing sounds)" }
+        if session.takeOpen, hit.velocity > 0, let (_, time) = hit.timeline {
+            try command(.recordTake([RecordedHit(time: time, slot: slot, velocity: hit.velocity)]))
+            view.takeHits += 1
+            message += " recorded at " + Dispatcher.format(time) + " s"
+        }
+        say(message)
+    }
+
+    /// The pad velocity a tenth up or down (0.1...1).
+    func padVelocity(_ d: Direction) {
+        view.padVelocity = Dispatcher.clamp(((view.padVelocity + d.sign * 0.1) * 10).rounded() / 10, 0.1...1)
+        say("pad velocity \(PadsTab.percent(view.padVelocity))")
+    }
+
+    /// Arms recording, or disarms it (a running take ends and becomes its undo step).
+    func toggleRecord() throws {
+        try command(.recordArm(!session.recordArmed))
+        syncTake()
+    }
+
+    /// Keeps the take in step with the transport: a take runs while recording is armed and the transport plays
+    /// (it opens when the transport starts armed, or when recording is armed while it plays) and ends when the
+    /// transport stops or recording is disarmed; its hits are then one undo step, and recording is disarmed.
+    /// An edit that opens a transaction of its own (a drag) or an undo closes the take early; the next one opens
+    /// once that edit is over, so recording goes on.
+    func syncTake() {
+        let s = session
+        let playing = engine?.isPlaying == true
+        if s.takeOpen {
+            guard !playing || !s.recordArmed else { return }
+            let added = s.endTake()
+            view.takeHits = 0
+            say(added == 0 ? "take ended: nothing recorded"
+                : "take: \(added) hit\(added == 1 ? "" : "s") recorded, one undo step"
+                    + (keyMap.hints["undo"].map { " (\($0) undoes)" } ?? ""))
+        } else if playing, s.recordArmed, !drags.isActive {
+            s.beginTake()
+            view.takeHits = 0
+            say("recording: the pads played now become markers where they are heard")
+        }
+    }
+}

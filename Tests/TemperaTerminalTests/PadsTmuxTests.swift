@@ -1,0 +1,251 @@
+import Foundation
+import TemperaAudio
+import TemperaCore
+import TemperaTestSupport
+import XCTest
+@testable import TemperaTerminal
+
+/// The real program in a real terminal (tmux) playing through a private PulseAudio server, its output recorded:
+/// the Pads tab's `q` heard as slot 5, a click low on a pad softer than one high on it, and a take of three keys
+/// over two passes of the loop recorded where they were sent (within the delivery time of tmux, measured here
+/// around each key) and undone in one step back to the very document it started from.
+final class PadsTmuxTests: XCTestCase {
+    private var dir = ""
+    private var pulse: PulseTestServer?
+    private var session = TmuxSession(server: "")
+    static let rate = 48_000.0
+
+    override func setUpWithError() throws {
+        dir = TestPaths.temporaryDirectory("pads-tmux")
+        try FileManager.default.createDirectory(atPath: dir + "/home", withIntermediateDirectories: true)
+        session = TmuxSession(server: "tempera-pads-\(getpid())-\(UUID().uuidString.prefix(8))")
+        pulse = try PulseTestServer(dir: dir + "/pulse")
+    }
+
+    override func tearDown() {
+        session.kill()
+        pulse?.stop()
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    private func waitFor(_ text: String, seconds: Double = 10) -> Bool {
+        session.wait(timeout: seconds) { $0.contains(text) }.met
+    }
+
+    /// Slot n plays 5 ms of the constant level 0.02·n (so a peak names its slot); track 1 plays slot 16 at the
+    /// start of each one-second pass, the loop's mark in the recording.
+    func document() throws -> Document {
+        var slots: [ClipSlot] = []
+        for n in 1...16 {
+            try AudioFile.write([Float](repeating: Float(n) * 0.02, count: 240), sampleRate: 48_000,
+                                to: dir + "/s\(n).wav", as: .wavFloat)
+            slots.append(ClipSlot(name: "s\(n)", file: "s\(n).wav", attack: 0, release: 1))
+        }
+        var doc = Document(tracks: [Track(name: "loop", markers: MarkerList([Marker(id: 0, time: 0, amp: 1, content: .clip(16))]))],
+                           slots: slots)
+        doc.transport = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 1, loopOn: true, length: 1)
+        return doc
+    }
+
+    /// The peak a pad of `slot` at `velocity` has in the output: the same engine on the null output.
+    func expectedPeak(_ doc: Document, slot: Int, velocity: Double) -> Float {
+        let engine = AudioEngine(output: .null)
+        engine.start()
+        defer { engine.stop() }
+        _ = engine.load(document: doc, baseDirectory: dir)
+        // As in the editor, the output has run a while: the master gain has settled on the volume.
+        _ = pump(engine, 4_800)
+        engine.hitPad(slot: slot, velocity: velocity)
+        return pump(engine, 960).map { abs($0) }.max() ?? 0
+    }
+
+    /// The sounds in a recording: where each starts and its peak.
+    func sounds(_ path: String) throws -> [(frame: Int, peak: Float)] {
+        let heard = try AudioFile.read(path).samples
+        return Onsets.soundStarts(heard, gap: 480).map { start in
+            let end = min(heard.count / 2, start + 240)
+            return (start, (start..<end).map { max(abs(heard[2 * $0]), abs(heard[2 * $0 + 1])) }.max() ?? 0)
+        }
+    }
+
+    /// The transport's first line (latency, underruns).
+    func transportLine() -> String { session.screen().split(separator: "\n").first.map(String.init) ?? "" }
+
+    /// The number in `line` right before `suffix` (and after `prefix`, when given): `20` in `latency 20 ms`.
+    func number(_ line: String, before suffix: String, after prefix: String? = nil) -> Double? {
+        guard let end = line.range(of: suffix) else { return nil }
+        var head = line[..<end.lowerBound]
+        if let prefix, let p = head.range(of: prefix, options: .backwards) { head = head[p.upperBound...] }
+        return Double(String(head.reversed().prefix { $0.isNumber || $0 == "." }.reversed()))
+    }
+
+    /// Sends keys and returns the window they were sent in, on the monotonic clock the editor stamps keys with:
+    /// the key reached the terminal somewhere inside it.
+    func send(_ key: String) -> (start: UInt64, end: UInt64) {
+        let start = MonotonicClock.nanos()
+        session.keys([key])
+        return (start, MonotonicClock.nanos())
+    }
+
+    func testQPlaysSlotFiveAClickLowOnAPadIsSofterAndATakeOfTwoPassesLandsWhereItsKeysWereSentAndUndoesInOneStep() throws {
+        let binary = TestPaths.binary
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary), "build the package first (swift build)")
+        let doc = try document()
+        let path = dir + "/doc.json"
+        try DocumentFile.save(doc, to: path)
+        let original = try DocumentFile.load(path)
+        let home = dir + "/home"
+        let command = "env PULSE_SERVER=\(try XCTUnwrap(pulse).address) HOME=\(home) XDG_CONFIG_HOME=\(home)/.config "
+            + "XDG_STATE_HOME=\(home)/.state LANG=C.UTF-8 TERM=xterm-256color \(binary) \(path)"
+        session.start(command, width: 120, height: 40)
+        XCTAssertTrue(waitFor("latency"), session.screen())
+        session.keys(["F7"])
+        XCTAssertTrue(waitFor("[pads]"), session.screen())
+
+        // An idle null sink stalls its first writes for up to two seconds: pad 16 (v) is played until it is heard.
+        let warm = try XCTUnwrap(pulse).record(to: dir + "/warm.wav")
+        Thread.sleep(forTimeInterval: 0.8)
+        var flowing = false
+        for _ in 0..<20 where !flowing {
+            session.keys(["v"])
+            Thread.sleep(forTimeInterval: 0.3)
+            flowing = RecordedWAV.rms(dir + "/warm.wav") > 0
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        PulseTestServer.finish(warm)
+        XCTAssertTrue(flowing, "the output never sounded")
+
+        // q plays slot 5 at the pad velocity: the one sound heard has slot 5's level, no other slot's.
+        let recorder = try XCTUnwrap(pulse).record(to: dir + "/q.wav")
+        Thread.sleep(forTimeInterval: 0.8)   // let the recording settle
+        session.keys(["q"])
+        XCTAssertTrue(waitFor("pad 5 s5 80%"), session.screen())
+        Thread.sleep(forTimeInterval: 0.4)
+        PulseTestServer.finish(recorder)
+        let q = try sounds(dir + "/q.wav")
+        XCTAssertEqual(q.count, 1, "\(q)")
+        let slot5 = expectedPeak(doc, slot: 5, velocity: 0.8)
+        XCTAssertEqual(Double(slot5), 0.08, accuracy: 1e-6)
+        XCTAssertEqual(Double(q.first?.peak ?? 0), Double(slot5), accuracy: 1e-6, "slot 5 at 80%")
+
+        // A click on the top row of pad 6 (w), then one on its bottom row: full velocity, then a third.
+        var view = ViewState()
+        view.tab = .pads
+        let layout = EditorView.layout(session: Session(document: doc), view: view, width: 120, height: 40)
+        let pad = PadsTab.cell(6, in: layout.tabs)
+        XCTAssertEqual(pad.height, 3)
+        let clicks = try XCTUnwrap(pulse).record(to: dir + "/clicks.wav")
+        Thread.sleep(forTimeInterval: 0.8)
+        session.click(x: pad.x + 2, y: pad.y)
+        XCTAssertTrue(waitFor("pad 6 s6 100%"), session.screen())
+        Thread.sleep(forTimeInterval: 0.3)
+        session.click(x: pad.x + 2, y: pad.maxY - 1)
+        XCTAssertTrue(waitFor("pad 6 s6 33%"), session.screen())
+        Thread.sleep(forTimeInterval: 0.4)
+        PulseTestServer.finish(clicks)
+        let heard = try sounds(dir + "/clicks.wav")
+        XCTAssertEqual(heard.count, 2, "\(heard)")
+        guard heard.count == 2 else { return }
+        let (top, bottom) = (Double(heard[0].peak), Double(heard[1].peak))
+        print("pads tmux: click peaks top \(top), bottom \(bottom)")
+        XCTAssertLessThan(bottom, top, "near the bottom is softer")
+        XCTAssertEqual(top, Double(expectedPeak(doc, slot: 6, velocity: 1)), accuracy: 1e-6)
+        XCTAssertEqual(bottom, Double(expectedPeak(doc, slot: 6, velocity: 0.33)), accuracy: 1e-6)
+
+        // Arm, play the loop, and play q w e across two passes, each key's sending timed. An underrun (a machine
+        // too busy to feed the server) shifts what is heard against the clock: that take is undone and done again,
+        // at most three times.
+        var latency = 0.0, underran = false, space = (start: UInt64(0), end: UInt64(0))
+        var sent: [(start: UInt64, end: UInt64)] = []
+        var takeFile = ""
+        for attempt in 1...3 {
+            // From the loop's start (a take done again starts where the last one stopped otherwise).
+            session.keys(["BSpace"])
+            XCTAssertTrue(waitFor(" 0.000 s │"), session.screen())
+            session.keys(["Enter"])
+            XCTAssertTrue(waitFor("armed: Space starts the take"), session.screen())
+            takeFile = dir + "/take\(attempt).wav"
+            let take = try XCTUnwrap(pulse).record(to: takeFile)
+            Thread.sleep(forTimeInterval: 0.8)
+            let before = transportLine()
+            latency = try XCTUnwrap(number(before, before: " ms", after: "latency "), before) / 1000
+            space = send("Space")
+            sent = []
+            for (key, at) in [("q", 0.35), ("w", 0.7), ("e", 1.45)] {
+                let due = space.start + UInt64(at * 1e9)
+                while MonotonicClock.nanos() < due { usleep(500) }
+                sent.append(send(key))
+            }
+            XCTAssertTrue(waitFor("recording: 3 hits"), session.screen())
+            Thread.sleep(forTimeInterval: max(0, 1.8 - Double(MonotonicClock.nanos() - space.start) / 1e9))
+            session.keys(["Space"])
+            XCTAssertTrue(waitFor("take: 3 hits recorded, one undo step"), session.screen())
+            Thread.sleep(forTimeInterval: 0.3)
+            PulseTestServer.finish(take)
+            underran = (number(transportLine(), before: " underrun") ?? 0) > (number(before, before: " underrun") ?? 0)
+            if !underran || attempt == 3 { break }
+            session.keys(["u"])
+            XCTAssertTrue(waitFor("undid record"), session.screen())
+        }
+        session.keys(["C-s"])
+        XCTAssertTrue(waitFor("saved"), session.screen())
+
+        let recorded = try DocumentFile.load(path)
+        // In time order: q, then e (0.45 s into the second pass), then w.
+        let markers = recorded.tracks[0].markers.filter { $0.content != .clip(16) }
+        XCTAssertEqual(markers.map(\.content), [.clip(5), .clip(7), .clip(6)])
+        XCTAssertEqual(markers.map(\.amp), [0.8, 0.8, 0.8])
+        guard markers.count == 3 else { return }
+        // Where each key was heard, counted from the start of playing (e in the second pass).
+        let heardAt = [markers[0].time, markers[2].time, 1 + markers[1].time]
+        func seconds(_ a: UInt64, _ b: UInt64) -> Double { (Double(b) - Double(a)) / 1e9 }
+        func mid(_ w: (start: UInt64, end: UInt64)) -> UInt64 { w.start + (w.end - w.start) / 2 }
+        // The tmux jitter: how long sending one key takes (it reaches the terminal somewhere in that window).
+        let windows = ([space] + sent).map { seconds($0.start, $0.end) }
+        let jitter = windows.max()!
+        // The editor reads a key that arrives while it draws a frame once the frame is up: at most this much later.
+        let frameAllowance = 0.005
+        // Between two keys, the recorded times are as far apart as the keys were sent, within the two windows.
+        var worst = 0.0
+        for i in 0..<3 {
+            for j in (i + 1)..<3 {
+                let error = (heardAt[j] - heardAt[i]) - seconds(mid(sent[i]), mid(sent[j]))
+                worst = max(worst, abs(error))
+                XCTAssertLessThanOrEqual(abs(error), (windows[i + 1] + windows[j + 1]) / 2 + frameAllowance,
+                                         "keys \(i) and \(j): \(error)")
+            }
+        }
+        // From the start: a key is heard at its time from Space less the output latency, within the windows, the
+        // frame, and 10 ms for the first block's wait and the latency moving after it was read (20-26 ms seen).
+        var offsets: [Double] = []
+        for i in 0..<3 {
+            let offset = heardAt[i] - (seconds(mid(space), mid(sent[i])) - latency)
+            offsets.append(offset)
+            XCTAssertLessThanOrEqual(abs(offset), (windows[0] + windows[i + 1]) / 2 + frameAllowance + 0.010, "key \(i): \(offset)")
+        }
+        // Key to sound: each pad's onset in the recording against where the engine's clock heard its key
+        // (the loop's first onset is time 0 of the first pass).
+        let takeSounds = try sounds(takeFile)
+        let loopStart = takeSounds.first { abs(Double($0.peak) - 0.32) < 1e-4 }?.frame
+        var keyToSound: [Double] = []
+        if let loopStart, !underran {
+            for (i, level) in [0.08, 0.096, 0.112].enumerated() {
+                guard let s = takeSounds.first(where: { abs(Double($0.peak) - level) < 1e-4 }) else { continue }
+                keyToSound.append(Double(s.frame - loopStart) / Self.rate - heardAt[i])
+            }
+            XCTAssertEqual(keyToSound.count, 3, "\(takeSounds)")
+        }
+        print("pads tmux: send windows (tmux jitter) \(windows.map { String(format: "%.2f ms", $0 * 1000) }), "
+            + "worst interval error \(String(format: "%.2f ms", worst * 1000)), "
+            + "offsets from sent-minus-latency \(offsets.map { String(format: "%.2f ms", $0 * 1000) }), "
+            + "latency \(latency * 1000) ms, key to sound \(keyToSound.map { String(format: "%.2f ms", $0 * 1000) })")
+        XCTAssertLessThan(jitter, 0.1, "tmux delivers a key within 100 ms")
+
+        // One undo: the document as it was before the take (the clicks and q recorded nothing).
+        session.keys(["u"])
+        XCTAssertTrue(waitFor("undid record"), session.screen())
+        session.keys(["C-s"])
+        XCTAssertTrue(session.wait(timeout: 10) { _ in (try? DocumentFile.load(path)) == original }.met,
+                      "undo gives back the document before the take")
+    }
+}
