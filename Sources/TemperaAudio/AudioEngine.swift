@@ -227,8 +227,8 @@ public final class AudioEngine {
         if let document { publish(document) }
     }
 
-    /// Takes a tempo change of the followed session (call it every few milliseconds from the editor thread):
-    /// true when the tempo changed and was published.
+    /// Takes a tempo change of the followed session (the engine's status, position and playing state look too,
+    /// so an editor reading them each frame needs nothing more): true when the tempo changed and was published.
     @discardableResult
     public func followLinkTempo() -> Bool {
         guard let session = linkSession, shared.pointee.linkHandle.load(ordering: .relaxed) != 0,
@@ -410,6 +410,7 @@ public final class AudioEngine {
     /// Retries a missing server every `retryInterval`, and gives up on a connection that takes too long.
     private func maintain() {
         reclaim()
+        followLinkTempo()
         guard started, let output else { return }
         let elapsed = Date().timeIntervalSince(attemptAt)
         switch output.state {

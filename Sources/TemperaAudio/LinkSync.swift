@@ -75,7 +75,7 @@ public final class LinkSession {
 /// session says the music is, when the block's first frame is heard, with where it is, and moves the clock by
 /// a part of the difference (all of it past `jump`), so the two stay together through tempo changes and clock
 /// drift while the output latency's jitter is smoothed away. The tempo itself arrives from the editor thread
-/// with the next snapshot (`AudioEngine.followLink`); until then the blocks' corrections carry the phase.
+/// with the next snapshot (`AudioEngine.followLinkTempo`); until then each block takes up the whole difference.
 struct LinkFollow {
     /// When the next block's first frame is heard, on `MonotonicClock` (stamped after each write; 0: unknown).
     var heardNanos: UInt64 = 0
@@ -174,7 +174,10 @@ extension RenderState {
         let want = (beat - link.origin) * beatSeconds
         let error = (want - have) / tempo
         link.lastError = error
-        let move = abs(error) > LinkFollow.jump ? error : error * LinkFollow.gain
+        // While the session's tempo is not yet the snapshot's (the editor thread publishes it within milliseconds)
+        // the difference is real, not jitter: all of it is taken up.
+        let lagging = abs(bpm * beatSeconds / 60 - tempo) > 1e-9 * tempo
+        let move = abs(error) > LinkFollow.jump || lagging ? error : error * LinkFollow.gain
         link.slip += move * rate
         let whole = link.slip.rounded(.towardZero)
         link.slip -= whole

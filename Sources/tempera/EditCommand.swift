@@ -20,6 +20,10 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Theme: dark, light, high-contrast, or a file's name in ~/.config/tempera/themes.")
     var theme: String?
 
+    @Flag(help: ArgumentHelp("Follow the Ableton Link session on the network: its tempo and beat phase (the meter is "
+        + "the quantum); playing starts on its next bar.", discussion: ""))
+    var link = false
+
     func run() throws {
         let paths = ConfigPaths()
         // Everything that can be wrong with the command line or the files is said before curses starts.
@@ -55,10 +59,17 @@ struct EditCommand: ParsableCommand {
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
         let engine = AudioEngine()
         engine.start()
+        if link {
+            // The engine keeps the session for as long as it plays.
+            guard let s = LinkSession(bpm: session.document.transport.bpm) else { fail("Ableton Link could not start") }
+            s.enable()
+            engine.follow(link: s)
+        }
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
+        if link { dispatcher.say("Ableton Link: playing follows the session's tempo and bar") }
         if let recovered { dispatcher.offerRecovery(recovered) }
 
         let screen: CursesScreen

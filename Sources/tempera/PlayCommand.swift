@@ -110,7 +110,7 @@ struct PlayCommand: ParsableCommand {
                     warn("link: \(n) peer\(n == 1 ? "" : "s") at \(bpm) BPM")
                 }
             }
-            usleep(session == nil ? 20_000 : 5_000)
+            usleep(session == nil ? 20_000 : 2_000)
         }
         // Let the last block reach the speakers.
         if case .running(let ms) = engine.status { usleep(useconds_t(min(ms, 500) * 1000) + 20_000) }

@@ -68,8 +68,9 @@ final class LinkTests: XCTestCase {
     }
 
     /// The recorder starts first (its start disturbs the server), then the left player, the right one, and
-    /// once they have found each other a third peer sets 140 BPM and later 90.
-    func playTogether(in dir: String, server: PulseTestServer) throws -> Session {
+    /// once they have found each other a third peer sets 140 BPM and later 90. With `editor`, the left player is
+    /// the editor in tmux (started with Space once the right one has found it) and only 140 BPM is set.
+    func playTogether(in dir: String, server: PulseTestServer, editor: Bool = false) throws -> Session {
         for f in ["rec.wav", "left.err", "right.err", "changes", "start", "measure"] {
             try? FileManager.default.removeItem(atPath: dir + "/" + f)
         }
@@ -83,30 +84,15 @@ final class LinkTests: XCTestCase {
             P=$!
             date +%s.%N > start
             sleep 0.8
-            "$T" play left.tempera --link --forever 2> left.err &
-            L=$!
-            sleep 0.4
-            "$T" play right.tempera --link --forever 2> right.err &
-            R=$!
-            for _ in $(seq 200); do
-                grep -q '1 peer' left.err && grep -q '1 peer' right.err && break
-                sleep 0.05
-            done
-            sleep 1
-            date +%s.%N > measure
-            sleep 3
-            "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
-            sleep 3
-            "$T" link --bpm 90 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
-            sleep 4
-            kill -INT $L $R; wait $L $R
+            \(editor ? Self.editorScript : Self.playersScript)
             kill -INT $P; wait $P
             """
         try script.write(toFile: dir + "/run.sh", atomically: true, encoding: .utf8)
         let run = Spawn.run("/usr/bin/unshare", ["--net", "sh", dir + "/run.sh"])
         XCTAssertNotEqual(run.status, 97, "Link must run only in a loopback-only namespace: \(run.stderr)")
         let logs = ["left.err", "right.err"].map { (try? String(contentsOfFile: "\(dir)/\($0)", encoding: .utf8)) ?? "" }
-        XCTAssertTrue(logs.allSatisfy { $0.contains("1 peer") }, "the instances did not find each other: \(logs)")
+        XCTAssertTrue(logs[1].contains("1 peer") && (editor || logs[0].contains("1 peer")),
+                      "the instances did not find each other: \(logs)")
 
         func time(_ file: String) -> Double {
             Double(((try? String(contentsOfFile: dir + "/" + file, encoding: .utf8)) ?? "")
@@ -115,32 +101,71 @@ final class LinkTests: XCTestCase {
         let start = time("start")
         let changes = ((try? String(contentsOfFile: dir + "/changes", encoding: .utf8)) ?? "")
             .split(separator: "\n").map(String.init)
-        XCTAssertEqual(changes.count, 4, "tempera link prints a line before and after each change: \(changes)")
+        XCTAssertEqual(changes.count, editor ? 2 : 4, "tempera link prints a line before and after each change: \(changes)")
         let rec = try AudioFile.read(dir + "/rec.wav")
         return Session(left: Self.onsets(rec.samples, channel: 0), right: Self.onsets(rec.samples, channel: 1),
                        seconds: Double(rec.samples.count / 2) / Self.rate,
                        measureFrom: time("measure") - start, changes: changes, logs: logs)
     }
 
-    func testTwoInstancesFollowTheSessionTempoWithinASecondAndItsBeatWithinAMillisecond() throws {
+    static let playersScript = """
+        "$T" play left.tempera --link --forever 2> left.err &
+        L=$!
+        sleep 0.4
+        "$T" play right.tempera --link --forever 2> right.err &
+        R=$!
+        for _ in $(seq 200); do
+            grep -q '1 peer' left.err && grep -q '1 peer' right.err && break
+            sleep 0.05
+        done
+        sleep 1
+        date +%s.%N > measure
+        sleep 3
+        "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
+        sleep 3
+        "$T" link --bpm 90 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
+        sleep 4
+        kill -INT $L $R; wait $L $R
+        """
+
+    /// The editor runs in a tmux server started here, inside the namespace, on a socket of its own.
+    static let editorScript = """
+        mkdir -p home
+        tmux -L tempera-link -f /dev/null new-session -d -x 100 -y 30 -s t \\
+            "env HOME=$PWD/home XDG_CONFIG_HOME=$PWD/home/.config XDG_STATE_HOME=$PWD/home/.state LANG=C.UTF-8 \\
+             TERM=xterm-256color $T left.tempera --link 2> left.err"
+        sleep 0.4
+        "$T" play right.tempera --link --forever 2> right.err &
+        R=$!
+        for _ in $(seq 200); do grep -q '1 peer' right.err && break; sleep 0.05; done
+        sleep 0.5
+        tmux -L tempera-link send-keys -t t Space
+        sleep 2.5
+        date +%s.%N > measure
+        sleep 3
+        "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
+        sleep 5
+        tmux -L tempera-link kill-server
+        kill -INT $R; wait $R
+        """
+
+    /// A loopback-only namespace can be made (else the test is skipped: Link never runs outside one), the
+    /// program is built, a private server runs (with real-time priority where allowed), and the two documents
+    /// are written: beat 0.5 s, 4 beats a bar, a click on each beat of a one-bar loop, panned hard left in
+    /// `left.tempera` and hard right in `right.tempera`; 120 BPM until a peer says otherwise.
+    func prepare() throws -> (dir: String, server: PulseTestServer) {
         guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
             throw XCTSkip("build tempera first (swift build)")
         }
-        // Link runs only in a namespace of its own; where none can be made, it does not run at all.
         let probe = Spawn.run("/usr/bin/unshare", ["--net", "sh", "-c", Self.loopbackOnly])
         guard probe.status == 0 else { throw XCTSkip("no loopback-only network namespace here: \(probe.stderr)") }
-
         let dir = TestPaths.temporaryDirectory("link")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let server = try PulseTestServer()
-        defer { server.stop() }
         // A desktop's server has real-time priority (rtkit gives it); the private one gets it too where allowed,
         // so a loaded machine starves it less.
         if let pid = try? String(contentsOfFile: server.dir + "/run/pid", encoding: .utf8) {
             Spawn.run("/usr/bin/chrt", ["-f", "-a", "-p", "5", pid.trimmingCharacters(in: .whitespacesAndNewlines)])
         }
-
-        // Beat 0.5 s, 4 beats a bar, a click on each beat of a one-bar loop: 120 BPM until a peer says otherwise.
         try AudioFile.write([Float](repeating: 0.5, count: 480), sampleRate: 48_000, to: dir + "/click.wav",
                             as: .wavFloat)
         for (name, pan) in [("left", -1.0), ("right", 1.0)] {
@@ -149,6 +174,15 @@ final class LinkTests: XCTestCase {
             doc.slots[0].pan = pan
             try DocumentFile.save(doc, to: "\(dir)/\(name).tempera")
         }
+        return (dir, server)
+    }
+
+    func testTwoInstancesFollowTheSessionTempoWithinASecondAndItsBeatWithinAMillisecond() throws {
+        let (dir, server) = try prepare()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
         // A loaded machine may underrun, which delays one player's stream against the other's until the next
         // blocks take it up: then the two play again, at most three times, like the other tests that listen.
         var s = try playTogether(in: dir, server: server)
@@ -156,7 +190,26 @@ final class LinkTests: XCTestCase {
         XCTAssertTrue(s.changes.count == 4 && s.changes[1].hasSuffix("\"bpm\":140.000}")
             && s.changes[3].hasSuffix("\"bpm\":90.000}"), "\(s.changes)")
         XCTAssertGreaterThan(s.seconds, 12)
+        Self.assertTogether(s, changes: [(120, 140), (140, 90)])
+    }
 
+    func testTheEditorWithLinkStartsOnTheSessionBarAndFollowsItsTempo() throws {
+        let (dir, server) = try prepare()
+        defer {
+            Spawn.run("/usr/bin/tmux", ["-L", "tempera-link", "kill-server"])
+            server.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        var s = try playTogether(in: dir, server: server, editor: true)
+        if s.underruns { s = try playTogether(in: dir, server: server, editor: true) }
+        XCTAssertTrue(s.changes.count == 2 && s.changes[1].hasSuffix("\"bpm\":140.000}"), "\(s.changes)")
+        Self.assertTogether(s, changes: [(120, 140)])
+    }
+
+    /// Tempo and phase, read from the recording: each tempo change followed by both within a second, and every
+    /// onset of one within a millisecond of the other's.
+    static func assertTogether(_ s: Session, changes: [(Double, Double)], file: StaticString = #filePath,
+                               line: UInt = #line) {
         // Tempo: read from the recording (whose first sample has no exact wall-clock time). A change shows as the
         // first beat, in either channel, that does not last the old tempo's beat; from then on each player must
         // play the new tempo's beats within a second.
@@ -164,7 +217,7 @@ final class LinkTests: XCTestCase {
         let from = Int(s.measureFrom * Self.rate)
         let left = s.left.filter { $0 >= from }, right = s.right.filter { $0 >= from }
         var since = 0.0
-        for (old, new) in [(120.0, 140.0), (140.0, 90.0)] {
+        for (old, new) in changes {
             guard let change = [left, right].compactMap({ Self.firstChange($0, interval: 60 / old, after: since) }).min()
             else {
                 XCTFail("no change from \(old) BPM heard")
@@ -196,11 +249,11 @@ final class LinkTests: XCTestCase {
             if abs(d) > 0.0005 { report.append(String(format: "%.3f ms at %.3f s", d * 1000, Double(r) / Self.rate)) }
         }
         XCTAssertLessThanOrEqual(abs(left.count - right.count), 1, "the same beats on both sides")
-        XCTAssertGreaterThan(right.count, 20)
+        XCTAssertGreaterThanOrEqual(right.count, 15)
         report.append("phase worst \(String(format: "%.3f", worst * 1000)) ms over \(right.count) onsets")
         report.append("left: " + s.logs[0].split(separator: "\n").joined(separator: " / "))
         report.append("right: " + s.logs[1].split(separator: "\n").joined(separator: " / "))
         print("Link: " + report.joined(separator: "; "))
-        XCTAssertLessThan(abs(worst), 0.001, report.joined(separator: "; "))
+        XCTAssertLessThan(abs(worst), 0.001, report.joined(separator: "; "), file: file, line: line)
     }
 }
