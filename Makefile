@@ -4,7 +4,7 @@ SWIFT ?= swift
 APT_PACKAGES = libxml2-dev hydrogen hydrogen-drumkits hydrogen-data libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev pulseaudio pulseaudio-utils tmux sox pkg-config \
                python3-mido libfluidsynth-dev libjack-jackd2-dev timgm6mb-soundfont man-db ableton-link-dev iproute2
 
-.PHONY: run test build release bench deps kit clean install install-files uninstall
+.PHONY: run test build release bench deps kit clean install install-files uninstall fuzz
 
 run: deps release
 	.build/release/tempera $(FILE)
@@ -21,6 +21,12 @@ release: deps
 
 bench: deps
 	$(SWIFT) run -c release tempera-bench
+
+# Fuzzes every reader with libFuzzer (scripts/fuzz), one target after another: FUZZ_SECONDS each, or FUZZ_RUNS
+# inputs each; FUZZ_TARGETS picks some. Builds into .build-fuzz, apart from the ordinary build.
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" scripts/fuzz
 
 # Regenerates the default kit in Samples/ (the generator is part of the package).
 kit: deps

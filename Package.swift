@@ -65,3 +65,25 @@ let package = Package(
                                                                  "TemperaTestSupport"]),
     ]
 )
+
+// The libFuzzer targets (`make fuzz`), one executable per reader. They exist only when TEMPERA_FUZZ is set, as
+// `make fuzz` sets it while building them with `-sanitize=fuzzer,address` into `.build-fuzz`: the ordinary
+// `swift build` and `swift test` never see them. Each target defines `LLVMFuzzerTestOneInput`; its `main` hands
+// over to libFuzzer (CFuzzDriver).
+if Context.environment["TEMPERA_FUZZ"] != nil {
+    let fuzzers: [(String, [Target.Dependency])] = [
+        ("document", ["TemperaCore"]),
+        ("script", ["TemperaCore"]),
+        ("pattern", ["TemperaCore"]),
+        ("keymap", ["TemperaTerminal"]),
+        ("theme", ["TemperaTerminal"]),
+        ("h2song", ["TemperaKits", "TemperaCore"]),
+        ("drumkit", ["TemperaKits", "TemperaCore"]),
+        ("midi", ["TemperaCore"]),
+    ]
+    package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/Driver"))
+    for (name, dependencies) in fuzzers {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: dependencies + ["CFuzzDriver"],
+                                                 path: "Fuzz/Targets/\(name)"))
+    }
+}

@@ -976,17 +976,23 @@ struct LineParser {
     static func nearest(_ word: String, in names: [String]) -> String? {
         // Within two edits of a name means at most two characters longer than the longest.
         guard word.unicodeScalars.count <= (names.map(\.count).max() ?? 0) + 2 else { return nil }
-        let w = Array(word)
+        // Names are ASCII, so scalars stand for characters, and compare far faster.
+        let w = Array(word.unicodeScalars)
         var best: (String, Int)?
+        var row: [Int] = [], next: [Int] = []
         for name in names {
-            let n = Array(name)
-            var row = Array(0...n.count)
+            let n = Array(name.unicodeScalars)
+            // Lengths more than two apart are more than two edits apart.
+            if abs(n.count - w.count) > 2 { continue }
+            row.removeAll(keepingCapacity: true)
+            row.append(contentsOf: 0...n.count)
             for i in 1...max(w.count, 1) where !w.isEmpty {
-                var next = [i] + Array(repeating: 0, count: n.count)
+                next.removeAll(keepingCapacity: true)
+                next.append(i)
                 for j in 1...max(n.count, 1) where !n.isEmpty {
-                    next[j] = Swift.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (w[i - 1] == n[j - 1] ? 0 : 1))
+                    next.append(Swift.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (w[i - 1] == n[j - 1] ? 0 : 1)))
                 }
-                row = next
+                swap(&row, &next)
             }
             let d = row[n.count]
             if d <= 2, d < w.count, best == nil || d < best!.1 { best = (name, d) }

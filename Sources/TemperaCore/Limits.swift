@@ -12,14 +12,25 @@ public enum Limits {
     /// about 116 days, far past any rhythm, and small enough that every sample frame fits an Int64 at any rate.
     public static let maxTime = 10_000_000.0
 
+    // The fuzzers (`make fuzz`, built with TEMPERA_FUZZ) use smaller marker limits: the same checks, reached in
+    // milliseconds rather than seconds, so that a million inputs take minutes.
+
     /// The most markers a document holds. Measured: opening and saving a million markers peaks at about 135 MB
     /// (the markers, their id index, the file's bytes and the text written), so the limit means about 1.4 GB
     /// and a file of 350-450 MB.
+    #if TEMPERA_FUZZ
+    public static let maxMarkers = 5_000
+    #else
     public static let maxMarkers = 10_000_000
+    #endif
 
     /// The most markers one command may add (pulse, subdivide, group stamp, temper stamp and morph), and the
     /// most clips a pattern code may unroll to: about a second of work.
+    #if TEMPERA_FUZZ
+    public static let maxAddedMarkers = 1_000
+    #else
     public static let maxAddedMarkers = 1_000_000
+    #endif
 
     /// The designer's slider values: well past the -0.5...1.5 of its lane, still small enough that no result
     /// time overflows.

@@ -72,7 +72,7 @@ public struct HydrogenKit: Hashable, Sendable {
             layers = [ClipSlot.Layer(file: file(name), pitch: clamp(pitchOffset, -48, 48))]
         }
         return Instrument(name: e.text("name") ?? "", gain: clamp(volume * gain, 0, 16), pan: pan(of: e),
-                          muteGroup: Int(e.number("muteGroup") ?? -1), layers: layers)
+                          muteGroup: e.integer("muteGroup") ?? -1, layers: layers)
     }
 
     /// `pan` when the file has it, else `pan_L`/`pan_R` as Hydrogen reads old files: equal sides are the centre,

@@ -37,7 +37,10 @@ public enum HydrogenSong {
         }
         var warnings: [String] = []
         let bpm = root.number("bpm") ?? 120
-        guard bpm > 0, bpm < 10_000 else { throw KitError("song: \(path): bpm \(bpm) is out of range") }
+        // The beat a document may have (Transport.beatRange) bounds the tempo: 1 to 6000 BPM.
+        guard bpm >= 60 / Transport.beatRange.upperBound, bpm <= 60 / Transport.beatRange.lowerBound else {
+            throw KitError("song: \(path): bpm \(DocumentFile.number(bpm)) is out of range (1 to 6000)")
+        }
         let tick = 60 / (bpm * ticksPerBeat)
         for (key, what) in [("humanize_time", "humanize time"), ("humanize_velocity", "humanize velocity"),
                             ("swing_factor", "swing")] {
@@ -70,7 +73,7 @@ public enum HydrogenSong {
                     warnings.append("kit \(kitName) is not installed: its samples are looked for beside the song")
                 }
             }
-            instruments.append((Int(e.number("id") ?? Double(instruments.count)), HydrogenKit.instrument(e, folder: folder)))
+            instruments.append((e.integer("id") ?? instruments.count, HydrogenKit.instrument(e, folder: folder)))
         }
 
         var patterns: [String: Pattern] = [:]
@@ -86,7 +89,7 @@ public enum HydrogenSong {
                 if let v = n.number("length"), v >= 0 { counts.length += 1 }
                 notes.append(Note(position: n.number("position") ?? 0, leadLag: max(-1, min(1, n.number("leadlag") ?? 0)),
                                   velocity: max(0, min(1, n.number("velocity") ?? 0.8)),
-                                  instrument: Int(n.number("instrument") ?? -1),
+                                  instrument: n.integer("instrument") ?? -1,
                                   noteOff: n.text("note_off") == "true"))
             }
             patterns[name] = Pattern(name: name, size: max(1, p.number("size") ?? 192), notes: notes)
@@ -119,6 +122,10 @@ public enum HydrogenSong {
             regionOf[c] = (cursor, cursor + length)
             order.append(c)
             cursor += length
+        }
+        // Whatever is imported must open again: the document's limits, checked before any work.
+        guard cursor <= Limits.maxTime else {
+            throw KitError("song: \(path) lasts \(Limits.seconds(cursor)) s; a document ends by \(Limits.seconds(Limits.maxTime)) s")
         }
 
         // Notes onto instruments' marker lists.
@@ -163,7 +170,8 @@ public enum HydrogenSong {
         doc.transport.beat = 60 / bpm
         let firstSize = patterns[columns.first { !$0.isEmpty }?.first ?? ""]?.size ?? 192
         let beats = firstSize / ticksPerBeat
-        doc.transport.meter = beats == beats.rounded() && beats >= 1 ? Int(beats) : 4
+        doc.transport.meter = beats == beats.rounded() && beats >= 1 && beats <= Double(Transport.meterRange.upperBound)
+            ? Int(beats) : 4
         // The sequence as the song: consecutive equal columns are one section repeated.
         var sections: [Song.Section] = []
         for c in columns {
@@ -173,6 +181,9 @@ public enum HydrogenSong {
             } else {
                 sections.append(Song.Section(name: c.isEmpty ? "(empty)" : c.joined(separator: "+"), start: r.start, end: r.end))
             }
+        }
+        guard sections.count <= Song.maxSections else {
+            throw KitError("song: \(path) makes \(Limits.count(sections.count)) sections; a song holds at most \(Limits.count(Song.maxSections))")
         }
         doc.song = Song(sections: sections, on: true, loop: false)
         return (doc, warnings)

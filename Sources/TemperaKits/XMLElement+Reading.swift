@@ -28,6 +28,13 @@ extension XMLTree.Element {
         guard let t = text(name), let v = Double(t), v.isFinite else { return nil }
         return v
     }
+
+    /// A child's number as a whole number (a fraction dropped, as Hydrogen reads it); nil when absent, not a
+    /// number, or beyond a 32-bit integer, so no value converts with a trap.
+    func integer(_ name: String) -> Int? {
+        guard let v = number(name), abs(v) < 2_147_483_648 else { return nil }
+        return Int(v)
+    }
 }
 
 /// A kit or song that cannot be read: one line naming it.

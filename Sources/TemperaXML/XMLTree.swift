@@ -37,6 +37,9 @@ public enum XMLTree {
     public static func parse(path: String) throws -> Element {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         xmlResetLastError()
+        // Some errors (a broken encoding) are printed by libxml2 itself whatever the options say: the one line of
+        // error is ours to give, so they go nowhere (xmlGetLastError still has them).
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
         guard let doc = xmlReadFile(path, nil, options) else {
             var why = "not well-formed"
             if let e = xmlGetLastError(), let message = e.pointee.message {
