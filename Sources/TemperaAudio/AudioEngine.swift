@@ -215,6 +215,7 @@ public final class AudioEngine {
     /// document's times stay seconds at x1; its tempo becomes BPM · beat / 60), playing starts on the session's
     /// bar (quantum = the meter) and the beat phase is held to the session's. An edit of the document's tempo
     /// sets the session's. The song plays on its own tempos. The session is kept until another replaces it.
+    /// Call it before `start()`: the output then keeps its timing fresh for the session (see `pulseTimingTick`).
     public func follow(link session: LinkSession?) {
         if let session {
             linkSession = session

@@ -84,7 +84,8 @@ func pulseStreamStateChanged(_ stream: OpaquePointer?, _ userdata: UnsafeMutable
             let micros = Double(attr.pointee.tlength) / 8 / l.pointee.sampleRate * 1_000_000
             l.pointee.shared.pointee.latencyMicros.store(Int(micros), ordering: .relaxed)
         }
-        if l.pointee.timingTimer == nil, let ctx = pa_stream_get_context(stream) {
+        if l.pointee.timingTimer == nil, l.pointee.shared.pointee.linkHandle.load(ordering: .relaxed) != 0,
+           let ctx = pa_stream_get_context(stream) {
             l.pointee.timingTimer = pa_context_rttime_new(ctx, pa_rtclock_now() + pulseTimingInterval, pulseTimingTick,
                                                           userdata)
         }

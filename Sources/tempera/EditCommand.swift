@@ -58,13 +58,13 @@ struct EditCommand: ParsableCommand {
         let autosave = Autosave(paths: paths)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
         let engine = AudioEngine()
-        engine.start()
         if link {
             // The engine keeps the session for as long as it plays.
             guard let s = LinkSession(bpm: session.document.transport.bpm) else { fail("Ableton Link could not start") }
             s.enable()
             engine.follow(link: s)
         }
+        engine.start()
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }

@@ -57,6 +57,13 @@ struct PlayCommand: ParsableCommand {
 
         let engine = AudioEngine()
         for w in engine.load(document: document, baseDirectory: base.isEmpty ? "." : base) { warn(w) }
+        var session: LinkSession?
+        if link {
+            guard let s = LinkSession(bpm: document.transport.bpm) else { throw fail("Ableton Link could not start") }
+            s.enable()
+            engine.follow(link: s)
+            session = s
+        }
         engine.start()
         // Wait for the server: it answers at once, or it is missing (a connection that hangs counts as missing).
         while true {
@@ -71,13 +78,6 @@ struct PlayCommand: ParsableCommand {
         }
         signal(SIGINT, playSignalHandler)
         signal(SIGTERM, playSignalHandler)
-        var session: LinkSession?
-        if link {
-            guard let s = LinkSession(bpm: document.transport.bpm) else { throw fail("Ableton Link could not start") }
-            s.enable()
-            engine.follow(link: s)
-            session = s
-        }
         var peers = 0
         engine.play(loops: forever ? Int(Int32.max) : loops)
         if pads {

@@ -193,6 +193,30 @@ final class LinkTests: XCTestCase {
         Self.assertTogether(s, changes: [(120, 140), (140, 90)])
     }
 
+    func testBadLinkOptionsAreOneLineAndStartNothing() throws {
+        let (dir, server) = try prepare()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        // Still inside a namespace of its own, in case one of them did start Link.
+        var out = ""
+        func run(_ args: String) -> (status: Int32, stderr: String) {
+            let r = Spawn.run("/usr/bin/unshare", ["--net", "sh", "-c", Self.loopbackOnly + "\ncd '\(dir)'\n"
+                + "PULSE_SERVER='\(server.address)' '\(TestPaths.binary)' \(args)"])
+            out = r.stdout
+            return (r.status, r.stderr)
+        }
+        XCTAssertTrue(run("link --bpm 5") == (1, "tempera: --bpm must be from 20 to 999 (got 5.0)\n"))
+        XCTAssertTrue(run("link --wait=-1") == (1, "tempera: --wait must be from 0 to 600 seconds\n"))
+        XCTAssertTrue(run("play left.tempera --link --song")
+            == (1, "tempera: --link plays the loop; the song keeps its own tempos (leave out --song)\n"))
+        XCTAssertTrue(run("play left.tempera --link --pads") == (1, "tempera: --link and --pads cannot be combined yet\n"))
+        // Alone, `tempera link` waits for no one past --wait and says so.
+        XCTAssertTrue(run("link --wait 0") == (0, ""))
+        XCTAssertEqual(out, "{\"peers\":0,\"bpm\":120.000}\n")
+    }
+
     func testTheEditorWithLinkStartsOnTheSessionBarAndFollowsItsTempo() throws {
         let (dir, server) = try prepare()
         defer {
