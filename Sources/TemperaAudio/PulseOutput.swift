@@ -17,6 +17,8 @@ final class PulseOutput: AudioOutput {
 
     func open(render: UnsafeMutablePointer<RenderState>, shared: UnsafeMutablePointer<EngineShared>, sampleRate: Double) {
         close()
+        // No thread renders yet: the state may be set directly.
+        render.pointee.aimsByClock = true
         let l = UnsafeMutablePointer<PulseLink>.allocate(capacity: 1)
         l.initialize(to: PulseLink(render: render, shared: shared, sampleRate: sampleRate, targetLatency: targetLatency))
         link = l
