@@ -49,6 +49,8 @@ public final class AudioEngine {
     /// The frames rendered when the running output was last seen taking audio, and when.
     private var lastProgress: (frames: Int, started: Bool, at: Date)?
     private let bank: SampleBank
+    /// Every use of `bank` runs here, so a load in the background and one on the caller's thread never overlap.
+    private let loadQueue = DispatchQueue(label: "tempera.samples")
     private let compiler = EventCompiler()
     /// The metronome's sounds, made once for the output rate.
     private let clickSound: ClickSound
@@ -166,16 +168,82 @@ public final class AudioEngine {
 
     /// Loads the slots' samples (files already loaded are reused, failed ones tried again); returns the problems.
     private func loadSamples(_ slots: [ClipSlot]) -> [String] {
-        bank.retryFailures()
-        let (buffers, warnings) = bank.samples(for: slots, baseDirectory: baseDirectory)
+        let (buffers, warnings) = Self.loadOnQueue(bank, queue: loadQueue, slots: slots, baseDirectory: baseDirectory)
         samples = buffers
         loadedSlots = slots
+        loading = nil
         return warnings
+    }
+
+    private static func loadOnQueue(_ bank: SampleBank, queue: DispatchQueue, slots: [ClipSlot], baseDirectory: String?)
+        -> ([[SampleBuffer?]], [String]) {
+        queue.sync {
+            bank.retryFailures()
+            return bank.samples(for: slots, baseDirectory: baseDirectory)
+        }
     }
 
     /// The load problems of the slots as they are now (for a UI that wants to show them again).
     public func warnings(for document: Document) -> [String] {
-        bank.samples(for: document.slots, baseDirectory: baseDirectory).1
+        let base = baseDirectory
+        return loadQueue.sync { bank.samples(for: document.slots, baseDirectory: base).1 }
+    }
+
+    // MARK: - Loading in the background
+
+    /// A load under way on `loadQueue`; its result is picked up on the editor thread by `finishedLoad()`.
+    private final class PendingLoad: @unchecked Sendable {
+        let slots: [ClipSlot]
+        private let lock = NSLock()
+        private var result: ([[SampleBuffer?]], [String])?
+        init(slots: [ClipSlot]) { self.slots = slots }
+        func set(_ r: ([[SampleBuffer?]], [String])) { lock.lock(); result = r; lock.unlock() }
+        func take() -> ([[SampleBuffer?]], [String])? { lock.lock(); defer { lock.unlock() }; return result }
+    }
+
+    /// The newest load started in the background (a newer one makes older results moot).
+    private var loading: PendingLoad?
+
+    /// True while samples load in the background.
+    public var isLoading: Bool { loading != nil }
+
+    /// As `load`, but the samples are read on a background queue: the document is published at once (slots
+    /// not loaded yet play silence) and the caller stays free, however slow a file is to read. The problems
+    /// come from `finishedLoad()` once the samples are in.
+    public func loadInBackground(document: Document, baseDirectory: String?) {
+        self.baseDirectory = baseDirectory
+        samples = []
+        loadedSlots = []
+        startLoading(document.slots)
+        publish(document)
+    }
+
+    /// As `update`, with changed slots loaded in the background (they play their previous sound, or silence,
+    /// until `finishedLoad()` brings the new ones in).
+    public func updateInBackground(document: Document) {
+        if document.slots != (loading?.slots ?? loadedSlots) { startLoading(document.slots) }
+        publish(document)
+    }
+
+    private func startLoading(_ slots: [ClipSlot]) {
+        let job = PendingLoad(slots: slots)
+        loading = job
+        let bank = self.bank, base = baseDirectory
+        loadQueue.async {
+            bank.retryFailures()
+            job.set(bank.samples(for: slots, baseDirectory: base))
+        }
+    }
+
+    /// Editor thread, polled: when the newest background load has finished, its samples are published with the
+    /// document as it now stands and its problems returned (one line per slot that cannot play); else nil.
+    public func finishedLoad() -> [String]? {
+        guard let job = loading, let (buffers, warnings) = job.take() else { return nil }
+        loading = nil
+        samples = buffers
+        loadedSlots = job.slots
+        if let document { publish(document) }
+        return warnings
     }
 
     private func publish(_ document: Document) {

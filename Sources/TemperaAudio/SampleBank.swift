@@ -2,8 +2,9 @@ import Foundation
 import TemperaCore
 
 /// The samples of a document's 16 slots, loaded once and cached by file, note and pitch, so an edit that leaves
-/// a slot's files alone never reloads them. Editor thread only.
-public final class SampleBank {
+/// a slot's files alone never reloads them. One thread at a time: the engine runs every use on its load queue
+/// (hence `@unchecked Sendable`); an offline render owns its own bank.
+public final class SampleBank: @unchecked Sendable {
     private struct Key: Hashable {
         var path: String
         var note: Int?

@@ -1,6 +1,7 @@
 import CSamplerate
 import CSndfile
 import Foundation
+import TemperaCore
 
 /// Reads audio files with libsndfile and converts them once, off the audio thread, to what the mixer plays:
 /// stereo Float32 at the output rate, pitched to a MIDI note when asked, with a short fade at the end so a
@@ -80,23 +81,11 @@ public enum SampleLoader {
         return buffer
     }
 
-    /// Why `path` cannot be read as a sound file without risk of blocking, or nil when it is a regular file.
-    /// The file is opened without blocking (a FIFO with no writer would otherwise wait for ever) and what
-    /// was opened is examined, so a FIFO, a device or a folder is refused at once.
+    /// Why `path` cannot be read as a sound file without risk of blocking, or nil when it is a regular file
+    /// (see `RegularFile`).
     public static func notARegularFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 { return "cannot open: \(String(cString: strerror(errno)))" }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return "cannot open: \(String(cString: strerror(errno)))" }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "is a folder, not a sound file"
-        case S_IFIFO: return "is a pipe (FIFO), not a regular file"
-        case S_IFCHR, S_IFBLK: return "is a device, not a regular file"
-        case S_IFSOCK: return "is a socket, not a regular file"
-        default: return "is not a regular file"
-        }
+        let problem = RegularFile.problem(path)
+        return problem == "is a folder, not a file" ? "is a folder, not a sound file" : problem
     }
 
     /// The log line of a sound-data chunk whose declared size exceeds the file, if any.

@@ -1,4 +1,5 @@
 import Foundation
+import TemperaCore
 import TemperaXML
 
 /// Reading Hydrogen's XML by element name, whatever namespace a file declares (newer files put every element in
@@ -9,6 +10,8 @@ enum HydrogenXML {
     /// Parses a file into its root element; one line on failure, naming the file.
     static func root(of path: String, what: String) throws -> Element {
         guard FileManager.default.isReadableFile(atPath: path) else { throw KitError("\(what): cannot read \(path)") }
+        // libxml2 would wait for ever on a FIFO with no writer.
+        if let why = RegularFile.problem(path) { throw KitError("\(what): \(path) \(why)") }
         do {
             return try XMLTree.parse(path: path)
         } catch {

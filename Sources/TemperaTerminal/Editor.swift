@@ -28,6 +28,11 @@ public final class Editor {
     private var loadProblems: Set<String> = []
     private var publishedSlots: [ClipSlot] = []
     private var lastTransport = TransportInfo()
+    /// Samples load on a background queue, so a slow file never holds up keys, drawing or a signal (the
+    /// program sets this; tests that step the editor event by event leave loading on the editor thread).
+    public var loadsInBackground = false
+    /// How long input may be waited for while samples load in the background, milliseconds.
+    public static let loadingWaitMs = 50
     private var fitted = false
 
     /// Frame period while playing, milliseconds.
@@ -62,7 +67,9 @@ public final class Editor {
             // A pad's bar runs down while it sounds, even with the transport stopped.
             let playing = dispatcher.engine?.isPlaying == true || lastTransport.padsSounding
             if dirty || playing { frame() }
-            var event = screen.readInput(timeout: playing ? Editor.playingFrameMs : Editor.idleWaitMs)
+            let loading = dispatcher.engine?.isLoading == true
+            var event = screen.readInput(timeout: playing ? Editor.playingFrameMs
+                                                 : loading ? Editor.loadingWaitMs : Editor.idleWaitMs)
             // Everything already waiting is handled before the next frame, so a burst of mouse motion or
             // key repeat costs one frame, not one each.
             var handled = 0
@@ -112,6 +119,7 @@ public final class Editor {
         dispatcher.tick()
         if dispatcher.view.render != rendering { dirty = true }
         syncEngine()
+        takeLoadedSamples()
         if let problem = autosave.tick(dispatcher.session, now: clock()) {
             dispatcher.say(problem, error: true)
             dirty = true
@@ -132,6 +140,18 @@ public final class Editor {
         }
     }
 
+    /// Samples loaded in the background, once they are in: their problems are said as a load's are, each once.
+    private func takeLoadedSamples() {
+        guard let warnings = dispatcher.engine?.finishedLoad() else { return }
+        dispatcher.view.brokenSlots = Editor.slots(in: warnings)
+        let new = warnings.filter { !loadProblems.contains($0) }
+        loadProblems = Set(warnings)
+        if let first = new.first {
+            dispatcher.say(new.count > 1 ? "\(first) (and \(new.count - 1) more)" : first, error: true)
+        }
+        dirty = true
+    }
+
     /// Keeps the engine playing what the document says: a new session is loaded, an edit is published.
     private func syncEngine() {
         let s = dispatcher.session
@@ -145,7 +165,13 @@ public final class Editor {
             engineGeneration = dispatcher.sessionGeneration
             published = now
             autosave.reset()
-            if let engine = dispatcher.engine {
+            if let engine = dispatcher.engine, loadsInBackground {
+                let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
+                engine.loadInBackground(document: document, baseDirectory: base)
+                loadProblems = []
+                dispatcher.view.brokenSlots = []
+                publishedSlots = document.slots
+            } else if let engine = dispatcher.engine {
                 let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
                 let warnings = engine.load(document: document, baseDirectory: base)
                 loadProblems = Set(warnings)
@@ -162,7 +188,9 @@ public final class Editor {
             // (The engine loads, and answers, only when the slots changed.)
             let slotsChanged = document.slots != publishedSlots
             publishedSlots = document.slots
-            if let warnings = dispatcher.engine?.update(document: document), slotsChanged {
+            if loadsInBackground {
+                dispatcher.engine?.updateInBackground(document: document)
+            } else if let warnings = dispatcher.engine?.update(document: document), slotsChanged {
                 dispatcher.view.brokenSlots = Editor.slots(in: warnings)
                 let new = warnings.filter { !loadProblems.contains($0) }
                 loadProblems = Set(warnings)

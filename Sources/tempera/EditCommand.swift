@@ -64,6 +64,7 @@ struct EditCommand: ParsableCommand {
         let screen: CursesScreen
         do { screen = try CursesScreen(theme: chosenTheme) } catch { fail("\(error)") }
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: autosave)
+        editor.loadsInBackground = true
         editor.run()
         screen.close()
         CommandHistory.save(dispatcher.commandHistory, paths: paths)

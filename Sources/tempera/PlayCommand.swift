@@ -99,7 +99,8 @@ struct PlayCommand: ParsableCommand {
     /// silenced because the mix was not a number. Nothing when all went well.
     static func reportTrouble(_ engine: AudioEngine) {
         let underruns = engine.underruns, silenced = engine.silencedBlocks
-        if underruns > 0 { warn("\(underruns) underrun\(underruns == 1 ? "" : "s")") }
+        // Always "underruns", as the transport shows it, so one pattern finds the line.
+        if underruns > 0 { warn("\(underruns) underruns") }
         if silenced > 0 { warn("\(silenced) block\(silenced == 1 ? "" : "s") silenced (the mix was not a number)") }
     }
 }

@@ -96,7 +96,7 @@ final class HostileCommandLineTests: XCTestCase {
         XCTAssertLessThan(r.seconds, 2)
     }
 
-    func testPlayWithAFifoSlotEndsWithOneLineWithinTwoSeconds() throws {
+    func testPlayWithAFifoSlotSaysSoInOneLineWithinTwoSecondsAndPlays() throws {
         XCTAssertEqual(mkfifo(dir + "/pipe.wav", 0o600), 0)
         let doc = try document(span: 0.5, slot2: "pipe.wav")
         let (server, recorder) = try settledServer()
@@ -104,11 +104,16 @@ final class HostileCommandLineTests: XCTestCase {
             PulseTestServer.finish(recorder)
             server.stop()
         }
-        let r = try run(["play", doc], env: ["PULSE_SERVER": server.address], atMost: 10)
+        let line = "tempera: slot 2: pipe.wav: is a pipe (FIFO), not a regular file (\(dir)/pipe.wav)\n"
+        let play = try Background(["play", doc], env: ["PULSE_SERVER": server.address], errPath: dir + "/play.err")
+        // The line comes at once; then the half second of music plays (how soon the server takes it is the
+        // server's affair).
+        while (try? String(contentsOfFile: play.errPath, encoding: .utf8))?.contains("pipe.wav") != true,
+              Date().timeIntervalSince(play.started) < 10 { usleep(10_000) }
+        XCTAssertLessThan(Date().timeIntervalSince(play.started), 2)
+        let r = play.wait(atMost: 10)
         XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(withoutUnderruns(r.stderr),
-                       "tempera: slot 2: pipe.wav: is a pipe (FIFO), not a regular file (\(dir)/pipe.wav)\n")
-        XCTAssertLessThan(r.seconds, 2)
+        XCTAssertEqual(withoutUnderruns(r.stderr), line)
     }
 
     // MARK: - NaN

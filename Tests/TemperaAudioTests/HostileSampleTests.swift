@@ -106,3 +106,58 @@ final class HostileSampleTests: XCTestCase {
         XCTAssertEqual(problem, "pipe.sf2: is a pipe (FIFO), not a regular file (\(fifo))")
     }
 }
+
+/// Loading in the background: the caller gets the document published at once and the samples when they are in.
+final class BackgroundLoadTests: XCTestCase {
+    var dir = ""
+
+    override func setUp() { dir = TestPaths.temporaryDirectory("background") }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func testSamplesLoadedInTheBackgroundArePublishedWithTheirProblemsWhenIn() throws {
+        // Twenty seconds at 44.1 kHz: converted to 48 kHz as it loads.
+        try Fixture.wav(Fixture.sine(hz: 441, seconds: 20, rate: 44_100), in: dir, name: "long.wav", rate: 44_100)
+        let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "long.wav"), ClipSlot(file: "gone.wav")])
+        let engine = AudioEngine(output: .null)
+        engine.start()
+        defer { engine.stop() }
+        let t0 = Date()
+        engine.loadInBackground(document: doc, baseDirectory: dir)
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 0.05, "the call returns before the samples are read")
+        XCTAssertTrue(engine.isLoading)
+        var warnings: [String]?
+        let end = Date().addingTimeInterval(30)
+        while warnings == nil && Date() < end {
+            warnings = engine.finishedLoad()
+            usleep(10_000)
+        }
+        XCTAssertEqual(warnings, ["slot 2: gone.wav: file not found (\(dir)/gone.wav)"])
+        XCTAssertFalse(engine.isLoading)
+        engine.play()
+        let out = engine.pump(frames: 4800)
+        XCTAssertGreaterThan(out.map(abs).max() ?? 0, 0.4, "the loaded sample plays")
+    }
+
+    func testAnEditWhileLoadingIsLoadedToo() throws {
+        try Fixture.wav(Fixture.sine(hz: 441, seconds: 5, rate: 44_100), in: dir, name: "a.wav", rate: 44_100)
+        try Fixture.wav(Fixture.block(frames: 4800, level: 0.25), in: dir, name: "b.wav")
+        var doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "a.wav")])
+        let engine = AudioEngine(output: .null)
+        engine.start()
+        defer { engine.stop() }
+        engine.loadInBackground(document: doc, baseDirectory: dir)
+        doc.slots[0] = ClipSlot(file: "b.wav")
+        engine.updateInBackground(document: doc)
+        var warnings: [String]?
+        let end = Date().addingTimeInterval(30)
+        while warnings == nil && Date() < end {
+            warnings = engine.finishedLoad()
+            usleep(10_000)
+        }
+        XCTAssertEqual(warnings, [])
+        engine.play()
+        let out = engine.pump(frames: 2400)
+        // b.wav's constant level (the track's gain still settling from silence), not a.wav's sine.
+        XCTAssertTrue((2000..<2400).allSatisfy { abs(out[2 * $0] - 0.25) < 1e-3 }, "the newer slot's sample plays")
+    }
+}

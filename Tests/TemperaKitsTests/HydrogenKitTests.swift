@@ -130,6 +130,17 @@ final class HydrogenKitTests: XCTestCase {
         }
     }
 
+    func testAKitWhoseDrumkitXmlIsAFifoIsOneLineAtOnce() throws {
+        let folder = dir + "/fifo"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(folder + "/drumkit.xml", 0o600), 0)
+        let t0 = Date()
+        XCTAssertThrowsError(try HydrogenKit.read(folder: folder)) { error in
+            XCTAssertEqual("\(error)", "kit: \(folder)/drumkit.xml is a pipe (FIFO), not a regular file")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(t0), 1)
+    }
+
     func library() throws -> HydrogenKits {
         let user = dir + "/user", system = dir + "/system"
         try kit("comp", in: system, xml: Self.componentKit, files: ["s1.wav", "s2.wav", "ho.wav"])

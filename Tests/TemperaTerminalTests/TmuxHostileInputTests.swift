@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import TemperaTestSupport
+import TemperaAudio
 @testable import TemperaCore
 
 /// The editor against what a terminal may send it: random bytes, half of them mouse reports; a FIFO for a
@@ -180,5 +181,36 @@ extension TmuxTests {
             XCTAssertEqual(strays, [], "round \(round)")
         }
         XCTAssertGreaterThan(killedAfterChange, 4)
+    }
+}
+
+extension TmuxTests {
+    /// Samples load behind the editor: a slot holding three minutes of 44.1 kHz sound (seconds to convert to the
+    /// output rate) holds up neither keys nor SIGTERM.
+    func testASlowSampleHoldsUpNeitherKeysNorSigterm() throws {
+        let big = home + "/long.wav"
+        let made = TmuxTests.run("/usr/bin/sox", ["-n", "-r", "44100", "-b", "16", "-c", "1", big, "synth", "180", "sine", "440"])
+        try XCTSkipUnless(made.status == 0, "sox could not make the sample: \(made.stderr)")
+        // How long the load takes here, now.
+        let t0 = Date()
+        _ = try SampleLoader.load(path: big, sampleRate: 48_000)
+        let loadSeconds = Date().timeIntervalSince(t0)
+        XCTAssertGreaterThan(loadSeconds, 0.5, "the sample must take a while to load for this test to mean anything")
+
+        let path = home + "/slow.tempera"
+        let s = Session(document: Document.newDocument())
+        try s.run(line: "slot 2 file=long.wav")
+        try DocumentFile.save(s.document, to: path)
+        launch([path])
+        waitFor("the first frame", { $0.contains("timeline") })
+        let pressed = Date()
+        keys("?")
+        waitFor("the help", timeout: loadSeconds * 3, { $0.lowercased().contains("play / pause") })
+        XCTAssertLessThan(Date().timeIntervalSince(pressed), loadSeconds / 2, "the key waited for the samples")
+        let pid = try XCTUnwrap(editorPid())
+        let signalled = Date()
+        kill(pid, SIGTERM)
+        waitFor("the end", timeout: loadSeconds * 3, { $0.contains("tempera-exited-") })
+        XCTAssertLessThan(Date().timeIntervalSince(signalled), loadSeconds / 2, "SIGTERM waited for the samples")
     }
 }
