@@ -53,9 +53,11 @@ extension Dispatcher {
                 : "take: \(added) hit\(added == 1 ? "" : "s") recorded, one undo step"
                     + (keyMap.hints["undo"].map { " (\($0) undoes)" } ?? ""))
         } else if playing, s.recordArmed, !drags.isActive {
+            // A take that an edit closed (an undo, a drag) goes on as a new one: the edit's own message stays.
+            let reopening = view.takeHits > 0
             s.beginTake()
             view.takeHits = 0
-            say("recording: the pads played now become markers where they are heard")
+            if !reopening { say("recording: the pads played now become markers where they are heard") }
         }
     }
 }

@@ -157,6 +157,25 @@ final class PadsTabTests: XCTestCase {
         XCTAssertEqual(d.session.document, before, "one undo: exactly the document before the take")
     }
 
+    func testAnUndoDuringATakeTakesBackItsHitsSoFarAndRecordingGoesOn() {
+        let (editor, d, engine, done) = editor(.demo())
+        defer { done() }
+        func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }
+        let before = d.session.document
+        press("F7 enter space")
+        _ = pump(engine, 4_800)
+        press("q w")
+        press("u")
+        XCTAssertEqual(d.view.message, "undid record")
+        XCTAssertEqual(d.session.document, before)
+        XCTAssertTrue(d.session.takeOpen, "still armed and playing: a new take runs")
+        _ = pump(engine, 4_800)
+        press("e space")
+        XCTAssertEqual(d.view.message, "take: 1 hit recorded, one undo step (u undoes)")
+        press("u")
+        XCTAssertEqual(d.session.document, before)
+    }
+
     func testArmingWhileTheLoopPlaysStartsTheTakeAndDisarmingEndsIt() {
         let (editor, d, engine, done) = editor(.demo())
         defer { done() }

@@ -10,27 +10,15 @@ import XCTest
 /// over two passes of the loop recorded where they were sent (within the delivery time of tmux, measured here
 /// around each key) and undone in one step back to the very document it started from.
 final class PadsTmuxTests: XCTestCase {
-    private var dir = ""
-    private var pulse: PulseTestServer?
-    private var session = TmuxSession(server: "")
+    private var heard: HeardEditor!
+    private var dir: String { heard.dir }
+    private var session: TmuxSession { heard.session }
     static let rate = 48_000.0
 
-    override func setUpWithError() throws {
-        dir = TestPaths.temporaryDirectory("pads-tmux")
-        try FileManager.default.createDirectory(atPath: dir + "/home", withIntermediateDirectories: true)
-        session = TmuxSession(server: "tempera-pads-\(getpid())-\(UUID().uuidString.prefix(8))")
-        pulse = try PulseTestServer(dir: dir + "/pulse")
-    }
+    override func setUpWithError() throws { heard = try HeardEditor("pads-tmux") }
+    override func tearDown() { heard?.close() }
 
-    override func tearDown() {
-        session.kill()
-        pulse?.stop()
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    private func waitFor(_ text: String, seconds: Double = 10) -> Bool {
-        session.wait(timeout: seconds) { $0.contains(text) }.met
-    }
+    private func waitFor(_ text: String, seconds: Double = 10) -> Bool { heard.waitFor(text, seconds: seconds) }
 
     /// Slot n plays 5 ms of the constant level 0.02·n (so a peak names its slot); track 1 plays slot 16 at the
     /// start of each one-second pass, the loop's mark in the recording.
@@ -61,10 +49,10 @@ final class PadsTmuxTests: XCTestCase {
 
     /// The sounds in a recording: where each starts and its peak.
     func sounds(_ path: String) throws -> [(frame: Int, peak: Float)] {
-        let heard = try AudioFile.read(path).samples
-        return Onsets.soundStarts(heard, gap: 480).map { start in
-            let end = min(heard.count / 2, start + 240)
-            return (start, (start..<end).map { max(abs(heard[2 * $0]), abs(heard[2 * $0 + 1])) }.max() ?? 0)
+        let samples = try AudioFile.read(path).samples
+        return Onsets.soundStarts(samples, gap: 480).map { start in
+            let end = min(samples.count / 2, start + 240)
+            return (start, (start..<end).map { max(abs(samples[2 * $0]), abs(samples[2 * $0 + 1])) }.max() ?? 0)
         }
     }
 
@@ -88,23 +76,17 @@ final class PadsTmuxTests: XCTestCase {
     }
 
     func testQPlaysSlotFiveAClickLowOnAPadIsSofterAndATakeOfTwoPassesLandsWhereItsKeysWereSentAndUndoesInOneStep() throws {
-        let binary = TestPaths.binary
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: binary), "build the package first (swift build)")
         let doc = try document()
         let path = dir + "/doc.json"
         try DocumentFile.save(doc, to: path)
         let original = try DocumentFile.load(path)
-        let home = dir + "/home"
-        let command = "env PULSE_SERVER=\(try XCTUnwrap(pulse).address) HOME=\(home) XDG_CONFIG_HOME=\(home)/.config "
-            + "XDG_STATE_HOME=\(home)/.state LANG=C.UTF-8 TERM=xterm-256color \(binary) \(path)"
-        session.start(command, width: 120, height: 40)
+        heard.launch([path])
         XCTAssertTrue(waitFor("latency"), session.screen())
         session.keys(["F7"])
         XCTAssertTrue(waitFor("[pads]"), session.screen())
 
         // An idle null sink stalls its first writes for up to two seconds: pad 16 (v) is played until it is heard.
-        let warm = try XCTUnwrap(pulse).record(to: dir + "/warm.wav")
-        Thread.sleep(forTimeInterval: 0.8)
+        let warm = try heard.record("warm.wav")
         var flowing = false
         for _ in 0..<20 where !flowing {
             session.keys(["v"])
@@ -116,8 +98,7 @@ final class PadsTmuxTests: XCTestCase {
         XCTAssertTrue(flowing, "the output never sounded")
 
         // q plays slot 5 at the pad velocity: the one sound heard has slot 5's level, no other slot's.
-        let recorder = try XCTUnwrap(pulse).record(to: dir + "/q.wav")
-        Thread.sleep(forTimeInterval: 0.8)   // let the recording settle
+        let recorder = try heard.record("q.wav")
         session.keys(["q"])
         XCTAssertTrue(waitFor("pad 5 s5 80%"), session.screen())
         Thread.sleep(forTimeInterval: 0.4)
@@ -134,8 +115,7 @@ final class PadsTmuxTests: XCTestCase {
         let layout = EditorView.layout(session: Session(document: doc), view: view, width: 120, height: 40)
         let pad = PadsTab.cell(6, in: layout.tabs)
         XCTAssertEqual(pad.height, 3)
-        let clicks = try XCTUnwrap(pulse).record(to: dir + "/clicks.wav")
-        Thread.sleep(forTimeInterval: 0.8)
+        let clicks = try heard.record("clicks.wav")
         session.click(x: pad.x + 2, y: pad.y)
         XCTAssertTrue(waitFor("pad 6 s6 100%"), session.screen())
         Thread.sleep(forTimeInterval: 0.3)
@@ -143,10 +123,10 @@ final class PadsTmuxTests: XCTestCase {
         XCTAssertTrue(waitFor("pad 6 s6 33%"), session.screen())
         Thread.sleep(forTimeInterval: 0.4)
         PulseTestServer.finish(clicks)
-        let heard = try sounds(dir + "/clicks.wav")
-        XCTAssertEqual(heard.count, 2, "\(heard)")
-        guard heard.count == 2 else { return }
-        let (top, bottom) = (Double(heard[0].peak), Double(heard[1].peak))
+        let clicked = try sounds(dir + "/clicks.wav")
+        XCTAssertEqual(clicked.count, 2, "\(clicked)")
+        guard clicked.count == 2 else { return }
+        let (top, bottom) = (Double(clicked[0].peak), Double(clicked[1].peak))
         print("pads tmux: click peaks top \(top), bottom \(bottom)")
         XCTAssertLessThan(bottom, top, "near the bottom is softer")
         XCTAssertEqual(top, Double(expectedPeak(doc, slot: 6, velocity: 1)), accuracy: 1e-6)
@@ -165,8 +145,7 @@ final class PadsTmuxTests: XCTestCase {
             session.keys(["Enter"])
             XCTAssertTrue(waitFor("armed: Space starts the take"), session.screen())
             takeFile = dir + "/take\(attempt).wav"
-            let take = try XCTUnwrap(pulse).record(to: takeFile)
-            Thread.sleep(forTimeInterval: 0.8)
+            let take = try heard.record("take\(attempt).wav")
             let before = transportLine()
             latency = try XCTUnwrap(number(before, before: " ms", after: "latency "), before) / 1000
             space = send("Space")
