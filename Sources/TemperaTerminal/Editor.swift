@@ -223,7 +223,8 @@ public final class Editor {
         case .off: info.audio = "audio off"
         case .connecting: info.audio = "connecting to audio"
         case .running(let latency): info.latencyMs = latency
-        case .unavailable: info.audio = "no audio server"
+        // A frozen server is still there: saying "no audio server" would send the user looking for the wrong fault.
+        case .unavailable(let why): info.audio = why.contains("stalled") ? "audio server stalled" : "no audio server"
         }
         return info
     }

@@ -214,3 +214,34 @@ extension TmuxTests {
         XCTAssertLessThan(Date().timeIntervalSince(signalled), loadSeconds / 2, "SIGTERM waited for the samples")
     }
 }
+
+extension TmuxTests {
+    /// A server that freezes while the editor plays: the transport says so within a few seconds, editing goes on,
+    /// and once the server wakes the editor plays through it again.
+    func testAFrozenServerIsShownAndTheEditorPlaysAgainWhenItWakes() throws {
+        let server = try PulseTestServer()
+        let pidText = try String(contentsOfFile: server.dir + "/run/pid", encoding: .utf8)
+        let serverPid = try XCTUnwrap(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer {
+            kill(serverPid, SIGCONT)
+            server.stop()
+        }
+        let env = "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=\(home) XDG_CONFIG_HOME=\(home)/config "
+            + "XDG_STATE_HOME=\(home)/state PULSE_SERVER=\(server.address)"
+        session.start("\(env) \(TmuxTests.binary); echo tempera-exited-$?; sleep 60", width: 120, height: 40)
+        waitFor("connected", timeout: 10, { $0.contains("latency") })
+        keys("Space")
+        waitFor("playing")
+        // Past the idle sink's first-write stall: the stream flows.
+        usleep(2_500_000)
+        kill(serverPid, SIGSTOP)
+        waitFor("the stall shown", timeout: 8, { $0.contains("audio server stalled") })
+        // Editing goes on meanwhile.
+        keys("}")
+        waitFor("tempo up", { $0.contains("×1.05") })
+        kill(serverPid, SIGCONT)
+        waitFor("playing through the server again", timeout: 15, { $0.contains("latency") && !$0.contains("stalled") })
+        keys("Space")
+        waitFor("paused")
+    }
+}
