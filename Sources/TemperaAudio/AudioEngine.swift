@@ -41,6 +41,19 @@ public final class AudioEngine {
 
     public let sampleRate: Double
     public let outputKind: Output
+    /// The output buffer asked of PulseAudio, seconds (set before `start`): small for an editor that answers at
+    /// once, larger where playback is aimed at a moment anyway (playing together), so a loaded machine underruns
+    /// less.
+    public var outputLatency = 0.020
+    /// Playback is aimed at moments of the clock (a player of a shared document): the output asks the server
+    /// for its timing every 20 ms instead of interpolating, so what the playhead clock says is heard is. Set it
+    /// before `start`.
+    public var aimed: Bool {
+        get { shared.pointee.aimed.load(ordering: .relaxed) }
+        set { shared.pointee.aimed.store(newValue, ordering: .relaxed) }
+    }
+    /// The buffer the players of a shared document ask for.
+    public static let aimedLatency = 0.060
     private let shared: UnsafeMutablePointer<EngineShared>
     private let renderState: UnsafeMutablePointer<RenderState>
     private var output: AudioOutput?
@@ -97,7 +110,7 @@ public final class AudioEngine {
 
     private func connect() {
         output?.close()
-        let o: AudioOutput = outputKind == .pulse ? PulseOutput() : NullOutput()
+        let o: AudioOutput = outputKind == .pulse ? PulseOutput(targetLatency: outputLatency) : NullOutput()
         o.open(render: renderState, shared: shared, sampleRate: sampleRate)
         shared.pointee.streamStarted.store(false, ordering: .relaxed)
         output = o
@@ -290,6 +303,33 @@ public final class AudioEngine {
         // Cleared here, not only when the audio thread takes the command, so `isPlaying` is true at once.
         shared.pointee.finished.store(false, ordering: .releasing)
         send(TransportCommand(.play, value: Int32(clamping: loops)))
+    }
+
+    /// Plays from the start (pass 0) so that it is heard from `nanos` on `MonotonicClock`, to the frame as far as
+    /// the output's reported latency tells (at once when that moment is past). Players sharing a document start
+    /// so, each at the same moment of the host's clock.
+    public func play(heardAtNanos nanos: UInt64, loops: Int = 0) {
+        wantPlaying = true
+        shared.pointee.finished.store(false, ordering: .releasing)
+        let frame = shared.pointee.readClock().frame(heardAtNanos: nanos, rate: sampleRate)
+        send(TransportCommand(.playAt, value: Int32(clamping: loops), frame: frame, nanos: nanos))
+    }
+
+    /// Where the whole output sits, -1 (left only) ... 1 (right only); 0, both sides as the mix has them. A
+    /// setting of this player, not of the document.
+    public var pan: Double {
+        get { Double(shared.pointee.outputPan.load(ordering: .relaxed)) / 1000 }
+        set {
+            let p = newValue.isFinite ? min(max(newValue, -1), 1) : 0
+            shared.pointee.outputPan.store(Int((p * 1000).rounded()), ordering: .relaxed)
+        }
+    }
+
+    /// Moves the music `seconds` later (earlier when negative) while it plays, from the next block.
+    public func nudge(seconds: Double) {
+        guard seconds.isFinite else { return }
+        let frames = Int64((seconds * sampleRate).rounded())
+        if frames != 0 { send(TransportCommand(.nudge, frame: frames)) }
     }
 
     public func pause() {

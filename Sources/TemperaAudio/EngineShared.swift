@@ -32,6 +32,10 @@ struct EngineShared: ~Copyable {
     let silencedBlocks = Atomic<Int>(0)
     /// Output latency in microseconds, as the server reports it.
     let latencyMicros = Atomic<Int>(0)
+    /// Playback is aimed at moments of the clock (playing together): the output keeps its timing fresh.
+    let aimed = Atomic<Bool>(false)
+    /// Where the whole output sits, in thousandths from -1000 (left only) to 1000 (right only); 0: both sides.
+    let outputPan = Atomic<Int>(0)
     /// Voices sounding after the last block.
     let activeVoices = Atomic<Int>(0)
 
@@ -51,6 +55,7 @@ struct EngineShared: ~Copyable {
     let clockSpan = Atomic<UInt64>(0)
     let clockPlayStart = Atomic<UInt64>(0)
     let clockPlaying = Atomic<Bool>(false)
+    let clockFrame = Atomic<Int64>(0)
 
     let head = Atomic<Int>(0)
     let tail = Atomic<Int>(0)
@@ -84,6 +89,7 @@ struct EngineShared: ~Copyable {
         clockSpan.store(c.span.bitPattern, ordering: .relaxed)
         clockPlayStart.store(c.playStart.bitPattern, ordering: .relaxed)
         clockPlaying.store(c.playing, ordering: .relaxed)
+        clockFrame.store(c.frame, ordering: .relaxed)
         clockSeq.store(s + 2, ordering: .releasing)
     }
 
@@ -101,7 +107,8 @@ struct EngineShared: ~Copyable {
                 start: Double(bitPattern: clockStart.load(ordering: .relaxed)),
                 span: Double(bitPattern: clockSpan.load(ordering: .relaxed)),
                 playStart: Double(bitPattern: clockPlayStart.load(ordering: .relaxed)),
-                playing: clockPlaying.load(ordering: .relaxed))
+                playing: clockPlaying.load(ordering: .relaxed),
+                frame: clockFrame.load(ordering: .relaxed))
             atomicMemoryFence(ordering: .acquiring)
             if clockSeq.load(ordering: .relaxed) == s1 { return c }
         }

@@ -24,9 +24,12 @@ public struct PlayheadClock: Equatable, Sendable {
     /// The music at which the transport last started playing (nothing before it was heard as this playing).
     public var playStart: Double
     public var playing: Bool
+    /// The output frame after the last one rendered when the clock was stamped (heard `latency` later).
+    public var frame: Int64
 
     public init(nanos: UInt64, music: Double, latency: Double, tempo: Double, start: Double, span: Double,
-                playStart: Double, playing: Bool) {
+                playStart: Double, playing: Bool, frame: Int64 = 0) {
+        self.frame = frame
         self.nanos = nanos
         self.music = music
         self.latency = latency
@@ -51,6 +54,13 @@ public struct PlayheadClock: Equatable, Sendable {
         let seconds = (m - music) / tempo + latency
         let t = Double(nanos) + seconds * 1e9
         return t <= 0 ? 0 : UInt64(t)
+    }
+
+    /// The output frame heard at `nanos` (on `MonotonicClock`), at `rate` frames a second: where a frame must be
+    /// rendered to be heard then.
+    public func frame(heardAtNanos t: UInt64, rate: Double) -> Int64 {
+        let since = t >= nanos ? Double(t - nanos) / 1e9 : -Double(nanos - t) / 1e9
+        return frame + Int64(((since - latency) * rate).rounded())
     }
 
     /// Unwrapped music as a pass and a time on the document's timeline inside the region.

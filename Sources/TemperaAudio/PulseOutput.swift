@@ -17,6 +17,8 @@ final class PulseOutput: AudioOutput {
 
     func open(render: UnsafeMutablePointer<RenderState>, shared: UnsafeMutablePointer<EngineShared>, sampleRate: Double) {
         close()
+        // No thread renders yet: the state may be set directly.
+        render.pointee.aimsByClock = true
         let l = UnsafeMutablePointer<PulseLink>.allocate(capacity: 1)
         l.initialize(to: PulseLink(render: render, shared: shared, sampleRate: sampleRate, targetLatency: targetLatency))
         link = l
@@ -69,6 +71,10 @@ final class PulseOutput: AudioOutput {
         link = nil
         if let ml = l.pointee.mainloop {
             pa_threaded_mainloop_lock(ml)
+            if let t = l.pointee.timingTimer {
+                pa_threaded_mainloop_get_api(ml).pointee.time_free(t)
+                l.pointee.timingTimer = nil
+            }
             if let s = l.pointee.stream {
                 pa_stream_set_write_callback(s, nil, nil)
                 pa_stream_set_underflow_callback(s, nil, nil)

@@ -54,6 +54,12 @@ struct RenderState {
     var countInBeats = 0
     var countInMeter = 1
     var countInNext = 0
+    /// A start aimed at a moment (`MonotonicClock` nanoseconds; 0: none): while it waits, each block sets
+    /// `countInEnd` to the frame heard then, from the clock and the latency the output last reported.
+    var startAt: UInt64 = 0
+    /// The output reports its latency as it plays (PulseAudio), so a start can be aimed at a moment at each
+    /// block; without it (the null output) the frame the editor computed stands.
+    var aimsByClock = false
     var voices: UnsafeMutablePointer<Voice>
     /// Room for `publishSlots` to gather each slot's figure in one pass over the voices.
     let slotScratch: UnsafeMutablePointer<UInt64>
@@ -98,6 +104,7 @@ struct RenderState {
         out.update(repeating: 0, count: count * 2)
         adoptLatest(s)
         while let c = s.pointee.shared.pointee.receive() { s.pointee.apply(c) }
+        if s.pointee.startAt != 0, s.pointee.countingIn, s.pointee.aimsByClock { s.pointee.aimStart() }
 
         // With nothing sounding, a volume change cannot click: the master takes it at once.
         s.pointee.anyVoiceSounded = false
@@ -113,6 +120,51 @@ struct RenderState {
         // Stopped: the musical position stands still while the clock runs on.
         if !s.pointee.playing { s.pointee.base = s.pointee.frame - s.pointee.stoppedOffset }
         s.pointee.publish()
+    }
+
+    /// Sets the frame a timed start waits for to the one heard at `startAt`. This block follows the last one
+    /// written, which is heard the latency measured after that write from then (the playhead clock's rule);
+    /// after a stall (an idle server's stream waits at first) that stamp is stale, and the block is heard the
+    /// latency from now.
+    private mutating func aimStart() {
+        let now = MonotonicClock.nanos()
+        let sh = shared
+        var from = now
+        var latency = Double(sh.pointee.latencyMicros.load(ordering: .relaxed)) / 1_000_000
+        let stamped = sh.pointee.clockNanos.load(ordering: .relaxed)
+        if stamped <= now, now - stamped < Self.staleStampNanos, sh.pointee.clockFrame.load(ordering: .relaxed) == frame {
+            from = stamped
+            latency = Double(sh.pointee.clockLatencyMicros.load(ordering: .relaxed)) / 1_000_000
+        }
+        let until = startAt >= from ? Double(startAt - from) / 1e9 : -Double(from - startAt) / 1e9
+        let ahead = ((until - latency) * rate).rounded()
+        aim(frame + Int64(ahead))
+    }
+
+    /// A playhead stamp older than this is not how the next block will be heard (the output stalled).
+    static let staleStampNanos: UInt64 = 50_000_000
+
+    /// Sets a timed start's frame: `target`, where pass 0 starts; when that is past, the first pass start after
+    /// it that is not (a player coming in late joins the others at a pass's start, as that pass).
+    private mutating func aim(_ target: Int64) {
+        var k = 0
+        if target < frame, let snap = snapshot, !snap.pointee.song, snap.pointee.sectionCount > 0 {
+            let sn = snap.pointee
+            let zero = sn.passEnd(songPass: 0, section: 0, pass: -1, rate: rate)
+            let one = sn.passEnd(songPass: 0, section: 0, pass: 0, rate: rate) - zero
+            if one > 0 { k = Int((frame - target + one - 1) / one) }
+            while k > 0, target + sn.passEnd(songPass: 0, section: 0, pass: k - 1, rate: rate) - zero < frame { k += 1 }
+            if k > 0 {
+                // The music stands at pass k's start until then, and the pass count says k.
+                pass = k
+                stoppedOffset = sn.passEnd(songPass: 0, section: 0, pass: k - 1, rate: rate) - zero
+                countInEnd = target + stoppedOffset
+                return
+            }
+        }
+        pass = 0
+        stoppedOffset = 0
+        countInEnd = max(frame, target)
     }
 
     /// Takes the newest published snapshot if it is not the current one. Called by `render`, or by the editor
@@ -146,6 +198,7 @@ struct RenderState {
             }
             // The count-in is over: the music starts on this very frame, from where it stood.
             countingIn = false
+            startAt = 0
             playing = true
             base = countInEnd - stoppedOffset
             markPlayStart(at: countInEnd)
@@ -524,6 +577,7 @@ struct RenderState {
                 playing = true
             }
         case .pause, .silence:
+            startAt = 0
             if playing { stoppedOffset = frame - base }
             playing = false
             countingIn = false
@@ -531,6 +585,28 @@ struct RenderState {
             releaseAll(pads: c.kind == .silence)
         case .rewind:
             restart()
+        case .playAt:
+            passLimit = Int(c.value)
+            shared.pointee.finished.store(false, ordering: .releasing)
+            if playing { stoppedOffset = frame - base }
+            playing = false
+            releaseAll(pads: false)
+            restart()
+            // A count-in of no beats ending on the frame asked: the music starts on that very frame.
+            countingIn = true
+            countInStart = frame
+            countInMeter = 1
+            countInBeats = 0
+            countInBeatFrames = 0
+            countInNext = 0
+            aim(c.frame)
+            startAt = c.nanos
+        case .nudge:
+            if playing {
+                base += c.frame
+            } else if countingIn && startAt == 0 {
+                countInEnd = max(frame, countInEnd + c.frame)
+            }
         case .jump:
             // A jump sent with the edit that turns the song on may come before the song's snapshot: it waits
             // for it (the next song snapshot adopted), and a later loop snapshot forgets it.
@@ -621,7 +697,8 @@ struct RenderState {
         let sameSection = st.section == st.playStartSection && st.songPass == st.playStartSongPass
         st.shared.pointee.stampClock(PlayheadClock(
             nanos: MonotonicClock.nanos(), music: st.music, latency: Double(latencyMicros) / 1_000_000,
-            tempo: tempo, start: start, span: span, playStart: sameSection ? st.playStart : 0, playing: st.playing))
+            tempo: tempo, start: start, span: span, playStart: sameSection ? st.playStart : 0, playing: st.playing,
+            frame: st.frame))
     }
 
     // MARK: - Mixing
@@ -647,6 +724,9 @@ struct RenderState {
         if !anyVoiceSounded { master = target }
         var m = master
         let k = masterSmoothing
+        // The output's own pan (a player's, to tell players apart): the far side fades, the near one stays.
+        let pan = Float(shared.pointee.outputPan.load(ordering: .relaxed)) / 1000
+        let left: Float = pan > 0 ? 1 - pan : 1, right: Float = pan < 0 ? 1 + pan : 1
         var finite = true
         for i in 0..<count {
             m += (target - m) * k
@@ -654,8 +734,8 @@ struct RenderState {
             if abs(target - m) <= 1e-4 { m = target }
             let l = Self.softClip(out[2 * i] * m), r = Self.softClip(out[2 * i + 1] * m)
             finite = finite && l.isFinite && r.isFinite
-            out[2 * i] = l
-            out[2 * i + 1] = r
+            out[2 * i] = l * left
+            out[2 * i + 1] = r * right
         }
         master = m
         // The last guard: a block that is not all numbers (a NaN from anywhere in the mix) goes out as silence,

@@ -8,6 +8,14 @@ public struct TransportCommand: Sendable, Equatable {
         case pad
         /// Song mode: start section `value` (from 0) from its first pass at the next block.
         case jump
+        /// Play from the start (pass 0 of the loop, or of the song's first section) at output frame `frame`
+        /// exactly (at once if it is past); `value` as for `.play`. With `nanos` set and an output that reports
+        /// its latency, the frame is aimed again at each block until the start: the one heard at `nanos` on
+        /// `MonotonicClock`. Playing together starts every player so.
+        case playAt
+        /// Moves the music `frame` output frames later (earlier when negative) while it plays: keeps a shared
+        /// playback on the host's clock.
+        case nudge
     }
     public var kind: Kind
     /// For `.play`: passes to play before stopping (0: endless with the loop on, one pass with it off).
@@ -15,9 +23,15 @@ public struct TransportCommand: Sendable, Equatable {
     public var value: Int32
     /// For `.pad`: the velocity, 0...1.
     public var level: Float
-    public init(_ kind: Kind, value: Int32 = 0, level: Float = 0) {
+    /// For `.playAt`: the output frame to start on; for `.nudge`: frames to move the music by.
+    public var frame: Int64
+    /// For `.playAt`: the moment to be heard from, on `MonotonicClock` (0: the frame alone).
+    public var nanos: UInt64
+    public init(_ kind: Kind, value: Int32 = 0, level: Float = 0, frame: Int64 = 0, nanos: UInt64 = 0) {
         self.kind = kind
         self.value = value
         self.level = level
+        self.frame = frame
+        self.nanos = nanos
     }
 }

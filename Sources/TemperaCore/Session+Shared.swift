@@ -55,18 +55,14 @@ extension Session {
     /// the host keeps the history. The selection drops markers that are gone.
     public func apply(_ delta: DocumentDelta) throws {
         try delta.apply(to: &document)
-        revision += 1
-        if currentTrack >= document.tracks.count { currentTrack = max(0, document.tracks.count - 1) }
-        pruneSelection()
+        afterDocumentMoved()
     }
 
     /// Takes `document` as this session's, with an empty history (a participant joining a shared document).
     public func adopt(_ document: Document) {
         self.document = document
         history = History()
-        revision += 1
-        if currentTrack >= document.tracks.count { currentTrack = max(0, document.tracks.count - 1) }
-        pruneSelection()
+        afterDocumentMoved()
     }
 
     /// Undoes an earlier `step` of this history out of order, as a new step named `name`: what the step
@@ -255,4 +251,15 @@ extension Transport {
         .of("loopOn", \.loopOn), .of("length", \.length), .of("beat", \.beat), .of("meter", \.meter),
         .of("grid", \.grid), .of("click", \.click), .of("clickLevel", \.clickLevel), .of("countIn", \.countIn),
     ]
+}
+
+extension Command {
+    /// True for the commands that change only the participant's own state (cursor, current track, selection,
+    /// modes, chosen clip), never the document.
+    public var changesOnlyTheView: Bool {
+        switch self {
+        case .cursor, .trackSelect, .clipMode, .snap, .chooseClip, .select: return true
+        default: return false
+        }
+    }
 }

@@ -51,6 +51,11 @@ public final class Session {
     /// that holds every edit of the editor to a command with a textual form).
     public var observer: ((Event) -> Void)?
 
+    /// Set on a participant of a shared document: every command that changes the document goes here (to the
+    /// host) instead of running; the change comes back through `apply(_:)`. Commands that move only the
+    /// participant's own cursor, track, selection or modes still run here.
+    public var remote: ((Command) throws -> String?)?
+
     /// What `observer` hears.
     public enum Event: Equatable, Sendable {
         /// A command ran without error, in `context` (as it was just before).
@@ -127,6 +132,7 @@ public final class Session {
     /// changes nothing. Returns a message for the user when there is something to say.
     @discardableResult
     public func run(_ command: Command) throws -> String? {
+        if let remote, !command.changesOnlyTheView { return try remote(command) }
         guard let observer else { return try execute(command) }
         let before = context
         let message = try execute(command)
@@ -304,7 +310,7 @@ public final class Session {
         guard canUndo else { throw CommandError("nothing to undo") }
         var names: [String] = []
         while names.count < k, let name = undoName, history.undo(&document) { names.append(name) }
-        afterHistoryMove()
+        afterDocumentMoved()
         return names.count == 1 ? "undid \(names[0])" : "undid \(names.count) steps"
     }
 
@@ -318,7 +324,7 @@ public final class Session {
         guard canRedo else { throw CommandError("nothing to redo") }
         var names: [String] = []
         while names.count < k, let name = redoName, history.redo(&document) { names.append(name) }
-        afterHistoryMove()
+        afterDocumentMoved()
         return names.count == 1 ? "redid \(names[0])" : "redid \(names.count) steps"
     }
 
@@ -347,7 +353,9 @@ public final class Session {
         return "saved \(target)"
     }
 
-    private func afterHistoryMove() {
+    /// After the document changed other than by a command's own edit (undo, redo, a shared document's change
+    /// or a new document): the revision moves on, and the current track and selection keep to what exists.
+    func afterDocumentMoved() {
         revision += 1
         if currentTrack >= document.tracks.count { currentTrack = max(0, document.tracks.count - 1) }
         pruneSelection()

@@ -39,6 +39,8 @@ public final class DocumentHost: @unchecked Sendable {
     private var clients: [ObjectIdentifier: Client] = [:]
     private var nextGuest = 1
     private let loopbackOnly: Bool
+    /// What everyone plays by.
+    public private(set) var transport = SharedTransport()
 
     /// A connected participant: its connection and, once it said hello, its key.
     final class Client {
@@ -74,6 +76,11 @@ public final class DocumentHost: @unchecked Sendable {
 
     /// The number of the last change.
     public var seq: Int { queue.sync { shared.seq } }
+
+    /// Starts (or stops) everyone playing, as a participant's `{"play":…}` does.
+    public func setPlaying(_ on: Bool) {
+        queue.async { self.play(on) }
+    }
 
     /// Stops listening and closes every connection.
     public func stop() {
@@ -152,6 +159,20 @@ public final class DocumentHost: @unchecked Sendable {
             client.connection.send(Wire.pong(t, host: monotonicSeconds()))
             return
         }
+        if let on = m["play"]?.bool {
+            guard client.key != nil else {
+                client.connection.send(Wire.error("say hello first: {\"hello\":1,\"name\":\"NAME\"}"))
+                return
+            }
+            return play(on)
+        }
+        if let v = m["view"], let key = client.key {
+            shared.updateView(of: key, from: v)
+            if m["run"] == nil {
+                broadcastPresence()
+                return
+            }
+        }
         if let text = m["run"]?.string {
             let id = m["id"]?.int
             if let id, id < 1 {
@@ -161,7 +182,7 @@ public final class DocumentHost: @unchecked Sendable {
             return run(text, id: id, from: client)
         }
         log("refused a message it does not know from \(client.connection.peer): \(m.keys)")
-        client.connection.send(Wire.error("unknown message (known: hello, run, ping)"))
+        client.connection.send(Wire.error("unknown message (known: hello, run, view, ping)"))
     }
 
     private func hello(_ m: JSONMessage, from client: Client) {
@@ -195,6 +216,7 @@ public final class DocumentHost: @unchecked Sendable {
                                             results: shared.outcomes(of: key, after: replied)))
         client.connection.send(Wire.snapshot(shared.session.document, seq: shared.seq))
         client.connection.send(Wire.reply(id: nil, SharedDocument.Outcome(), view: p.view))
+        if transport.playing { client.connection.send(Wire.transport(transport)) }
         log("\(p.name) joined (\(client.connection.peer))")
         broadcastPresence()
     }
@@ -210,8 +232,55 @@ public final class DocumentHost: @unchecked Sendable {
             for c in clients.values where c.key != nil { c.connection.send(line) }
         }
         client.connection.send(Wire.reply(id: id, outcome, view: outcome.viewChanged ? shared.participants[key]?.view : nil))
-        if !outcome.deltas.isEmpty { onChange?(shared.session) }
+        if !outcome.deltas.isEmpty {
+            onChange?(shared.session)
+            follow()
+        }
         if outcome.viewChanged { broadcastPresence() }
+    }
+
+    /// Starts everyone playing from the start a moment from now (`SharedTransport.lead`), or stops everyone.
+    private func play(_ on: Bool) {
+        let now = monotonicSeconds()
+        var t = transport
+        if on {
+            t.start += 1
+            t.at = now + SharedTransport.lead
+            t.music = 0
+            (t.rate, t.span) = SharedTransport.pace(of: shared.session.document)
+        } else {
+            t.music = t.music(atHost: now)
+            t.at = now
+        }
+        t.playing = on
+        transport = t
+        broadcast(Wire.transport(t))
+        log(on ? "playing from the start" : "stopped")
+    }
+
+    /// After a change: when it changed the pace (tempo, loop, song), the music goes on from where it is now at
+    /// the new pace, and everyone is told.
+    private func follow() {
+        guard transport.playing else { return }
+        let (rate, span) = SharedTransport.pace(of: shared.session.document)
+        guard rate != transport.rate || span != transport.span else { return }
+        let now = monotonicSeconds()
+        var t = transport
+        if now > t.at {
+            t.music = t.music(atHost: now)
+            t.at = now
+        } else {
+            // Not started yet: the start stays where it was announced.
+            t.music = 0
+        }
+        t.rate = rate
+        t.span = span
+        transport = t
+        broadcast(Wire.transport(t))
+    }
+
+    private func broadcast(_ line: String) {
+        for c in clients.values where c.key != nil { c.connection.send(line) }
     }
 
     private func broadcastPresence() {

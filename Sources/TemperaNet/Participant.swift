@@ -16,15 +16,20 @@ public final class Participant: @unchecked Sendable {
     public enum Event: Sendable {
         /// Connected (again) and holding the host's document.
         case joined(name: String, host: String)
+        /// The whole document (on joining and after every reconnect): replace the copy with it.
+        case snapshot(Document)
         /// A change applied to the copy (`mine`: made by one of this participant's commands).
         case changed(SharedDocument.Delta)
         /// The host answered a command: `error` set when it was refused.
-        case answered(id: Int, command: String, message: String?, error: String?)
+        /// `view`: the participant's own state after it, when the command moved it (a stamp moves the cursor).
+        case answered(id: Int, command: String, message: String?, error: String?, view: Session.View?)
         /// Who is there and where their cursors are.
         case presence([Presence])
         /// The host said something is wrong with what was sent, or the connection broke.
         case notice(String)
         case disconnected
+        /// The shared transport started, stopped or changed pace (see `SharedTransport`).
+        case transport(SharedTransport)
     }
 
     /// One participant's cursor, as the host reports it.
@@ -60,6 +65,22 @@ public final class Participant: @unchecked Sendable {
     public private(set) var lastReplySeq = 0
     /// Commands sent again after a reconnect.
     public private(set) var resent = 0
+    /// The shared transport as the host last said.
+    public private(set) var transport = SharedTransport()
+    /// The host's clock minus this one (seconds), from the least delayed of the recent probes; nil before the
+    /// first answer.
+    public private(set) var clockOffset: Double?
+    /// The round trip of the probe `clockOffset` comes from, seconds.
+    public private(set) var clockRoundTrip: Double?
+    /// Recent probes: round trip and offset.
+    private var probes: [(roundTrip: Double, offset: Double)] = []
+    private var probeTimer: DispatchSourceTimer?
+    /// Probes kept (the least delayed of them gives the offset): about the last three bursts.
+    static let probesKept = 12
+    /// Probes a burst sends, and how far apart (seconds); one burst on joining, then one every `probeEvery`.
+    static let probesPerBurst = 4
+    static let probeSpacing = 0.01
+    static let probeEvery = 3.0
 
     private var connection: LineConnection?
     private var sessionKey: String?
@@ -96,14 +117,15 @@ public final class Participant: @unchecked Sendable {
     }
 
     /// Sends one command of the language (queued while disconnected) and returns its id.
+    /// `view`: the participant's own state the command is to run in (an editor's cursor and selection).
     @discardableResult
-    public func send(_ command: String) -> Int {
+    public func send(_ command: String, view: Session.View? = nil) -> Int {
         queue.sync {
             let id = nextID
             nextID += 1
             unanswered.append((id, command))
             if connected {
-                connection?.send(Wire.request(id: id, command))
+                connection?.send(Wire.request(id: id, command, view: view))
                 sentUpTo = id
                 highestSent = id
             }
@@ -116,9 +138,58 @@ public final class Participant: @unchecked Sendable {
         try Sockets.split(address, defaultPort: 7400)
     }
 
+    /// Tells the host where this participant's cursor is and what it selected (not queued: the next one
+    /// after a reconnect says it again).
+    public func send(view: Session.View) {
+        queue.async { [self] in
+            if connected { connection?.send(Wire.viewMessage(view)) }
+        }
+    }
+
     /// Sends a clock probe.
     public func ping() {
         queue.async { [self] in connection?.send(Wire.ping(monotonicSeconds())) }
+    }
+
+    /// Asks the host to start everyone playing from the start, or to stop everyone.
+    public func play(_ on: Bool) {
+        queue.async { [self] in
+            if connected { connection?.send(Wire.play(on)) }
+        }
+    }
+
+    /// The host's clock now, as far as the probes tell (this clock until the first answer).
+    public func hostNow() -> Double {
+        queue.sync { monotonicSeconds() + (clockOffset ?? 0) }
+    }
+
+    /// Where the host's moment `t` is on this machine's monotonic clock.
+    public func local(hostTime t: Double) -> Double {
+        queue.sync { t - (clockOffset ?? 0) }
+    }
+
+    /// Sends a burst of probes (on the queue).
+    private func probeBurst() {
+        for k in 0..<Participant.probesPerBurst {
+            queue.asyncAfter(deadline: .now() + Participant.probeSpacing * Double(k)) { [self] in
+                if connected { connection?.send(Wire.ping(monotonicSeconds())) }
+            }
+        }
+    }
+
+    /// A probe came back: `sent` on this clock, `host` the host's clock when it answered.
+    private func pong(sent: Double, host: Double) {
+        let now = monotonicSeconds()
+        let roundTrip = now - sent
+        guard roundTrip >= 0, roundTrip < 10 else { return }
+        // The host answered somewhere in the round trip; in its middle is the best guess, and the shorter the
+        // trip the less that guess can be off.
+        probes.append((roundTrip, host - (sent + now) / 2))
+        if probes.count > Participant.probesKept { probes.removeFirst(probes.count - Participant.probesKept) }
+        if let best = probes.min(by: { $0.roundTrip < $1.roundTrip }) {
+            clockOffset = best.offset
+            clockRoundTrip = best.roundTrip
+        }
     }
 
     /// Runs `body` on the participant's queue (to read its state consistently).
@@ -127,6 +198,8 @@ public final class Participant: @unchecked Sendable {
     }
 
     private func lost() {
+        probeTimer?.cancel()
+        probeTimer = nil
         connection = nil
         let was = connected
         connected = false
@@ -145,10 +218,14 @@ public final class Participant: @unchecked Sendable {
         }
         if let seq = m["delta"]?.int { return delta(m, seq: seq) }
         if let id = m["reply"] {
-            if let v = m["view"] { Wire.read(view: v, into: &view) }
+            var moved: Session.View?
+            if let v = m["view"] {
+                Wire.read(view: v, into: &view)
+                moved = view
+            }
             if let s = m["seq"]?.int { lastReplySeq = max(lastReplySeq, s) }
             guard let id = id.int else { return }
-            return answered(id, message: m["ok"]?.string, error: m["error"]?.string)
+            return answered(id, message: m["ok"]?.string, error: m["error"]?.string, view: moved)
         }
         if let people = m["presence"]?.array {
             presence = people.compactMap { p in
@@ -163,7 +240,12 @@ public final class Participant: @unchecked Sendable {
             onEvent?(.notice(error))
             return
         }
-        if m["pong"] != nil { return }
+        if let sent = m["pong"]?.number, let host = m["host"]?.number { return pong(sent: sent, host: host) }
+        if let t = m["transport"] {
+            transport = Wire.read(transport: t)
+            onEvent?(.transport(transport))
+            return
+        }
     }
 
     private func welcome(_ m: JSONMessage, name given: String) {
@@ -172,13 +254,20 @@ public final class Participant: @unchecked Sendable {
         // Answers missed while the connection was down.
         for r in m["results"]?.array ?? [] {
             guard let id = r["id"]?.int else { continue }
-            answered(id, message: r["ok"]?.string, error: r["error"]?.string)
+            answered(id, message: r["ok"]?.string, error: r["error"]?.string, view: nil)
         }
         let done = m["done"]?.int ?? 0
         // Requests the host ran whose answers are gone from its memory count as answered without a message.
-        while let first = unanswered.first, first.id <= done { answered(first.id, message: nil, error: nil) }
+        while let first = unanswered.first, first.id <= done { answered(first.id, message: nil, error: nil, view: nil) }
         connected = true
         onEvent?(.joined(name: given, host: m["host"]?.string ?? host))
+        probeBurst()
+        probeTimer?.cancel()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + Participant.probeEvery, repeating: Participant.probeEvery)
+        timer.setEventHandler { [weak self] in self?.probeBurst() }
+        timer.resume()
+        probeTimer = timer
         for (id, command) in unanswered {
             connection?.send(Wire.request(id: id, command))
             if id <= highestSent { resent += 1 }
@@ -187,13 +276,13 @@ public final class Participant: @unchecked Sendable {
         }
     }
 
-    private func answered(_ id: Int, message: String?, error: String?) {
+    private func answered(_ id: Int, message: String?, error: String?, view: Session.View?) {
         guard let k = unanswered.firstIndex(where: { $0.id == id }) else { return }
         let command = unanswered[k].command
         unanswered.remove(at: k)
         answers[id] = (message, error)
         lastAnswered = max(lastAnswered, id)
-        onEvent?(.answered(id: id, command: command, message: message, error: error))
+        onEvent?(.answered(id: id, command: command, message: message, error: error, view: view))
     }
 
     private func delta(_ m: JSONMessage, seq: Int) {
@@ -203,6 +292,7 @@ public final class Participant: @unchecked Sendable {
             if m["snapshot"]?.bool == true {
                 document = change.whole ?? document
                 self.seq = seq
+                onEvent?(.snapshot(document))
                 return
             }
             guard seq == self.seq + 1 else {

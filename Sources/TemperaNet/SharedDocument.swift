@@ -99,6 +99,13 @@ public final class SharedDocument {
         return "\(base)\(n)"
     }
 
+    /// Takes a participant's own state as they report it (their editor moves the cursor and selects locally).
+    public func updateView(of key: String, from message: JSONMessage) {
+        guard var p = participants[key] else { return }
+        Wire.read(view: message, into: &p.view)
+        participants[key] = p
+    }
+
     /// Outcomes of the participant's requests with ids after `id` (what a reconnecting participant missed).
     public func outcomes(of key: String, after id: Int) -> [(id: Int, outcome: Outcome)] {
         participants[key]?.recent.filter { $0.id > id } ?? []

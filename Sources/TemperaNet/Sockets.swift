@@ -6,7 +6,7 @@ import Glibc
 /// Why a socket could not be opened, in one line.
 public struct NetError: Error, CustomStringConvertible, Sendable {
     public var description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 
     static func system(_ what: String, _ code: Int32 = errno) -> NetError {
         NetError("\(what): \(String(cString: strerror(code)))")

@@ -8,7 +8,7 @@ import TemperaCore
 ///   coming back after a broken connection);
 /// - `{"id":17,"run":"shift 1/8"}` (or the bare text `shift 1/8`): a command, ids growing;
 /// - `{"ping":T}`: a clock probe, answered at once with the host's clock;
-/// - `{"play":…}`: the shared transport (see `TransportState`).
+/// - `{"play":true}` / `{"play":false}`: start everyone playing from the start, or stop everyone.
 ///
 /// Host to participant:
 /// - `{"welcome":"ana","session":"KEY","host":"studio","done":17,"results":[…]}`, then
@@ -17,6 +17,8 @@ import TemperaCore
 /// - `{"reply":17,"ok":"message"}` or `{"reply":17,"error":"nothing is selected"}` to the sender only,
 ///   with `"view":{…}` when the sender's cursor, selection or modes changed;
 /// - `{"presence":[{"name":"ana","cursor":0.5,"track":0},…]}` when someone comes, goes or moves;
+/// - `{"transport":{"playing":true,"start":3,"at":H,"music":0,"rate":1,"span":2}}`: the shared transport
+///   (see `SharedTransport`), to everyone when it starts, stops or changes pace, and to a joiner;
 /// - `{"pong":T,"host":H}`; `{"error":"…"}` for a line that is not a message.
 public enum Wire {
     /// The longest line a participant may send; longer ones are refused (and skipped to their end).
@@ -36,11 +38,16 @@ public enum Wire {
         return out + "}"
     }
 
-    public static func request(id: Int, _ command: String) -> String {
-        "{\"id\":\(id),\"run\":\(q(command))}"
+    public static func request(id: Int, _ command: String, view: Session.View? = nil) -> String {
+        "{\"id\":\(id),\"run\":\(q(command))" + (view.map { ",\"view\":" + Wire.view($0) } ?? "") + "}"
     }
 
+    /// The participant's own cursor, track, selection and modes, sent when they change.
+    public static func viewMessage(_ v: Session.View) -> String { "{\"view\":" + view(v) + "}" }
+
     public static func ping(_ t: Double) -> String { "{\"ping\":\(n(t))}" }
+
+    public static func play(_ on: Bool) -> String { "{\"play\":\(on)}" }
 
     // MARK: Host to participant
 
@@ -103,6 +110,23 @@ public enum Wire {
     public static func presence(_ people: [(name: String, cursor: Double, track: Int)]) -> String {
         "{\"presence\":[" + people.map { "{\"name\":\(q($0.name)),\"cursor\":\(n($0.cursor)),\"track\":\($0.track)}" }
             .joined(separator: ",") + "]}"
+    }
+
+    public static func transport(_ t: SharedTransport) -> String {
+        "{\"transport\":{\"playing\":\(t.playing),\"start\":\(t.start),\"at\":\(n(t.at)),\"music\":\(n(t.music))"
+            + ",\"rate\":\(n(t.rate)),\"span\":\(n(t.span))}}"
+    }
+
+    /// Reads a transport sent by `transport(_:)`.
+    public static func read(transport m: JSONMessage) -> SharedTransport {
+        var t = SharedTransport()
+        t.playing = m["playing"]?.bool ?? false
+        t.start = m["start"]?.int ?? 0
+        t.at = m["at"]?.number ?? 0
+        t.music = m["music"]?.number ?? 0
+        t.rate = m["rate"]?.number ?? 0
+        t.span = m["span"]?.number ?? 0
+        return t
     }
 
     public static func pong(_ t: Double, host: Double) -> String { "{\"pong\":\(n(t)),\"host\":\(n(host))}" }

@@ -21,6 +21,10 @@ public final class CursesScreen: Screen {
     private var last: Canvas?
     private var decoder = InputDecoder()
     private var closed = false
+    /// When set, a wait for input also ends when it is signalled (`readInput` then returns nil at once).
+    public var wakeup: Wakeup?
+    /// A character was given back to curses (`unget_wch`): the next read must not wait on the terminal.
+    private var pushedBack = false
 
     /// Why the terminal could not be set up.
     public struct Failure: Error, CustomStringConvertible {
@@ -227,7 +231,22 @@ public final class CursesScreen: Screen {
     public func readInput(timeout: Int) -> InputEvent? {
         guard !closed else { return .closed }
         if CursesScreen.pendingSignal.load(ordering: .relaxed) != 0 { return .closed }
-        wtimeout(CNcursesw_stdscr(), Int32(timeout))
+        if timeout != 0, !pushedBack, let wakeup, wakeup.readFD >= 0 {
+            // Wait on the terminal and the wake-up together; curses then reads without waiting. (Curses reads
+            // input a byte at a time, and the loop empties it before waiting again, so none sits unseen in its
+            // buffer.) A signal (a resize) ends the wait too, and curses then reports it.
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeup.readFD, events: Int16(POLLIN), revents: 0)]
+            let r = poll(&fds, 2, Int32(timeout))
+            if r > 0, fds[1].revents != 0 {
+                wakeup.drain()
+                if fds[0].revents == 0 { return nil }
+            }
+            wtimeout(CNcursesw_stdscr(), 0)
+        } else {
+            wtimeout(CNcursesw_stdscr(), Int32(timeout))
+        }
+        pushedBack = false
         var wch: wint_t = 0
         let r = get_wch(&wch)
         if r == ERR {
@@ -258,7 +277,10 @@ public final class CursesScreen: Screen {
             if r2 == OK, let key = decoder.character(next) {
                 return .key(Key(base: key.name, meta: true))
             }
-            if r2 == KEY_CODE_YES { unget_wch(wchar_t(next)) }
+            if r2 == KEY_CODE_YES {
+                unget_wch(wchar_t(next))
+                pushedBack = true
+            }
             return .key(.esc)
         }
         return decoder.character(wch).map { .key($0) }
@@ -288,6 +310,7 @@ public final class CursesScreen: Screen {
             return .some(decoder.x10(bytes[0], bytes[1], bytes[2]))
         }
         unget_wch(wchar_t(c))
+        pushedBack = true
         return nil
     }
 

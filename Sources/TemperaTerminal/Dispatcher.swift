@@ -20,6 +20,9 @@ public final class Dispatcher {
     public var keyMap: KeyMap { didSet { view.keyHints = keyMap.hints } }
     /// Plays the document; nil runs the editor silently (tests).
     public var engine: AudioEngine?
+    /// On a shared document: play and stop go to the host, which starts and stops everyone (true: play from the
+    /// start). The engine then follows what the host says.
+    public var sharedPlay: ((Bool) -> Void)?
     /// The screen's size, for hit-testing and for how far the view scrolls.
     public var width: Int
     public var height: Int
@@ -211,8 +214,10 @@ public final class Dispatcher {
             say("")
         case .play:
             guard let engine else { return say("no audio output in this session") }
+            if let sharedPlay { return sharedPlay(!engine.isPlaying) }
             engine.toggle()
         case .rewind:
+            if let sharedPlay, engine?.isPlaying == true { return sharedPlay(true) }
             engine?.rewind()
         case .loop:
             try command(.loop(on: !s.document.transport.loopOn))

@@ -34,6 +34,18 @@ public final class Editor {
     /// How long input may be waited for while samples load in the background, milliseconds.
     public static let loadingWaitMs = 50
     private var fitted = false
+    /// Called after every event and idle wait (a shared document's changes arrive here); returns true when
+    /// it changed what is shown. While it is set the loop looks every `pollInterval` milliseconds, and at once
+    /// when the screen's wake-up is signalled.
+    public var poll: (() -> Bool)?
+    /// How often `poll` is looked at when nothing else happens, milliseconds.
+    public static let pollMs = 10
+    /// How often `poll` is looked at: `pollMs`, or longer when whatever feeds `poll` signals the screen's
+    /// wake-up (its timers, a flash fading, need no finer step).
+    public var pollInterval = Editor.pollMs
+
+    /// How often `poll` is looked at while playing, milliseconds (playing together keeps its phase there).
+    public static let pollWhilePlayingMs = 10
 
     /// Frame period while playing, milliseconds.
     public static let playingFrameMs = 33
@@ -63,13 +75,19 @@ public final class Editor {
         // The first frame goes up before the samples load, so the screen never sits blank.
         frame()
         syncEngine()
+        var lastFrame = monotonicMilliseconds()
         while true {
             // A pad's bar runs down while it sounds, even with the transport stopped.
             let playing = dispatcher.engine?.isPlaying == true || lastTransport.padsSounding
-            if dirty || playing { frame() }
+            // While playing the playhead moves: a frame every `playingFrameMs`, however often `poll` is looked at.
+            if dirty || playing && monotonicMilliseconds() - lastFrame >= Double(Editor.playingFrameMs) - 1 {
+                frame()
+                lastFrame = monotonicMilliseconds()
+            }
             let loading = dispatcher.engine?.isLoading == true
-            var event = screen.readInput(timeout: playing ? Editor.playingFrameMs
-                                                 : loading ? Editor.loadingWaitMs : Editor.idleWaitMs)
+            let wait = playing ? Editor.playingFrameMs : loading ? Editor.loadingWaitMs : Editor.idleWaitMs
+            var event = screen.readInput(timeout: poll != nil ? (playing ? Editor.pollWhilePlayingMs : min(wait, pollInterval))
+                                             : wait)
             // Everything already waiting is handled before the next frame, so a burst of mouse motion or
             // key repeat costs one frame, not one each.
             var handled = 0
@@ -115,6 +133,7 @@ public final class Editor {
 
     /// After every event or timeout: engine, autosave, idle commits.
     private func afterInput() {
+        if let poll, poll() { dirty = true }
         let rendering = dispatcher.view.render
         dispatcher.tick()
         if dispatcher.view.render != rendering { dirty = true }
@@ -290,4 +309,11 @@ struct AudibleUnderruns {
         last = total
         return total - paused
     }
+}
+
+/// CLOCK_MONOTONIC in milliseconds (the editor loop's frame pacing; unaffected by the wall clock).
+func monotonicMilliseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
 }

@@ -54,6 +54,10 @@ enum TimelinePane {
         x = canvas.put(x, y, " ", .border)
         x = canvas.put(x, y, String(g.horizontal), .border)
         x = canvas.put(x, y, " " + Format.duration(vp.secondsPerColumn) + "/col ", .dim)
+        if let people = view.sharedWith {
+            x = canvas.put(x, y, String(g.horizontal), .border)
+            x = canvas.put(x, y, people.isEmpty ? " shared, alone " : " with " + people.joined(separator: ", ") + " ", .accent)
+        }
         let count = session.document.tracks.count
         let tracksRoom = l.visibleTracks < count ? 24 : 0
         if let note = annotation(session: session, view: view, ascii: view.ascii), x + note.count + 3 + tracksRoom < l.width - 2 {
@@ -342,7 +346,23 @@ enum TimelinePane {
             for y in rows.y..<rows.maxY { canvas[rows.x + cursorColumn, y] = cell }
         }
 
+        // The other participants' cursors: a guide each, in their colour, their name on their own track.
+        for other in view.others {
+            let c = vp.column(of: other.cursor)
+            guard c >= 0 && c < width else { continue }
+            for y in rows.y..<rows.maxY where c != cursorColumn { canvas[rows.x + c, y] = Cell(g.guideLine, other.role) }
+            if other.track == track {
+                canvas.put(rows.x + min(c + 1, max(0, width - other.name.count)), rows.y, String(other.name.prefix(width)), other.role)
+            }
+        }
+
         summarize(markers, selection: ghost == nil ? session.selection[track] ?? [] : [], viewport: vp, into: &s)
+        // Columns holding a marker someone else just changed.
+        var flashColumns = Set<Int>()
+        for id in view.flashed {
+            guard let t = markers.time(of: id) else { continue }
+            flashColumns.insert(vp.column(of: t))
+        }
 
         var guideColumn = -1
         if !isCurrent, let n = markers.nearest(to: session.cursor) {
@@ -356,6 +376,8 @@ enum TimelinePane {
                 role = .dim
             } else if s.selected[c] {
                 role = .markerSelected
+            } else if flashColumns.contains(c) {
+                role = .accent
             } else if c == guideColumn {
                 role = .guideHit
             } else if s.count[c] == 1, s.hasContent[c],

@@ -39,6 +39,12 @@ public struct ViewState: Hashable, Sendable {
     public var ascii: Bool
     /// Playback state sampled from the engine each frame.
     public var transport: TransportInfo
+    /// The other participants of a shared document: drawn as guides in their own colours, with their names.
+    public var others: [Collaborator] = []
+    /// Who shares the document (the title of the timeline says it); nil when it is not shared.
+    public var sharedWith: [String]?
+    /// Markers another participant just changed, drawn highlighted for a moment.
+    public var flashed: Set<MarkerID> = []
     /// The first track row shown when the tracks do not all fit (0-based). The layout moves it further
     /// when needed to keep the current track in view.
     public var trackScroll: Int
@@ -98,4 +104,24 @@ public struct ViewState: Hashable, Sendable {
 
     /// The key label for an action, if the key map binds one.
     public func key(_ action: String) -> String? { keyHints[action] }
+}
+
+/// Another participant's place in a shared document.
+public struct Collaborator: Hashable, Sendable {
+    public var name: String
+    public var cursor: Double
+    /// Their current track, from 0.
+    public var track: Int
+    /// Their colour (one of a few roles, by joining order).
+    public var role: Role
+
+    public init(name: String, cursor: Double, track: Int, role: Role) {
+        self.name = name
+        self.cursor = cursor
+        self.track = track
+        self.role = role
+    }
+
+    /// The colours participants are told apart by.
+    public static let roles: [Role] = [.accent, .warning, .playing, .sliderKnob]
 }

@@ -3,6 +3,7 @@ import Foundation
 import TemperaAudio
 import TemperaCore
 import TemperaKits
+import TemperaNet
 import TemperaTerminal
 
 /// `tempera [FILE]`: the editor. With no file it opens the demo, which plays at once with Space.
@@ -19,6 +20,24 @@ struct EditCommand: ParsableCommand {
 
     @Option(help: "Theme: dark, light, high-contrast, or a file's name in ~/.config/tempera/themes.")
     var theme: String?
+
+    @Flag(help: "Share the document: others join with 'tempera join HOST:PORT'; this editor is the host.")
+    var serve = false
+
+    @Option(help: "With --serve: the TCP port.")
+    var port: Int = 7400
+
+    @Option(help: "With --serve: the address to listen on.")
+    var listen: String = "127.0.0.1"
+
+    @Option(help: "With --serve: a shared secret participants must give (required beyond loopback).")
+    var token: String?
+
+    @Option(help: "With --serve: the name the others see.")
+    var name: String = ProcessInfo.processInfo.environment["USER"] ?? "host"
+
+    @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only).")
+    var pan: Double = 0
 
     func run() throws {
         let paths = ConfigPaths()
@@ -49,13 +68,17 @@ struct EditCommand: ParsableCommand {
             fail(file.map { "\($0): \(error)" } ?? "\(error)")
         }
         guard isatty(0) == 1, isatty(1) == 1 else { fail("the editor needs a terminal (see 'tempera --help' for the other commands)") }
+        guard pan.isFinite, (-1...1).contains(pan) else { fail("--pan is -1...1") }
+        if serve { return try host(session, keyMap: keyMap, theme: chosenTheme, paths: paths) }
 
         session.kits = HydrogenKits()
         let autosave = Autosave(paths: paths)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
         let engine = AudioEngine()
+        engine.pan = pan
         engine.start()
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
+
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
@@ -68,6 +91,51 @@ struct EditCommand: ParsableCommand {
         editor.run()
         screen.close()
         CommandHistory.save(dispatcher.commandHistory, paths: paths)
+        let sig = CursesScreen.pendingSignal.load(ordering: .relaxed)
+        if sig != 0 { throw ExitCode(128 + sig) }
+    }
+
+    /// `--serve`: hosts the document and opens the editor on it as its first participant (over loopback, so the
+    /// host's own edits go the way everyone's do). On quitting, unsaved changes are saved, as `tempera serve` does
+    /// when it stops.
+    private func host(_ session: Session, keyMap: KeyMap, theme: Theme, paths: ConfigPaths) throws {
+        guard session.path != nil else { fail("--serve needs a FILE to share") }
+        var options = DocumentHost.Options()
+        options.listen = listen
+        options.port = port
+        options.name = name
+        options.token = token
+        let host: DocumentHost
+        do { host = try DocumentHost(session: session, options: options) } catch { fail("\(error)") }
+        let autosave = AutosaveBox(Autosave(paths: paths))
+        let timer = DispatchSource.makeTimerSource(queue: host.queue)
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { _ = autosave.value.tick(session, now: monotonicSeconds()) }
+        timer.resume()
+        let local = listen == "0.0.0.0" ? "127.0.0.1" : listen == "::" ? "::1" : listen
+        let joined: JoinedEditor
+        do {
+            joined = try JoinedEditor(participant: Participant(host: local, port: host.port, name: name, token: token))
+        } catch {
+            fail("\(error)")
+        }
+        joined.pan = pan
+        joined.hosting = "\(listen):\(host.port)"
+        try joined.run(keyMap: keyMap, theme: theme, paths: paths)
+        timer.cancel()
+        let problem: String? = host.sync { s in
+            guard s.isModified else { return nil }
+            do {
+                try s.save()
+                autosave.value.remove(for: s.path)
+                return nil
+            } catch {
+                _ = autosave.value.write(s)
+                return "\(error); a recovery copy was kept"
+            }
+        }
+        host.stop()
+        if let problem { fail(problem) }
         let sig = CursesScreen.pendingSignal.load(ordering: .relaxed)
         if sig != 0 { throw ExitCode(128 + sig) }
     }

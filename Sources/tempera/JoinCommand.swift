@@ -3,14 +3,17 @@ import Dispatch
 import Foundation
 import TemperaCore
 import TemperaNet
+import TemperaTerminal
 
 /// `tempera join HOST:PORT --script FILE`: a participant that sends a script's commands to a shared document.
 struct JoinCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join",
-        abstract: "Join a document shared by tempera serve and send it a script's commands.",
+        abstract: "Open the editor on a document shared by tempera serve (or send it a script's commands).",
         discussion: """
-            Each line of SCRIPT is sent to the host as it is (the command language; '#' comments and blank lines \
+            Without --script this is the editor on the host's document: every change to the document goes to the             host and comes back to everyone; the cursor and selection are this participant's own; the others'             cursors show as guides with their names, the timeline's title says who is there, and their changes             flash for a moment.
+
+            With --script each line of SCRIPT is sent to the host as it is (the command language; '#' comments and blank lines \
             are skipped), without waiting for the answers; the host runs them against this participant's own \
             cursor and selection. Each refusal is printed as SCRIPT:LINE: message. With -o the document as the \
             host has it once every command is answered is saved there. The exit status is 1 when a command was \
@@ -26,11 +29,17 @@ struct JoinCommand: ParsableCommand {
     @Option(help: "The host's shared secret, if it has one.")
     var token: String?
 
-    @Option(help: "Commands to send, one a line ('-' reads standard input).")
-    var script: String
+    @Option(help: "Commands to send, one a line ('-' reads standard input), instead of opening the editor.")
+    var script: String?
+
+    @Option(help: "Theme: dark, light, high-contrast, or a file's name in ~/.config/tempera/themes.")
+    var theme: String?
 
     @Option(name: .shortAndLong, help: "Save the shared document here at the end.")
     var output: String?
+
+    @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only), to tell players apart.")
+    var pan: Double = 0
 
     func run() throws {
         let (host, port): (String, Int)
@@ -39,6 +48,7 @@ struct JoinCommand: ParsableCommand {
         } catch {
             throw CommandLineFailure.report("tempera: \(error)")
         }
+        guard let script else { return try runEditor(host: host, port: port) }
         let text: String
         do {
             text = String(decoding: try DocumentFile.readFile(script == "-" ? "/dev/stdin" : script), as: UTF8.self)
@@ -98,6 +108,40 @@ struct JoinCommand: ParsableCommand {
         }
         participant.cut()
         if refused > 0 { throw ExitCode.failure }
+    }
+}
+
+extension JoinCommand {
+    /// The key map and theme the editor uses, or the one line saying what is wrong with them.
+    static func editorSettings(theme: String?, paths: ConfigPaths) throws -> (KeyMap, Theme) {
+        do {
+            let keyMap = try KeyMap.load(paths: paths)
+            let settings = try Settings.load(paths: paths)
+            let name = theme ?? settings.theme
+            guard let t = try Theme.named(name, paths: paths) else { throw CommandLineFailure.report("tempera: no theme '\(name)'") }
+            return (keyMap, t)
+        } catch let e as ExitCode {
+            throw e
+        } catch {
+            throw CommandLineFailure.report("tempera: \(error)")
+        }
+    }
+
+    func runEditor(host: String, port: Int) throws {
+        let paths = ConfigPaths()
+        let (keyMap, chosen) = try JoinCommand.editorSettings(theme: theme, paths: paths)
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            throw CommandLineFailure.report("tempera: the editor needs a terminal (or give --script)")
+        }
+        guard pan.isFinite, (-1...1).contains(pan) else { throw CommandLineFailure.report("tempera: --pan is -1...1") }
+        let joined: JoinedEditor
+        do {
+            joined = try JoinedEditor(participant: Participant(host: host, port: port, name: name, token: token))
+        } catch {
+            throw CommandLineFailure.report("tempera: \(error)")
+        }
+        joined.pan = pan
+        try joined.run(keyMap: keyMap, theme: chosen, paths: paths)
     }
 }
 

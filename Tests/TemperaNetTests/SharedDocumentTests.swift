@@ -99,6 +99,20 @@ final class SharedDocumentTests: XCTestCase {
         XCTAssertEqual(shared.run("undo", by: "a").error, "cannot undo track add: bo changed it since")
     }
 
+    func testAJoinedSessionSendsDocumentCommandsAndMovesItsCursorItself() throws {
+        let session = Session(document: Document.newDocument())
+        var sent: [String] = []
+        session.remote = { sent.append($0.text); return nil }
+        try session.run(line: "cursor 1")
+        try session.run(line: "select all")
+        try session.run(line: "marker add 0.3")
+        try session.run(line: "shift 1/8")
+        XCTAssertEqual(session.cursor, 1)
+        XCTAssertEqual(session.selectionCount, 16)
+        XCTAssertEqual(sent, ["marker add 0.3", "shift 0.125"])
+        XCTAssertEqual(session.document, Document.newDocument())
+    }
+
     func testARepeatedRequestIdIsNotRunTwice() {
         let shared = makeShared()
         XCTAssertEqual(shared.run("marker add 0.3", by: "a", id: 1).deltas.count, 1)

@@ -1,0 +1,259 @@
+import Foundation
+import TemperaAudio
+import TemperaCore
+import TemperaNet
+import TemperaTerminal
+
+/// Events from the participant's queue, handed to the editor's thread.
+final class SharedInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [Participant.Event] = []
+
+    func push(_ e: Participant.Event) {
+        lock.lock()
+        events.append(e)
+        lock.unlock()
+    }
+
+    func drain() -> [Participant.Event] {
+        lock.lock()
+        defer { lock.unlock() }
+        let out = events
+        events = []
+        return out
+    }
+}
+
+/// The editor on a shared document: the session's document is the host's (every change arrives as a
+/// delta), commands that change it go to the host, and the cursor and selection stay here, reported to the
+/// host as they move.
+///
+/// - Warning: main (editor) thread only.
+final class JoinedEditor {
+    let participant: Participant
+    let session: Session
+    let inbox = SharedInbox()
+    /// Signalled with each event, so the editor draws it at once rather than at its next look.
+    let wakeup = Wakeup()
+    var dispatcher: Dispatcher!
+    private var lastSentView: Session.View?
+    private var flashUntil = 0.0
+    private var reconnectAt: Double?
+    /// Set when this editor is also the host: the address it listens on, said at the start.
+    var hosting: String?
+    /// Where this player's output sits (-1 left ... 1 right), to tell players apart.
+    var pan = 0.0
+    /// The shared transport the engine follows, and how far the music heard here was from where the host's clock says it should be (seconds, recent looks).
+    private var following: SharedTransport?
+    private var errors: [Double] = []
+    private var lastCorrection = 0.0
+    /// Looks wait until a nudge has reached the output.
+    private var settledAt = 0.0
+    /// How far ahead of a start a player must know of it (the output renders tens of milliseconds ahead).
+    static let startMargin = 0.06
+    /// How often the phase is corrected, seconds, and the least error that is (the median of a second's looks
+    /// varies by a few hundredths of a millisecond).
+    static let correctEvery = 1.0
+    static let tolerance = 0.0001
+    /// A difference corrected at once, seconds.
+    static let slip = 0.0005
+    /// How long a nudge takes to be heard in the playhead clock, seconds.
+    static let settle = 0.06
+    /// An error beyond this is not nudged away but the player starts again at the next pass (a stall of the
+    /// output of more than this, a stopped engine); below it the engine moves, playing what it skips at once.
+    static let rejoinBeyond = 0.5
+    /// A playhead clock stamped longer ago than this is not trusted for a correction.
+    static let staleNanos: UInt64 = 100_000_000
+    /// How long another participant's change stays highlighted, seconds.
+    static let flashSeconds = 0.6
+    /// How often the editor looks when nothing arrives (reconnecting, a flash fading), milliseconds.
+    static let lookMs = 100
+
+    init(participant: Participant) throws {
+        self.participant = participant
+        let inbox = self.inbox, wakeup = self.wakeup
+        participant.onEvent = {
+            inbox.push($0)
+            wakeup.signal()
+        }
+        try participant.connect()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !participant.sync({ $0.connected && $0.seq >= 0 }) {
+            if case .notice(let n)? = inbox.drain().last(where: { if case .notice = $0 { return true } else { return false } }) {
+                throw NetError(n)
+            }
+            usleep(2000)
+        }
+        guard participant.sync({ $0.connected && $0.seq >= 0 }) else { throw NetError("the host did not answer") }
+        session = Session(document: participant.sync { $0.document })
+        session.remote = { [participant, unowned session] command in
+            participant.send(command.text, view: session.view)
+            return nil
+        }
+    }
+
+    /// Applies what arrived; true when the screen should be drawn again.
+    func poll() -> Bool {
+        var changed = false
+        let now = monotonicSeconds()
+        let me = participant.sync { $0.givenName } ?? participant.name
+        for event in inbox.drain() {
+            changed = true
+            switch event {
+            case .snapshot(let document):
+                session.adopt(document)
+            case .changed(let delta):
+                do {
+                    try session.apply(delta.change)
+                } catch {
+                    session.adopt(participant.sync { $0.document })
+                }
+                if delta.by != me {
+                    dispatcher.view.flashed = Set(delta.change.markers.flatMap { $0.put.map(\.id) })
+                    flashUntil = now + JoinedEditor.flashSeconds
+                }
+            case .answered(_, let command, let message, let error, let view):
+                if let error {
+                    dispatcher.say("\(command): \(error)", error: true)
+                } else if let message {
+                    dispatcher.say(message)
+                }
+                // A command that moved the cursor or selection (a stamp, a paste) leaves them where the host
+                // put them, unless newer commands are on their way.
+                if let view, participant.sync({ $0.unanswered.isEmpty }) {
+                    var v = view
+                    v.random = session.random
+                    session.view = v
+                    lastSentView = session.view
+                }
+            case .presence(let people):
+                let others = people.filter { $0.name != me }
+                dispatcher.view.others = others.enumerated().map { k, p in
+                    Collaborator(name: p.name, cursor: p.cursor, track: p.track,
+                                 role: Collaborator.roles[k % Collaborator.roles.count])
+                }
+                dispatcher.view.sharedWith = others.map(\.name)
+            case .joined(_, let host):
+                dispatcher.say(hosting.map { "sharing on \($0): others join with tempera join" } ?? "joined \(host)'s document")
+                reconnectAt = nil
+                lastSentView = nil
+            case .notice(let text):
+                dispatcher.say(text, error: true)
+            case .transport(let t):
+                follow(t)
+            case .disconnected:
+                dispatcher.say("connection lost: commands wait and are sent on reconnecting", error: true)
+                dispatcher.view.others = []
+                reconnectAt = now + 1
+            }
+        }
+        if let at = reconnectAt, now >= at {
+            reconnectAt = now + 2
+            try? participant.connect()
+        }
+        if !dispatcher.view.flashed.isEmpty, now >= flashUntil {
+            dispatcher.view.flashed = []
+            changed = true
+        }
+        correctPhase(now: now)
+        let view = session.view
+        if participant.sync({ $0.connected }), lastSentView.map({ !JoinedEditor.same($0, view) }) ?? true {
+            participant.send(view: view)
+            lastSentView = view
+        }
+        return changed
+    }
+
+    /// The host started, stopped or re-paced the shared transport.
+    private func follow(_ t: SharedTransport) {
+        guard let engine = dispatcher.engine else { return }
+        guard t.playing else {
+            following = nil
+            if engine.isPlaying { engine.pause() }
+            return
+        }
+        if let f = following, f.start == t.start {
+            // The same playing, at a new pace: the engine took the change with the document; the corrections
+            // follow the new anchor.
+            following = t
+            errors = []
+            return
+        }
+        start(t, engine)
+    }
+
+    /// Starts the engine on the host's moment: pass 0 is heard at the host's `start`; a player that comes in
+    /// late (or was thrown off) joins at the next pass's start, which the engine finds.
+    private func start(_ t: SharedTransport, _ engine: AudioEngine) {
+        let zero = t.rate > 0 ? t.at - t.music / t.rate : max(t.at, participant.hostNow())
+        following = t
+        errors = []
+        let local = participant.local(hostTime: zero)
+        engine.play(heardAtNanos: UInt64(max(0, local) * 1e9))
+    }
+
+    /// Keeps the music heard here where the host's clock says it is: collects the difference at each look (about
+    /// 100 a second while playing) and nudges the engine by their median, once a second for small differences
+    /// and at once (from the last three looks) for a slip of more than `slip`, as an underrun makes.
+    private func correctPhase(now: Double) {
+        guard let t = following, t.rate > 0, let engine = dispatcher.engine, engine.isPlaying else { return }
+        let clock = engine.playheadClock
+        let nanos = MonotonicClock.nanos()
+        // A stamp older than a few blocks means the output stalled: what it says is not what is heard.
+        guard clock.playing, nanos < clock.nanos + JoinedEditor.staleNanos, now >= settledAt else { return }
+        let heard = clock.heard(atNanos: nanos)
+        guard heard > clock.playStart else { return }
+        let hostNow = Double(nanos) / 1e9 + (participant.sync { $0.clockOffset } ?? 0)
+        let error = (heard - t.music(atHost: hostNow)) / t.rate
+        if abs(error) > JoinedEditor.rejoinBeyond {
+            start(t, engine)
+            return
+        }
+        errors.append(error)
+        var correction: Double?
+        if errors.count >= 3 {
+            let recent = errors.suffix(3).sorted()
+            let m = recent[1]
+            if abs(m) > JoinedEditor.slip { correction = m }
+        }
+        if correction == nil, now - lastCorrection >= JoinedEditor.correctEvery, errors.count >= 5 {
+            let m = errors.sorted()[errors.count / 2]
+            if abs(m) > JoinedEditor.tolerance { correction = m }
+            lastCorrection = now
+            errors = []
+        }
+        guard let correction else { return }
+        engine.nudge(seconds: correction)
+        errors = []
+        lastCorrection = now
+        settledAt = now + JoinedEditor.settle
+    }
+
+    static func same(_ a: Session.View, _ b: Session.View) -> Bool {
+        a.cursor == b.cursor && a.currentTrack == b.currentTrack && a.selection == b.selection && a.clipMode == b.clipMode
+            && a.snap == b.snap && a.chosenClip == b.chosenClip
+    }
+
+    /// Runs the editor until the user quits.
+    func run(keyMap: KeyMap, theme: Theme, paths: ConfigPaths) throws {
+        let engine = AudioEngine()
+        engine.outputLatency = AudioEngine.aimedLatency
+        engine.aimed = true
+        engine.pan = pan
+        engine.start()
+        dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
+        dispatcher.sharedPlay = { [participant] on in participant.play(on) }
+        dispatcher.commandHistory = CommandHistory.load(paths: paths)
+        dispatcher.view.sharedWith = []
+        let screen = try CursesScreen(theme: theme)
+        screen.wakeup = wakeup
+        let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: Autosave(paths: paths))
+        editor.loadsInBackground = true
+        editor.poll = { [unowned self] in self.poll() }
+        editor.pollInterval = JoinedEditor.lookMs
+        editor.run()
+        screen.close()
+        CommandHistory.save(dispatcher.commandHistory, paths: paths)
+        participant.cut()
+    }
+}
