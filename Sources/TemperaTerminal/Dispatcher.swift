@@ -11,7 +11,8 @@ import TemperaCore
 /// The work is split by what it is about: this file routes keys and runs actions; `Dispatcher+Tools` uses
 /// the chosen tool, `Dispatcher+Tabs` the keys of the Clips, Groups and designer tabs, `Dispatcher+Prompt`
 /// the `:` line and the pattern and rename editors, `Dispatcher+Document` saving, opening and quitting with
-/// their questions, `Dispatcher+Mouse` the mouse; `DragController` holds a drag's transaction.
+/// their questions, `Dispatcher+Mouse` the mouse, `Dispatcher+Song` the Song tab, `Dispatcher+Pads` the pads
+/// and recording takes; `DragController` holds a drag's transaction.
 ///
 /// - Warning: main (editor) thread only.
 public final class Dispatcher {
