@@ -25,11 +25,14 @@ let package = Package(
         // Linked by name: fluidsynth's pkg-config pulls in glib's and SDL's include paths, which its header
         // does not need.
         .systemLibrary(name: "CFluidSynth", providers: [.apt(["libfluidsynth-dev"])]),
+        // Ableton Link (header-only C++, `ableton-link-dev`) behind a small `extern "C"` face.
+        .target(name: "CLink", cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+                linkerSettings: [.linkedLibrary("pthread")]),
 
         // The document, commands, undo, command language, temperaments, schedule compiler: pure Swift.
         .target(name: "TemperaCore", linkerSettings: [.linkedLibrary("m")]),
         // Samples, voices, mixer, the engine and its output backends.
-        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth"]),
+        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth", "CLink"]),
         // Hydrogen drumkits and songs, read with libxml2 where they are installed.
         .target(name: "TemperaKits", dependencies: ["TemperaCore", "TemperaXML"]),
         // libxml2 behind a small element tree (its own module: see XMLTree).

@@ -76,6 +76,12 @@ public final class AudioEngine {
     private var wantPlaying = false
     private var previewSample: SampleBuffer?
     private var previewSerial = 0
+    /// The Ableton Link session the transport follows, kept alive while the audio thread may read it.
+    private var linkSession: LinkSession?
+    /// The document's own tempo in BPM when last published (a change of it is sent to the session).
+    private var documentBPM: Double?
+    /// The session's tempo as last published (BPM).
+    private var linkBPM: Double?
 
     /// - Parameters:
     ///   - sampleRate: the output rate; samples are converted to it once, at load.
@@ -262,6 +268,17 @@ public final class AudioEngine {
     private func publish(_ document: Document) {
         self.document = document
         seq += 1
+        var document = document
+        if let session = linkSession, !document.song.plays {
+            // The document's own tempo changed (an edit): the session takes it. Otherwise the session's rules.
+            let own = document.transport.bpm
+            if let before = documentBPM, before != own { session.setBPM(own) }
+            documentBPM = own
+            let bpm = session.bpm
+            linkBPM = bpm
+            let range = Transport.tempoRange
+            document.transport.tempo = min(max(document.transport.tempo(forBPM: bpm), range.lowerBound), range.upperBound)
+        }
         let snap = PublishedSnapshot(seq: seq, document: document, sampleRate: sampleRate, samples: samples,
                                      playback: compiler.playback(for: document), clickSound: clickSound,
                                      preview: previewSample.map { ($0, previewSerial) })
@@ -274,6 +291,42 @@ public final class AudioEngine {
         }
         reclaim()
     }
+
+    /// Follows an Ableton Link session (nil: plays on its own again): the loop's tempo is the session's (the
+    /// document's times stay seconds at x1; its tempo becomes BPM · beat / 60), playing starts on the session's
+    /// bar (quantum = the meter) and the beat phase is held to the session's. An edit of the document's tempo
+    /// sets the session's. The song plays on its own tempos. The session is kept until another replaces it.
+    /// Call it before `start()`: the output then keeps its timing fresh for the session (see `pulseTimingTick`).
+    public func follow(link session: LinkSession?) {
+        if let session {
+            linkSession = session
+            documentBPM = nil
+            shared.pointee.linkHandle.store(Int(bitPattern: session.handle), ordering: .releasing)
+        } else {
+            // The old session stays alive here: a block under way may still read it.
+            shared.pointee.linkHandle.store(0, ordering: .releasing)
+        }
+        if let document { publish(document) }
+    }
+
+    /// Takes a tempo change of the followed session (the engine's status, position and playing state look too,
+    /// so an editor reading them each frame needs nothing more): true when the tempo changed and was published.
+    @discardableResult
+    public func followLinkTempo() -> Bool {
+        guard let session = linkSession, shared.pointee.linkHandle.load(ordering: .relaxed) != 0,
+              let document, !document.song.plays else { return false }
+        let bpm = session.bpm
+        guard bpm != linkBPM else { return false }
+        publish(document)
+        return true
+    }
+
+    /// The followed session's tempo as last published (BPM), nil when none is followed.
+    public var linkTempo: Double? { shared.pointee.linkHandle.load(ordering: .relaxed) != 0 ? linkBPM : nil }
+
+    /// The last difference between the followed session's beat and the music, in seconds of output (positive:
+    /// the music was behind and was moved on).
+    public var linkError: Double { Double(shared.pointee.linkErrorMicros.load(ordering: .relaxed)) / 1_000_000 }
 
     /// Plays an audio file once, at once, whatever the transport does (the file picker's preview); a preview
     /// still sounding stops. Returns the file's problem in one line, or nil. The file is loaded here, off the
@@ -466,6 +519,7 @@ public final class AudioEngine {
     /// Retries a missing server every `retryInterval`, and gives up on a connection that takes too long.
     private func maintain() {
         reclaim()
+        followLinkTempo()
         guard started, let output else { return }
         let elapsed = Date().timeIntervalSince(attemptAt)
         switch output.state {

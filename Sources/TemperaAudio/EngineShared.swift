@@ -57,6 +57,12 @@ struct EngineShared: ~Copyable {
     let clockPlaying = Atomic<Bool>(false)
     let clockFrame = Atomic<Int64>(0)
 
+    /// The Ableton Link instance the transport follows (its `CLink` address; 0: none). Set by the editor thread;
+    /// the instance outlives every block that reads it.
+    let linkHandle = Atomic<Int>(0)
+    /// The last difference between the session's beat and the music, in microseconds of output.
+    let linkErrorMicros = Atomic<Int>(0)
+
     let head = Atomic<Int>(0)
     let tail = Atomic<Int>(0)
     let ring: UnsafeMutablePointer<TransportCommand>

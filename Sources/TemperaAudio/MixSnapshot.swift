@@ -102,6 +102,9 @@ struct MixSnapshot {
     var previewData: UnsafePointer<Float>? = nil
     var previewFrames = 0
     var previewSerial = 0
+    /// Seconds per beat at x1 and beats per bar: an Ableton Link session's beats and quantum (see `LinkFollow`).
+    var beat = 0.5
+    var meter = 4
 
     /// The output frame offset of `time` in pass `pass` of section `section`, song pass `songPass`: exactly
     /// `SongTiming.frame`, which for the loop (one section, offset 0, pass 0 of the song) is

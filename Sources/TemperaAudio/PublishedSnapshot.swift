@@ -73,7 +73,7 @@ final class PublishedSnapshot {
             seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots),
             click: Self.click(doc.transport, sound: clickSound),
             previewData: preview.map { UnsafePointer($0.buffer.data) }, previewFrames: preview?.buffer.frames ?? 0,
-            previewSerial: preview?.serial ?? 0))
+            previewSerial: preview?.serial ?? 0, beat: doc.transport.beat, meter: max(1, doc.transport.meter)))
     }
 
     static func click(_ t: Transport, sound: ClickSound?) -> MixClick {

@@ -8,7 +8,8 @@ struct PulseLink: ~Copyable {
     var mainloop: OpaquePointer?
     var context: OpaquePointer?
     var stream: OpaquePointer?
-    /// Asks the server for fresh timing while playback is aimed at moments of the clock (see `pulseTimingTick`).
+    /// Asks the server for fresh timing while playback is aimed at moments of the clock or follows an Ableton
+    /// Link session (see `pulseTimingTick`).
     var timingTimer: OpaquePointer?
     let render: UnsafeMutablePointer<RenderState>
     let shared: UnsafeMutablePointer<EngineShared>
@@ -83,7 +84,7 @@ func pulseStreamStateChanged(_ stream: OpaquePointer?, _ userdata: UnsafeMutable
             let micros = Double(attr.pointee.tlength) / 8 / l.pointee.sampleRate * 1_000_000
             l.pointee.shared.pointee.latencyMicros.store(Int(micros), ordering: .relaxed)
         }
-        if l.pointee.timingTimer == nil, l.pointee.shared.pointee.aimed.load(ordering: .relaxed),
+        if l.pointee.timingTimer == nil, pulseWantsFreshTiming(l),
            let ctx = pa_stream_get_context(stream) {
             l.pointee.timingTimer = pa_context_rttime_new(ctx, pa_rtclock_now() + pulseTimingInterval, pulseTimingTick,
                                                           userdata)
@@ -125,12 +126,18 @@ func pulseStarted(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?
     l.pointee.shared.pointee.streamStarted.store(true, ordering: .relaxed)
 }
 
-/// Microseconds between two requests for fresh timing while playback is aimed at the clock.
+/// Playback is aimed at moments of the clock (playing together) or follows an Ableton Link session.
+func pulseWantsFreshTiming(_ l: UnsafeMutablePointer<PulseLink>) -> Bool {
+    l.pointee.shared.pointee.aimed.load(ordering: .relaxed)
+        || l.pointee.shared.pointee.linkHandle.load(ordering: .relaxed) != 0
+}
+
+/// Microseconds between two requests for fresh timing while playback is aimed at the clock or follows Link.
 let pulseTimingInterval: pa_usec_t = 20_000
 
-/// While playback is aimed at moments of the clock (playing together), every `pulseTimingInterval` asks the
-/// server where the stream's playback is (on the mainloop thread, between two writes). The latency a write reads
-/// is otherwise interpolated from timing up to 1.5 s old (the library's automatic updates back off to that), and
+/// While playback is aimed at moments of the clock (playing together) or follows a Link session, every
+/// `pulseTimingInterval` asks the server where the stream's playback is (on the mainloop thread, between two
+/// writes). The latency a write reads is otherwise interpolated from timing up to 1.5 s old (the library's automatic updates back off to that), and
 /// a server whose clock drifts from the system's (a loaded machine's null sink, a sound card's crystal) puts the
 /// heard moment off by as much as the drift over that time: half a millisecond and more, measured.
 func pulseTimingTick(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: OpaquePointer?,
@@ -138,7 +145,7 @@ func pulseTimingTick(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: Opa
     guard let userdata else { return }
     let l = userdata.assumingMemoryBound(to: PulseLink.self)
     guard let ctx = l.pointee.context else { return }
-    if let stream = l.pointee.stream, l.pointee.shared.pointee.aimed.load(ordering: .relaxed),
+    if let stream = l.pointee.stream, pulseWantsFreshTiming(l),
        pa_stream_get_state(stream) == PA_STREAM_READY,
        let op = pa_stream_update_timing_info(stream, nil, nil) {
         pa_operation_unref(op)

@@ -74,6 +74,8 @@ struct RenderState {
     let trackSmoothing: Float
     let masterSmoothing: Float
     let stealFrames: Int
+    /// Following an Ableton Link session (see `LinkFollow`).
+    var link = LinkFollow()
 
     /// Allocates a render state (editor thread). Free it with `destroy` once no thread renders with it.
     static func make(rate: Double, shared: UnsafeMutablePointer<EngineShared>) -> UnsafeMutablePointer<RenderState> {
@@ -102,8 +104,10 @@ struct RenderState {
     /// Renders `count` frames of interleaved stereo into `out` and advances the clock.
     static func render(_ s: UnsafeMutablePointer<RenderState>, into out: UnsafeMutablePointer<Float>, frames count: Int) {
         out.update(repeating: 0, count: count * 2)
+        s.pointee.linkBeforeBlock()
         adoptLatest(s)
         while let c = s.pointee.shared.pointee.receive() { s.pointee.apply(c) }
+        s.pointee.followLink()
         if s.pointee.startAt != 0, s.pointee.countingIn, s.pointee.aimsByClock { s.pointee.aimStart() }
 
         // With nothing sounding, a volume change cannot click: the master takes it at once.
@@ -560,6 +564,7 @@ struct RenderState {
             passLimit = Int(c.value)
             shared.pointee.finished.store(false, ordering: .releasing)
             guard !playing && !countingIn else { return }
+            if waitForLinkBar() { return }
             if let snap = snapshot, snap.pointee.click.on, snap.pointee.click.countIn > 0, snap.pointee.sectionCount > 0 {
                 // Count-in bars of click first, at the tempo playback starts with; the music stays where it
                 // stands until they end.
@@ -686,6 +691,9 @@ struct RenderState {
     /// (the output's thread, after its write).
     static func stampClock(_ s: UnsafeMutablePointer<RenderState>, latencyMicros: Int) {
         let st = s.pointee
+        let now = MonotonicClock.nanos()
+        // The next block's first frame is heard after what is queued now.
+        s.pointee.link.heardNanos = now &+ UInt64(max(0, latencyMicros)) &* 1000
         var tempo = 1.0, start = 0.0, span = 0.0
         if let sn = st.snapshot?.pointee, st.section < sn.sectionCount {
             let sec = sn.sections[st.section]
@@ -696,7 +704,7 @@ struct RenderState {
         // Music heard before the current section began is not this section's: its start is the earliest.
         let sameSection = st.section == st.playStartSection && st.songPass == st.playStartSongPass
         st.shared.pointee.stampClock(PlayheadClock(
-            nanos: MonotonicClock.nanos(), music: st.music, latency: Double(latencyMicros) / 1_000_000,
+            nanos: now, music: st.music, latency: Double(latencyMicros) / 1_000_000,
             tempo: tempo, start: start, span: span, playStart: sameSection ? st.playStart : 0, playing: st.playing,
             frame: st.frame))
     }

@@ -21,6 +21,9 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Theme: dark, light, high-contrast, or a file's name in ~/.config/tempera/themes.")
     var theme: String?
 
+    @Flag(help: ArgumentHelp("Follow the Ableton Link session on the network: its tempo and beat phase (the meter is "
+        + "the quantum); playing starts on its next bar.", discussion: ""))
+    var link = false
     @Flag(help: "Share the document: others join with 'tempera join HOST:PORT'; this editor is the host.")
     var serve = false
 
@@ -75,6 +78,12 @@ struct EditCommand: ParsableCommand {
         let autosave = Autosave(paths: paths)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
         let engine = AudioEngine()
+        if link {
+            // The engine keeps the session for as long as it plays.
+            guard let s = LinkSession(bpm: session.document.transport.bpm) else { fail("Ableton Link could not start") }
+            s.enable()
+            engine.follow(link: s)
+        }
         engine.pan = pan
         engine.start()
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
@@ -82,6 +91,7 @@ struct EditCommand: ParsableCommand {
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
+        if link { dispatcher.say("Ableton Link: playing follows the session's tempo and bar") }
         if let recovered { dispatcher.offerRecovery(recovered) }
 
         let screen: CursesScreen

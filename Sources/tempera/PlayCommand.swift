@@ -36,6 +36,10 @@ struct PlayCommand: ParsableCommand {
         + "of playback as heard. Prints a JSON line per pad played.", discussion: ""))
     var pads = false
 
+    @Flag(help: ArgumentHelp("Follow the Ableton Link session on the network: its tempo and beat phase (the meter is "
+        + "the quantum); playing starts on its next bar.", discussion: ""))
+    var link = false
+
     @Option(help: ArgumentHelp("With --pads: record the pads into the document and write it to this file.",
                                valueName: "OUT.json"))
     var record: String?
@@ -44,6 +48,8 @@ struct PlayCommand: ParsableCommand {
         guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
         if record != nil && !pads { throw fail("--record needs --pads (the pads to record come from standard input)") }
         if let record, record.isEmpty { throw fail("--record needs a file name") }
+        if link && song { throw fail("--link plays the loop; the song keeps its own tempos (leave out --song)") }
+        if link && pads { throw fail("--link and --pads cannot be combined yet") }
         var document = try CommandLineFailure.loadDocument(file, song: song)
         // The document's click setting is for the editor; on the command line the flag decides.
         document.transport.click = click
@@ -51,6 +57,13 @@ struct PlayCommand: ParsableCommand {
 
         let engine = AudioEngine()
         for w in engine.load(document: document, baseDirectory: base.isEmpty ? "." : base) { warn(w) }
+        var session: LinkSession?
+        if link {
+            guard let s = LinkSession(bpm: document.transport.bpm) else { throw fail("Ableton Link could not start") }
+            s.enable()
+            engine.follow(link: s)
+            session = s
+        }
         engine.start()
         // Wait for the server: it answers at once, or it is missing (a connection that hangs counts as missing).
         while true {
@@ -65,6 +78,7 @@ struct PlayCommand: ParsableCommand {
         }
         signal(SIGINT, playSignalHandler)
         signal(SIGTERM, playSignalHandler)
+        var peers = 0
         engine.play(loops: forever ? Int(Int32.max) : loops)
         if pads {
             // The recording goes into the file as it was (its own song and click settings), not as played here.
@@ -87,7 +101,16 @@ struct PlayCommand: ParsableCommand {
                 Self.reportTrouble(engine)
                 throw failure
             }
-            usleep(20_000)
+            if let session {
+                engine.followLinkTempo()
+                let n = session.peers
+                if n != peers {
+                    peers = n
+                    let bpm = engine.linkTempo.map { String(format: "%.2f", $0) } ?? "?"
+                    warn("link: \(n) peer\(n == 1 ? "" : "s") at \(bpm) BPM")
+                }
+            }
+            usleep(session == nil ? 20_000 : 2_000)
         }
         // Let the last block reach the speakers.
         if case .running(let ms) = engine.status { usleep(useconds_t(min(ms, 500) * 1000) + 20_000) }

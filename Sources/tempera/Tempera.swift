@@ -12,7 +12,7 @@ struct Tempera: ParsableCommand {
         version: version,
         subcommands: [EditCommand.self, ScriptCommand.self, EventsCommand.self, RenderCommand.self, PlayCommand.self,
                       ServeCommand.self, JoinCommand.self, ExportCommand.self, ImportCommand.self,
-                      AnalyseCommand.self],
+                      AnalyseCommand.self, LinkCommand.self],
         defaultSubcommand: EditCommand.self
     )
 }

@@ -46,7 +46,7 @@ final class PadTimingTests: XCTestCase {
         usleep(300_000)
         PulseTestServer.finish(recorder)
         XCTAssertEqual(r.status, 0, r.stderr)
-        return (try AudioFile.read(wav).samples, r.stdout, r.stderr.contains("underruns"))
+        return (try AudioFile.read(wav).samples, r.stdout, r.stderr.contains(" underrun"))
     }
 
     func testPadsLandOnTheirTimePlusTheReportedLatencyAndTheRecordingPlaysThemWhereTheyWereHeard() throws {

@@ -40,7 +40,7 @@ public func fuzzScript(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             fatalError("a command threw something other than a CommandError: \(error)")
         }
     }
-    // The new document is known to save and open; reading a file back is most of an input's time.
+    // The starting document is known to save and open; reading a file back is most of an input's time.
     if session.document == start { return 0 }
     let saved = DocumentFile.encodeBytes(session.document)
     let reopened: Document

@@ -1,0 +1,188 @@
+import CLink
+import TemperaCore
+
+/// An Ableton Link session: tempo and beat phase shared with the Link peers on the network (Link is
+/// GPL-2.0-or-later; tempera, GPL-3.0-or-later, may use it). Made disabled; `enable()` joins the network.
+///
+/// - Warning: for one application thread. The audio thread reaches the instance only through `AudioEngine`,
+///   which reads it with Link's real-time-safe audio capture.
+public final class LinkSession {
+    let handle: OpaquePointer
+    private let state: OpaquePointer
+
+    /// A session starting at `bpm` (a session already on the network sets its own tempo when joined); nil
+    /// when Link cannot be started.
+    public init?(bpm: Double) {
+        guard bpm.isFinite, bpm > 0, let h = clink_create(bpm) else { return nil }
+        guard let st = clink_state_create() else {
+            clink_destroy(h)
+            return nil
+        }
+        handle = h
+        state = st
+    }
+
+    deinit {
+        clink_enable(handle, false)
+        clink_state_destroy(state)
+        clink_destroy(handle)
+    }
+
+    /// Joins (or leaves) the Link peers on every network interface that is up.
+    public func enable(_ on: Bool = true) { clink_enable(handle, on) }
+
+    public var isEnabled: Bool { clink_is_enabled(handle) }
+
+    /// Peers connected, not counting this one.
+    public var peers: Int { clink_num_peers(handle) }
+
+    /// Now on Link's clock, in microseconds.
+    public var clockMicros: Int64 { clink_clock_micros(handle) }
+
+    /// The session's tempo in beats per minute.
+    public var bpm: Double {
+        clink_capture_app(handle, state)
+        return clink_state_tempo(state)
+    }
+
+    /// Sets the session's tempo from now on, for every peer.
+    public func setBPM(_ bpm: Double) {
+        guard bpm.isFinite, bpm > 0 else { return }
+        clink_capture_app(handle, state)
+        clink_state_set_tempo(state, bpm, clink_clock_micros(handle))
+        clink_commit_app(handle, state)
+    }
+
+    /// The session's beat at `micros` (Link's clock) for `quantum`, and its phase in the quantum.
+    public func beat(atMicros micros: Int64, quantum: Double) -> (beat: Double, phase: Double) {
+        clink_capture_app(handle, state)
+        return (clink_state_beat_at_time(state, micros, quantum), clink_state_phase_at_time(state, micros, quantum))
+    }
+
+    /// When `beat` (for `quantum`) falls, on Link's clock.
+    public func micros(atBeat beat: Double, quantum: Double) -> Int64 {
+        clink_capture_app(handle, state)
+        return clink_state_time_at_beat(state, beat, quantum)
+    }
+}
+
+/// What the render path keeps to follow a Link session (`EngineShared.linkHandle`) while it plays the loop.
+///
+/// Music (seconds at x1 from the first pass's start, unwrapped across passes) is tied to the session's beats by
+/// `music = (beat − origin) · beatSeconds`, with beats counted for the quantum = the document's meter. A play
+/// command waits for the next session beat whose phase is the bar position the music stands at (the loop's
+/// start on a bar line: phase 0) and starts there, to the frame; from then on every block compares where the
+/// session says the music is, when the block's first frame is heard, with where it is, and moves the clock by
+/// a part of the difference (all of it past `jump`), so the two stay together through tempo changes and clock
+/// drift while the output latency's jitter is smoothed away. The tempo itself arrives from the editor thread
+/// with the next snapshot (`AudioEngine.followLinkTempo`); until then each block takes up the whole difference.
+struct LinkFollow {
+    /// When the next block's first frame is heard, on `MonotonicClock` (stamped after each write; 0: unknown).
+    var heardNanos: UInt64 = 0
+    /// The session beat at which the music was at 0.
+    var origin = 0.0
+    /// A play command waits for the session's bar.
+    var startPending = false
+    /// Where the music stood before this block's snapshot and commands (NaN: not playing).
+    var musicBefore = Double.nan
+    /// The part of a frame not yet moved.
+    var slip = 0.0
+    /// The last difference found, in seconds of output (positive: the music was behind the session).
+    var lastError = 0.0
+
+    /// Part of the difference moved per block, below `jump`.
+    static let gain = 0.1
+    /// A difference (seconds of output) moved all at once.
+    static let jump = 0.002
+}
+
+extension RenderState {
+    /// The session's timeline, nil when no session is followed or the music is the song.
+    private var linkHandle: OpaquePointer? {
+        let h = shared.pointee.linkHandle.load(ordering: .acquiring)
+        guard h != 0, let snap = snapshot, !snap.pointee.song, snap.pointee.sectionCount > 0 else { return nil }
+        return OpaquePointer(bitPattern: h)
+    }
+
+    /// Before the block takes its snapshot and commands: where the music stands, so a jump of the transport
+    /// (rewind, an edited region) moves the tie to the session with it instead of being undone.
+    mutating func linkBeforeBlock() {
+        link.musicBefore = playing && linkHandle != nil ? music(at: frame) : .nan
+    }
+
+    /// A play command while following a session: waits (as a count-in without clicks) for the session's bar;
+    /// false when no session is followed.
+    mutating func waitForLinkBar() -> Bool {
+        guard linkHandle != nil else { return false }
+        countingIn = true
+        countInStart = frame
+        countInBeats = 0
+        countInNext = 0
+        countInEnd = Int64.max
+        link.startPending = true
+        return true
+    }
+
+    /// After the block's snapshot and commands: starts a waiting play on the session's bar, or keeps the music
+    /// on the session's beat.
+    mutating func followLink() {
+        guard let handle = linkHandle, let snap = snapshot else {
+            if link.startPending && countingIn {
+                // The session went away (or the song took over) while a play waited for it: play now.
+                countInEnd = frame
+            }
+            link.startPending = false
+            return
+        }
+        let sn = snap.pointee
+        let beatSeconds = sn.beat, quantum = Double(sn.meter)
+        // When this block's first frame is heard, on Link's clock.
+        let mono = MonotonicClock.nanos()
+        var heard = link.heardNanos
+        if heard < mono || heard > mono + 2_000_000_000 {
+            heard = mono + UInt64(max(0, shared.pointee.latencyMicros.load(ordering: .relaxed))) * 1000
+        }
+        let host = clink_clock_micros(handle) + Int64((heard - mono) / 1000)
+        var bpm = 0.0, beat = 0.0, phase = 0.0
+        clink_audio_timeline(handle, host, quantum, &bpm, &beat, &phase)
+
+        if link.startPending && countingIn {
+            link.startPending = false
+            let m0 = music(at: frame)
+            let sec = sn.sections[min(section, sn.sectionCount - 1)]
+            // The bar position the music stands at: its place on the document's timeline, in beats.
+            var inPass = sec.span > 0 ? m0.truncatingRemainder(dividingBy: sec.span) : 0
+            if inPass < 0 { inPass += sec.span }
+            var want = ((sec.start + inPass) / beatSeconds).truncatingRemainder(dividingBy: quantum)
+            if want < 0 { want += quantum }
+            var startBeat = beat - phase + want
+            if startBeat < beat { startBeat += quantum }
+            let at = clink_audio_time_at_beat(handle, startBeat, quantum)
+            countInEnd = frame + max(0, Int64((Double(at - host) / 1_000_000 * rate).rounded()))
+            link.origin = startBeat - m0 / beatSeconds
+            link.slip = 0
+            return
+        }
+        guard playing, section < sn.sectionCount else { return }
+        let have = music(at: frame)
+        if link.musicBefore.isFinite && abs(have - link.musicBefore) > 1e-9 {
+            // The transport moved (or a new tempo was adopted): the tie to the session moves with it.
+            link.origin += (have - link.musicBefore) / beatSeconds
+        }
+        let tempo = sn.sections[section].tempo
+        guard tempo > 0 else { return }
+        let want = (beat - link.origin) * beatSeconds
+        let error = (want - have) / tempo
+        link.lastError = error
+        // While the session's tempo is not yet the snapshot's (the editor thread publishes it within milliseconds)
+        // the difference is real, not jitter: all of it is taken up.
+        let lagging = abs(bpm * beatSeconds / 60 - tempo) > 1e-9 * tempo
+        let move = abs(error) > LinkFollow.jump || lagging ? error : error * LinkFollow.gain
+        link.slip += move * rate
+        let whole = link.slip.rounded(.towardZero)
+        link.slip -= whole
+        // Music behind the session: the clock's origin moves earlier, so what is due comes sooner.
+        base -= Int64(whole)
+        shared.pointee.linkErrorMicros.store(Int((error * 1_000_000).rounded()), ordering: .relaxed)
+    }
+}

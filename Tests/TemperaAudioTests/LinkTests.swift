@@ -1,0 +1,283 @@
+import Foundation
+import TemperaAudio
+import TemperaCore
+import TemperaTestSupport
+import XCTest
+
+/// Ableton Link, heard: two `tempera play --link` instances and a third peer that changes the tempo, all inside
+/// a network namespace with nothing but loopback (Link announces itself by multicast on every interface it
+/// sees, so it never runs on the machine's network here), playing to one private PulseAudio server whose socket
+/// is a file both reach. One instance's clicks are panned hard left, the other's hard right; the recording
+/// gives each instance's onsets, to the frame.
+final class LinkTests: XCTestCase {
+    static let rate = 48_000.0
+
+    /// Onsets of one channel: frames where it sounds after at least `gap` frames of (near) silence.
+    static func onsets(_ stereo: [Float], channel: Int, gap: Int = 2_400) -> [Int] {
+        var starts: [Int] = []
+        var silent = gap
+        for i in 0..<(stereo.count / 2) {
+            if abs(stereo[2 * i + channel]) > 1e-6 {
+                if silent >= gap { starts.append(i) }
+                silent = 0
+            } else {
+                silent += 1
+            }
+        }
+        return starts
+    }
+
+    /// The first onset after `after` (seconds) from which the beats last `interval` seconds (±2 ms) for at least
+    /// four beats: where the channel plays that tempo.
+    static func settled(_ onsets: [Int], interval: Double, after: Double) -> Double? {
+        let t = onsets.map { Double($0) / rate }.filter { $0 >= after }
+        guard t.count >= 5 else { return nil }
+        for k in 0..<(t.count - 4) where (k..<(k + 4)).allSatisfy({ abs(t[$0 + 1] - t[$0] - interval) <= 0.002 }) {
+            return t[k]
+        }
+        return nil
+    }
+
+    /// The start of the first beat after `after` (seconds) that does not last `interval` seconds (±2 ms).
+    static func firstChange(_ onsets: [Int], interval: Double, after: Double) -> Double? {
+        let t = onsets.map { Double($0) / rate }.filter { $0 >= after }
+        guard t.count >= 2 else { return nil }
+        for k in 0..<(t.count - 1) where abs(t[k + 1] - t[k] - interval) > 0.002 { return t[k] }
+        return nil
+    }
+
+    /// Refuses (exit 97) to start anything unless the namespace's only network interface is loopback.
+    static let loopbackOnly = """
+        ip link set lo up || exit 96
+        interfaces=$(awk -F: 'NR > 2 { gsub(/ /, "", $1); print $1 }' /proc/self/net/dev | tr '\\n' ' ')
+        [ "$interfaces" = "lo " ] || { echo "not a loopback-only namespace: $interfaces" >&2; exit 97; }
+        """
+
+    /// What one run of the two players heard, and what they said.
+    struct Session {
+        var left: [Int]
+        var right: [Int]
+        /// Seconds of recording.
+        var seconds: Double
+        /// From when the players had found each other and settled, in seconds of the recording (at the latest:
+        /// the recording starts a little after its wall-clock stamp).
+        var measureFrom: Double
+        var changes: [String]
+        var logs: [String]
+        var underruns: Bool { logs.contains { $0.contains("underrun") } }
+    }
+
+    /// The recorder starts first (its start disturbs the server), then the left player, the right one, and
+    /// once they have found each other a third peer sets 140 BPM and later 90. With `editor`, the left player is
+    /// the editor in tmux (started with Space once the right one has found it) and only 140 BPM is set.
+    func playTogether(in dir: String, server: PulseTestServer, editor: Bool = false) throws -> Session {
+        for f in ["rec.wav", "left.err", "right.err", "changes", "start", "measure"] {
+            try? FileManager.default.removeItem(atPath: dir + "/" + f)
+        }
+        let script = """
+            set -u
+            \(Self.loopbackOnly)
+            cd '\(dir)'
+            export PULSE_SERVER='\(server.address)'
+            T='\(TestPaths.binary)'
+            parecord --device=out.monitor --format=float32le --rate=48000 --channels=2 --file-format=wav rec.wav &
+            P=$!
+            date +%s.%N > start
+            sleep 0.8
+            \(editor ? Self.editorScript : Self.playersScript)
+            kill -INT $P; wait $P
+            """
+        try script.write(toFile: dir + "/run.sh", atomically: true, encoding: .utf8)
+        let run = Spawn.run("/usr/bin/unshare", ["--net", "sh", dir + "/run.sh"])
+        XCTAssertNotEqual(run.status, 97, "Link must run only in a loopback-only namespace: \(run.stderr)")
+        let logs = ["left.err", "right.err"].map { (try? String(contentsOfFile: "\(dir)/\($0)", encoding: .utf8)) ?? "" }
+        XCTAssertTrue(logs[1].contains("1 peer") && (editor || logs[0].contains("1 peer")),
+                      "the instances did not find each other: \(logs)")
+
+        func time(_ file: String) -> Double {
+            Double(((try? String(contentsOfFile: dir + "/" + file, encoding: .utf8)) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let start = time("start")
+        let changes = ((try? String(contentsOfFile: dir + "/changes", encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+        XCTAssertEqual(changes.count, editor ? 2 : 4, "tempera link prints a line before and after each change: \(changes)")
+        let rec = try AudioFile.read(dir + "/rec.wav")
+        return Session(left: Self.onsets(rec.samples, channel: 0), right: Self.onsets(rec.samples, channel: 1),
+                       seconds: Double(rec.samples.count / 2) / Self.rate,
+                       measureFrom: time("measure") - start, changes: changes, logs: logs)
+    }
+
+    static let playersScript = """
+        "$T" play left.tempera --link --forever 2> left.err &
+        L=$!
+        sleep 0.4
+        "$T" play right.tempera --link --forever 2> right.err &
+        R=$!
+        for _ in $(seq 200); do
+            grep -q '1 peer' left.err && grep -q '1 peer' right.err && break
+            sleep 0.05
+        done
+        sleep 1
+        date +%s.%N > measure
+        sleep 3
+        "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
+        sleep 3
+        "$T" link --bpm 90 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
+        sleep 4
+        kill -INT $L $R; wait $L $R
+        """
+
+    /// The editor runs in a tmux server started here, inside the namespace, on a socket of its own.
+    static let editorScript = """
+        mkdir -p home
+        tmux -L tempera-link -f /dev/null new-session -d -x 100 -y 30 -s t \\
+            "env HOME=$PWD/home XDG_CONFIG_HOME=$PWD/home/.config XDG_STATE_HOME=$PWD/home/.state LANG=C.UTF-8 \\
+             TERM=xterm-256color $T left.tempera --link 2> left.err"
+        sleep 0.4
+        "$T" play right.tempera --link --forever 2> right.err &
+        R=$!
+        for _ in $(seq 200); do grep -q '1 peer' right.err && break; sleep 0.05; done
+        sleep 0.5
+        tmux -L tempera-link send-keys -t t Space
+        sleep 2.5
+        date +%s.%N > measure
+        sleep 3
+        "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
+        sleep 5
+        tmux -L tempera-link kill-server
+        kill -INT $R; wait $R
+        """
+
+    /// A loopback-only namespace can be made (else the test is skipped: Link never runs outside one), the
+    /// program is built, a private server runs (with real-time priority where allowed), and the two documents
+    /// are written: beat 0.5 s, 4 beats a bar, a click on each beat of a one-bar loop, panned hard left in
+    /// `left.tempera` and hard right in `right.tempera`; 120 BPM until a peer says otherwise.
+    func prepare() throws -> (dir: String, server: PulseTestServer) {
+        guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
+            throw XCTSkip("build tempera first (swift build)")
+        }
+        let probe = Spawn.run("/usr/bin/unshare", ["--net", "sh", "-c", Self.loopbackOnly])
+        guard probe.status == 0 else { throw XCTSkip("no loopback-only network namespace here: \(probe.stderr)") }
+        let dir = TestPaths.temporaryDirectory("link")
+        let server = try PulseTestServer()
+        // A desktop's server has real-time priority (rtkit gives it); the private one gets it too where allowed,
+        // so a loaded machine starves it less.
+        if let pid = try? String(contentsOfFile: server.dir + "/run/pid", encoding: .utf8) {
+            Spawn.run("/usr/bin/chrt", ["-f", "-a", "-p", "5", pid.trimmingCharacters(in: .whitespacesAndNewlines)])
+        }
+        try AudioFile.write([Float](repeating: 0.5, count: 480), sampleRate: 48_000, to: dir + "/click.wav",
+                            as: .wavFloat)
+        for (name, pan) in [("left", -1.0), ("right", 1.0)] {
+            var doc = Fixture.document(tracks: [[(0, .clip(1)), (0.5, .clip(1)), (1, .clip(1)), (1.5, .clip(1))]],
+                                       slots: [ClipSlot(file: "click.wav")], span: 2)
+            doc.slots[0].pan = pan
+            try DocumentFile.save(doc, to: "\(dir)/\(name).tempera")
+        }
+        return (dir, server)
+    }
+
+    func testTwoInstancesFollowTheSessionTempoWithinASecondAndItsBeatWithinAMillisecond() throws {
+        let (dir, server) = try prepare()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        // A loaded machine may underrun, which delays one player's stream against the other's until the next
+        // blocks take it up: then the two play again, at most three times, like the other tests that listen.
+        var s = try playTogether(in: dir, server: server)
+        for _ in 1..<3 where s.underruns { s = try playTogether(in: dir, server: server) }
+        XCTAssertTrue(s.changes.count == 4 && s.changes[1].hasSuffix("\"bpm\":140.000}")
+            && s.changes[3].hasSuffix("\"bpm\":90.000}"), "\(s.changes)")
+        XCTAssertGreaterThan(s.seconds, 12)
+        Self.assertTogether(s, changes: [(120, 140), (140, 90)])
+    }
+
+    func testBadLinkOptionsAreOneLineAndStartNothing() throws {
+        let (dir, server) = try prepare()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        // Still inside a namespace of its own, in case one of them did start Link.
+        var out = ""
+        func run(_ args: String) -> (status: Int32, stderr: String) {
+            let r = Spawn.run("/usr/bin/unshare", ["--net", "sh", "-c", Self.loopbackOnly + "\ncd '\(dir)'\n"
+                + "PULSE_SERVER='\(server.address)' '\(TestPaths.binary)' \(args)"])
+            out = r.stdout
+            return (r.status, r.stderr)
+        }
+        XCTAssertTrue(run("link --bpm 5") == (1, "tempera: --bpm must be from 20 to 999 (got 5.0)\n"))
+        XCTAssertTrue(run("link --wait=-1") == (1, "tempera: --wait must be from 0 to 600 seconds\n"))
+        XCTAssertTrue(run("play left.tempera --link --song")
+            == (1, "tempera: --link plays the loop; the song keeps its own tempos (leave out --song)\n"))
+        XCTAssertTrue(run("play left.tempera --link --pads") == (1, "tempera: --link and --pads cannot be combined yet\n"))
+        // Alone, `tempera link` waits for no one past --wait and says so.
+        XCTAssertTrue(run("link --wait 0") == (0, ""))
+        XCTAssertEqual(out, "{\"peers\":0,\"bpm\":120.000}\n")
+    }
+
+    func testTheEditorWithLinkStartsOnTheSessionBarAndFollowsItsTempo() throws {
+        let (dir, server) = try prepare()
+        defer {
+            Spawn.run("/usr/bin/tmux", ["-L", "tempera-link", "kill-server"])
+            server.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        var s = try playTogether(in: dir, server: server, editor: true)
+        if s.underruns { s = try playTogether(in: dir, server: server, editor: true) }
+        XCTAssertTrue(s.changes.count == 2 && s.changes[1].hasSuffix("\"bpm\":140.000}"), "\(s.changes)")
+        Self.assertTogether(s, changes: [(120, 140)])
+    }
+
+    /// Tempo and phase, read from the recording: each tempo change followed by both within a second, and every
+    /// onset of one within a millisecond of the other's.
+    static func assertTogether(_ s: Session, changes: [(Double, Double)], file: StaticString = #filePath,
+                               line: UInt = #line) {
+        // Tempo: read from the recording (whose first sample has no exact wall-clock time). A change shows as the
+        // first beat, in either channel, that does not last the old tempo's beat; from then on each player must
+        // play the new tempo's beats within a second.
+        var report: [String] = []
+        let from = Int(s.measureFrom * Self.rate)
+        let left = s.left.filter { $0 >= from }, right = s.right.filter { $0 >= from }
+        var since = 0.0
+        for (old, new) in changes {
+            guard let change = [left, right].compactMap({ Self.firstChange($0, interval: 60 / old, after: since) }).min()
+            else {
+                XCTFail("no change from \(old) BPM heard")
+                break
+            }
+            var settledAt: [Double] = []
+            for (name, o) in [("left", left), ("right", right)] {
+                guard let at = Self.settled(o, interval: 60 / new, after: change) else {
+                    XCTFail("\(name) never settled at \(new) BPM")
+                    continue
+                }
+                settledAt.append(at)
+                report.append("\(name) at \(Int(new)) BPM \(String(format: "%.3f", at - change)) s after the change")
+                XCTAssertLessThan(at - change, 1.0, "\(name) took \(at - change) s to follow \(new) BPM")
+            }
+            if settledAt.count == 2 {
+                report.append("apart by \(String(format: "%.3f", abs(settledAt[0] - settledAt[1]))) s")
+            }
+            since = settledAt.max() ?? change
+        }
+
+        // Phase: once the two have found each other, every onset of one has the other's within a millisecond.
+        var worst = 0.0
+        var k = 0
+        for r in right {
+            while k + 1 < left.count && abs(left[k + 1] - r) <= abs(left[k] - r) { k += 1 }
+            let d = Double(r - left[k]) / Self.rate
+            if abs(d) > abs(worst) { worst = d }
+            if abs(d) > 0.0005 { report.append(String(format: "%.3f ms at %.3f s", d * 1000, Double(r) / Self.rate)) }
+        }
+        XCTAssertLessThanOrEqual(abs(left.count - right.count), 1, "the same beats on both sides")
+        XCTAssertGreaterThanOrEqual(right.count, 15)
+        report.append("phase worst \(String(format: "%.3f", worst * 1000)) ms over \(right.count) onsets")
+        report.append("left: " + s.logs[0].split(separator: "\n").joined(separator: " / "))
+        report.append("right: " + s.logs[1].split(separator: "\n").joined(separator: " / "))
+        print("Link: " + report.joined(separator: "; "))
+        XCTAssertLessThan(abs(worst), 0.001, report.joined(separator: "; "), file: file, line: line)
+    }
+}
