@@ -57,38 +57,15 @@ public final class Session {
     public var remote: ((Command) throws -> String?)?
 
     /// What `observer` hears.
-    public enum Event: Equatable, Sendable {
-        /// A command ran without error, in `context` (as it was just before).
-        case ran(Command, Context)
+    public enum Event: Sendable {
+        /// A command ran without error, in the participant state `view` held just before (the cursor, track,
+        /// selection, modes, clipboard and random draws it read).
+        case ran(Command, View)
         /// A transaction opened (a drag): what runs until it closes is one undo step.
         case began(String)
         case committed
         /// The transaction was cancelled: the document and the selection went back to where it began.
         case aborted
-    }
-
-    /// The state a command reads besides the document (`draw` draws at the cursor on the current track...).
-    public struct Context: Equatable, Sendable {
-        public var cursor: Double
-        public var currentTrack: Int
-        public var selection: [Int: Set<MarkerID>]
-        public var chosenClip: Content
-        public var clipMode: Bool
-        public var snap: Bool
-    }
-
-    /// The editing context commands run in now.
-    public var context: Context {
-        get { Context(cursor: cursor, currentTrack: currentTrack, selection: selection, chosenClip: chosenClip,
-                      clipMode: clipMode, snap: snap) }
-        set {
-            cursor = newValue.cursor
-            currentTrack = newValue.currentTrack
-            selection = newValue.selection
-            chosenClip = newValue.chosenClip
-            clipMode = newValue.clipMode
-            snap = newValue.snap
-        }
     }
 
     /// The history state last saved or loaded.
@@ -134,7 +111,7 @@ public final class Session {
     public func run(_ command: Command) throws -> String? {
         if let remote, !command.changesOnlyTheView { return try remote(command) }
         guard let observer else { return try execute(command) }
-        let before = context
+        let before = view
         let message = try execute(command)
         observer(.ran(command, before))
         return message

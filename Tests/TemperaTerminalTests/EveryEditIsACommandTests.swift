@@ -86,12 +86,12 @@ final class EveryEditIsACommandTests: XCTestCase {
         let replay = Session(document: start)
         for (i, step) in steps.enumerated() {
             switch step.event {
-            case .ran(let command, let context):
+            case .ran(let command, let view):
                 if case .save = command { continue }
                 let text = command.text
                 let parsed = try XCTUnwrap(try CommandParser.parse(text), text)
                 XCTAssertEqual(parsed, command, "'\(text)' does not read back as the command that ran")
-                replay.context = context
+                replay.view = view
                 XCTAssertNoThrow(try replay.run(parsed), "step \(i): \(text)")
             case .began(let name): replay.beginTransaction(name)
             case .committed: replay.commitTransaction()
@@ -114,8 +114,8 @@ final class EveryEditIsACommandTests: XCTestCase {
         try s.run(.cursor(0.5))
         try s.run(.markerAdd(time: 0.5, amp: 0.3, content: .clip(2)))
         let replay = Session(document: start)
-        for case .ran(let c, let context) in events {
-            replay.context = context
+        for case .ran(let c, let view) in events {
+            replay.view = view
             try replay.run(XCTUnwrap(CommandParser.parse(c.text)))
         }
         XCTAssertEqual(replay.document, s.document)
