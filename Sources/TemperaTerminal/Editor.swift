@@ -162,13 +162,19 @@ public final class Editor {
     /// Samples loaded in the background, once they are in: their problems are said as a load's are, each once.
     private func takeLoadedSamples() {
         guard let warnings = dispatcher.engine?.finishedLoad() else { return }
+        report(warnings)
+        dirty = true
+    }
+
+    /// A load's problems: the broken slots marked, and on the status line those not said before.
+    private func report(_ warnings: [String]) {
         dispatcher.view.brokenSlots = Editor.slots(in: warnings)
         let new = warnings.filter { !loadProblems.contains($0) }
         loadProblems = Set(warnings)
         if let first = new.first {
             dispatcher.say(new.count > 1 ? "\(first) (and \(new.count - 1) more)" : first, error: true)
+            dirty = true
         }
-        dirty = true
     }
 
     /// Keeps the engine playing what the document says: a new session is loaded, an edit is published.
@@ -210,13 +216,7 @@ public final class Editor {
             if loadsInBackground {
                 dispatcher.engine?.updateInBackground(document: document)
             } else if let warnings = dispatcher.engine?.update(document: document), slotsChanged {
-                dispatcher.view.brokenSlots = Editor.slots(in: warnings)
-                let new = warnings.filter { !loadProblems.contains($0) }
-                loadProblems = Set(warnings)
-                if let first = new.first {
-                    dispatcher.say(new.count > 1 ? "\(first) (and \(new.count - 1) more)" : first, error: true)
-                    dirty = true
-                }
+                report(warnings)
             }
         }
     }

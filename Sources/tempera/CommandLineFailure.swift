@@ -16,28 +16,12 @@ enum CommandLineFailure {
     /// The most characters an error line shows: a message that echoes a huge input is cut.
     static let lineLimit = 400
 
-    /// A message as one short, harmless line of a terminal: newlines become spaces, other control characters
-    /// (C0, DEL and the C1 range a terminal may act on) are escaped as `\u{..}`, and the line is cut to
-    /// `lineLimit` characters.
+    /// A message as one short, harmless line of a terminal: newlines become spaces, the rest is `Limits.echo`
+    /// (control characters escaped, cut to `lineLimit` characters).
     static func oneLine(_ text: String) -> String {
-        var out = ""
-        var n = 0
-        for scalar in text.unicodeScalars {
-            if n == lineLimit {
-                out += "…"
-                break
-            }
-            n += 1
-            let v = scalar.value
-            if v == 0x0A || v == 0x0D {
-                out += " "
-            } else if v < 0x20 || (0x7F...0x9F).contains(v) {
-                out += "\\u{" + String(v, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        var flat = String.UnicodeScalarView()
+        flat.append(contentsOf: text.unicodeScalars.prefix(lineLimit + 1).map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+        return Limits.echo(String(flat), limit: lineLimit)
     }
 
     /// Writes all of a string to a file descriptor (unbuffered: the caller batches).

@@ -50,32 +50,19 @@ final class HostileSampleTests: XCTestCase {
         // A buffer poisoned after loading (as no loader makes one) stands for a NaN from anywhere in the mix.
         let buffer = SampleBuffer(mono: Fixture.block(frames: 4096, level: 0.25), sampleRate: 48_000)
         buffer.data[2 * 600] = .nan
-        let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "dc.wav")])
-        let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
-        shared.initialize(to: EngineShared())
-        let state = RenderState.make(rate: 48_000, shared: shared)
-        let snap = PublishedSnapshot(seq: 1, document: doc, events: EventCompiler().events(for: doc),
-                                     sampleRate: 48_000, samples: [[buffer]])
-        defer {
-            RenderState.destroy(state)
-            shared.deinitialize(count: 1)
-            shared.deallocate()
-            withExtendedLifetime(snap) {}
+        withOneClipRenderState(buffer) { state, shared in
+            shared.pointee.send(TransportCommand(.play))
+            var blocks: [[Float]] = []
+            for _ in 0..<3 {
+                var out = [Float](repeating: 1, count: 2 * 512)
+                RenderState.render(state, into: &out, frames: 512)
+                blocks.append(out)
+            }
+            XCTAssertTrue(blocks[0].allSatisfy { $0.isFinite } && blocks[0].contains { $0 != 0 }, "the block before plays")
+            XCTAssertEqual(blocks[1], [Float](repeating: 0, count: 2 * 512), "the block holding the NaN is silence")
+            XCTAssertTrue(blocks[2].allSatisfy { $0.isFinite } && blocks[2].contains { $0 != 0 }, "the block after plays")
+            XCTAssertEqual(shared.pointee.silencedBlocks.load(ordering: .relaxed), 1)
         }
-        shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
-        RenderState.adoptLatest(state)
-        state.pointee.master = snap.pointer.pointee.volume
-        shared.pointee.send(TransportCommand(.play))
-        var blocks: [[Float]] = []
-        for _ in 0..<3 {
-            var out = [Float](repeating: 1, count: 2 * 512)
-            RenderState.render(state, into: &out, frames: 512)
-            blocks.append(out)
-        }
-        XCTAssertTrue(blocks[0].allSatisfy { $0.isFinite } && blocks[0].contains { $0 != 0 }, "the block before plays")
-        XCTAssertEqual(blocks[1], [Float](repeating: 0, count: 2 * 512), "the block holding the NaN is silence")
-        XCTAssertTrue(blocks[2].allSatisfy { $0.isFinite } && blocks[2].contains { $0 != 0 }, "the block after plays")
-        XCTAssertEqual(shared.pointee.silencedBlocks.load(ordering: .relaxed), 1)
     }
 
     func testAFifoADeviceAndAFolderAreRefusedAtOnceNamingWhatTheyAre() throws {

@@ -96,36 +96,24 @@ final class RendererTests: XCTestCase {
 
     func testWithEverySlotBusyANewVoiceTakesTheQuietestFadingOneNeverASoundingOne() {
         let buffer = SampleBuffer(mono: Fixture.block(frames: 48_000, level: 0.1), sampleRate: 48_000)
-        let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "dc.wav")])
-        let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
-        shared.initialize(to: EngineShared())
-        let state = RenderState.make(rate: 48_000, shared: shared)
-        let snap = PublishedSnapshot(seq: 1, document: doc, events: EventCompiler().events(for: doc),
-                                     sampleRate: 48_000, samples: [[buffer]])
-        defer {
-            RenderState.destroy(state)
-            shared.deinitialize(count: 1)
-            shared.deallocate()
-            withExtendedLifetime(snap) {}
+        withOneClipRenderState(buffer) { state, shared in
+            // Slot 0 sounds, quieter than everything else; the other 79 are stolen voices fading out, slot 5 the
+            // quietest of them.
+            for v in 0..<RenderState.voiceCapacity {
+                state.pointee.voices[v] = Voice(
+                    active: true, stolen: v != 0, track: 0, data: UnsafePointer(buffer.data), frames: buffer.frames,
+                    trackGain: 1, level: v == 0 ? 0.2 : (v == 5 ? 0.5 : 0.9), stage: v == 0 ? .sustain : .release,
+                    releaseStep: 0.001, seq: 1, order: UInt64(v + 1))
+            }
+            state.pointee.order = 100
+            shared.pointee.send(TransportCommand(.play))
+            var out: [Float] = [0, 0]
+            RenderState.render(state, into: &out, frames: 1)
+            XCTAssertEqual(state.pointee.voices[0].order, 1, "the sounding voice plays on")
+            XCTAssertEqual(state.pointee.voices[0].position, 1)
+            XCTAssertEqual(state.pointee.voices[5].order, 101, "the new voice took the quietest fading slot")
+            XCTAssertEqual(state.pointee.voices[5].position, 1)
         }
-        shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
-        RenderState.adoptLatest(state)
-        // Slot 0 sounds, quieter than everything else; the other 79 are stolen voices fading out, slot 5 the
-        // quietest of them.
-        for v in 0..<RenderState.voiceCapacity {
-            state.pointee.voices[v] = Voice(
-                active: true, stolen: v != 0, track: 0, data: UnsafePointer(buffer.data), frames: buffer.frames,
-                trackGain: 1, level: v == 0 ? 0.2 : (v == 5 ? 0.5 : 0.9), stage: v == 0 ? .sustain : .release,
-                releaseStep: 0.001, seq: 1, order: UInt64(v + 1))
-        }
-        state.pointee.order = 100
-        shared.pointee.send(TransportCommand(.play))
-        var out: [Float] = [0, 0]
-        RenderState.render(state, into: &out, frames: 1)
-        XCTAssertEqual(state.pointee.voices[0].order, 1, "the sounding voice plays on")
-        XCTAssertEqual(state.pointee.voices[0].position, 1)
-        XCTAssertEqual(state.pointee.voices[5].order, 101, "the new voice took the quietest fading slot")
-        XCTAssertEqual(state.pointee.voices[5].position, 1)
     }
 
     /// A golden render: all 16 kit sounds on four tracks of uneven time, with a `?`, a rest and a gate, two

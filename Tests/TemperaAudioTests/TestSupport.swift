@@ -1,5 +1,5 @@
 import Foundation
-import TemperaAudio
+@testable import TemperaAudio
 import TemperaCore
 import XCTest
 
@@ -50,4 +50,27 @@ func assertSamplesEqual(_ a: [Float], _ b: [Float], accuracy: Float = 0, file: S
         XCTFail("frame \(i / 2) channel \(i % 2): \(a[i]) != \(b[i])", file: file, line: line)
         return
     }
+}
+
+/// A render state (the audio thread's) that has adopted a published snapshot of one track with a clip at 0 on
+/// slot 1 playing `buffer`, its master level already at the document's volume, for tests that drive
+/// `RenderState.render` by hand; everything is freed after `body`.
+func withOneClipRenderState(_ buffer: SampleBuffer,
+                            _ body: (UnsafeMutablePointer<RenderState>, UnsafeMutablePointer<EngineShared>) throws -> Void) rethrows {
+    let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "dc.wav")])
+    let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
+    shared.initialize(to: EngineShared())
+    let state = RenderState.make(rate: 48_000, shared: shared)
+    let snap = PublishedSnapshot(seq: 1, document: doc, events: EventCompiler().events(for: doc),
+                                 sampleRate: 48_000, samples: [[buffer]])
+    defer {
+        RenderState.destroy(state)
+        shared.deinitialize(count: 1)
+        shared.deallocate()
+        withExtendedLifetime(snap) {}
+    }
+    shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
+    RenderState.adoptLatest(state)
+    state.pointee.master = snap.pointer.pointee.volume
+    try body(state, shared)
 }

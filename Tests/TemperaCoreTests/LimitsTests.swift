@@ -159,14 +159,8 @@ final class LimitsTests: XCTestCase {
 
     // MARK: - Every document a session holds can be saved and read back
 
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 17
-        }
-        mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
-    }
+    /// The command fuzz tests' seeded generator, so a failure repeats.
+    typealias Generator = CommandFuzzTests.Generator
 
     static let times = ["0", "1/3", "2", "9999999.5", "10000000", "1e7-1e-3", "5e6", "1e-300", "1e300", "sqrt(2)"]
     static let factors = ["1e-300", "0.5", "2", "1000", "1e6", "1e300", "1/3"]

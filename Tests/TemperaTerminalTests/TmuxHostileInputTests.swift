@@ -25,7 +25,7 @@ extension TmuxTests {
     /// any cell but the status line and beyond the right edge), the rest printable characters, control bytes
     /// and escape sequences.
     static func randomInput(count: Int, width: Int, height: Int, seed: UInt64) -> [String] {
-        var rng = SplitMix(seed)
+        var rng = SeededRandom(seed: seed)
         var chunks: [String] = []
         var chunk = "", total = 0, mouseBytes = 0
         func allowed(_ b: UInt8) -> Bool { !neverSent.contains(b) }
@@ -67,19 +67,6 @@ extension TmuxTests {
         }
         if !chunk.isEmpty { chunks.append(chunk) }
         return chunks
-    }
-
-    struct SplitMix {
-        var state: UInt64
-        init(_ seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     }
 
     /// The pid of the program the pane runs (the shell's child).
@@ -244,4 +231,9 @@ extension TmuxTests {
         keys("Space")
         waitFor("paused")
     }
+}
+
+private extension SeededRandom {
+    /// 0..<n, as the input generator has always drawn it (so a seed gives the same bytes).
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
