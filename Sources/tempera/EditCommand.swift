@@ -43,6 +43,8 @@ struct EditCommand: ParsableCommand {
     var pan: Double = 0
 
     func run() throws {
+        // A shared document's players keep their phase over the connection; the host does not follow Link too.
+        if link && serve { fail("--link and --serve cannot be combined") }
         let paths = ConfigPaths()
         // Everything that can be wrong with the command line or the files is said before curses starts.
         let session: Session

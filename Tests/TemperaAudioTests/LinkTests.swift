@@ -265,6 +265,7 @@ final class LinkTests: XCTestCase {
         XCTAssertTrue(run("link --wait=-1") == (1, "tempera: --wait must be from 0 to 600 seconds\n"))
         XCTAssertTrue(run("play left.tempera --link --song")
             == (1, "tempera: left.tempera: the song has no section (add one with 'section add')\n"))
+        XCTAssertTrue(run("left.tempera --link --serve") == (1, "tempera: --link and --serve cannot be combined\n"))
         // Alone, `tempera link` waits for no one past --wait and says so.
         XCTAssertTrue(run("link --wait 0") == (0, ""))
         XCTAssertEqual(out, "{\"peers\":0,\"bpm\":120.000}\n")
