@@ -74,6 +74,8 @@ public final class AudioEngine {
     private var samples: [[SampleBuffer?]] = []
     private var loadedSlots: [ClipSlot] = []
     private var wantPlaying = false
+    /// The passes the last `play` asked for (0: endless with the loop on, one with it off).
+    private var passLimit = 0
     private var previewSample: SampleBuffer?
     private var previewSerial = 0
     /// The Ableton Link session the transport follows, kept alive while the audio thread may read it.
@@ -269,7 +271,7 @@ public final class AudioEngine {
         self.document = document
         seq += 1
         var document = document
-        if let session = linkSession, !document.song.plays {
+        if let session = linkSession {
             // The document's own tempo changed (an edit): the session takes it. Otherwise the session's rules.
             let own = document.transport.bpm
             if let before = documentBPM, before != own { session.setBPM(own) }
@@ -278,6 +280,8 @@ public final class AudioEngine {
             linkBPM = bpm
             let range = Transport.tempoRange
             document.transport.tempo = min(max(document.transport.tempo(forBPM: bpm), range.lowerBound), range.upperBound)
+            // Link has one tempo for every peer: the song's sections all play at it, their own tempos set aside.
+            for i in document.song.sections.indices { document.song.sections[i].tempo = nil }
         }
         let snap = PublishedSnapshot(seq: seq, document: document, sampleRate: sampleRate, samples: samples,
                                      playback: compiler.playback(for: document), clickSound: clickSound,
@@ -295,7 +299,8 @@ public final class AudioEngine {
     /// Follows an Ableton Link session (nil: plays on its own again): the loop's tempo is the session's (the
     /// document's times stay seconds at x1; its tempo becomes BPM · beat / 60), playing starts on the session's
     /// bar (quantum = the meter) and the beat phase is held to the session's. An edit of the document's tempo
-    /// sets the session's. The song plays on its own tempos. The session is kept until another replaces it.
+    /// sets the session's. The song plays every section at the session's tempo. The session is kept until another
+    /// replaces it.
     /// Call it before `start()`: the output then keeps its timing fresh for the session (see `pulseTimingTick`).
     public func follow(link session: LinkSession?) {
         if let session {
@@ -314,11 +319,17 @@ public final class AudioEngine {
     @discardableResult
     public func followLinkTempo() -> Bool {
         guard let session = linkSession, shared.pointee.linkHandle.load(ordering: .relaxed) != 0,
-              let document, !document.song.plays else { return false }
+              let document else { return false }
         let bpm = session.bpm
         guard bpm != linkBPM else { return false }
         publish(document)
         return true
+    }
+
+    /// Peers in the followed session, not counting this one; nil when none is followed.
+    public var linkPeers: Int? {
+        guard let session = linkSession, shared.pointee.linkHandle.load(ordering: .relaxed) != 0 else { return nil }
+        return session.peers
     }
 
     /// The followed session's tempo as last published (BPM), nil when none is followed.
@@ -353,6 +364,7 @@ public final class AudioEngine {
     /// (0: endless with the loop on, one pass with it off).
     public func play(loops: Int = 0) {
         wantPlaying = true
+        passLimit = loops
         // Cleared here, not only when the audio thread takes the command, so `isPlaying` is true at once.
         shared.pointee.finished.store(false, ordering: .releasing)
         send(TransportCommand(.play, value: Int32(clamping: loops)))
@@ -363,6 +375,7 @@ public final class AudioEngine {
     /// so, each at the same moment of the host's clock.
     public func play(heardAtNanos nanos: UInt64, loops: Int = 0) {
         wantPlaying = true
+        passLimit = loops
         shared.pointee.finished.store(false, ordering: .releasing)
         let frame = shared.pointee.readClock().frame(heardAtNanos: nanos, rate: sampleRate)
         send(TransportCommand(.playAt, value: Int32(clamping: loops), frame: frame, nanos: nanos))
@@ -461,7 +474,11 @@ public final class AudioEngine {
         if (1...EngineShared.slotCount).contains(slot) {
             send(TransportCommand(.pad, value: Int32(slot - 1), level: Float(v)))
         }
-        return PadHit(slot: slot, velocity: v, arrival: arrival, clock: clock)
+        // The song's sections as the snapshot the clock was stamped with has them (built with it, on this thread).
+        let played = live.last(where: { $0.seq == clock.snapshot }) ?? live.last
+        let songPasses = passLimit > 0 ? passLimit : (played?.pointer.pointee.looping == true ? Int.max : 1)
+        return PadHit(slot: slot, velocity: v, arrival: arrival, clock: clock, song: played?.songTiming,
+                      songPasses: songPasses)
     }
 
     /// The playhead clock as last stamped by the output: what is heard when (see `PlayheadClock`).
@@ -483,6 +500,16 @@ public final class AudioEngine {
         case .connecting: return .connecting
         case .running(let ms): return .running(latencyMs: ms)
         case .failed(let why): return .unavailable(why)
+        }
+    }
+
+    /// Whether the thread that renders runs at real-time priority: nil until the output has asked (and for outputs
+    /// that never ask: a file, the null output), then whether the system granted it.
+    public var realTime: Bool? {
+        switch shared.pointee.realTime.load(ordering: .relaxed) {
+        case 1: return true
+        case 2: return false
+        default: return nil
         }
     }
 
@@ -579,20 +606,44 @@ public struct PadHit: Equatable, Sendable {
     public var arrival: UInt64
     /// The playhead clock at the key's arrival.
     public var clock: PlayheadClock
+    /// The song's timing when the song played (nil: the loop played), and how many passes of the whole song
+    /// play (`Int.max`: endless).
+    public var song: SongTiming?
+    public var songPasses: Int
 
-    public init(slot: Int, velocity: Double, arrival: UInt64, clock: PlayheadClock) {
+    public init(slot: Int, velocity: Double, arrival: UInt64, clock: PlayheadClock, song: SongTiming? = nil,
+                songPasses: Int = 1) {
         self.slot = slot
         self.velocity = velocity
         self.arrival = arrival
         self.clock = clock
+        self.song = song
+        self.songPasses = songPasses
     }
 
     /// The music the player heard when the key arrived (unwrapped, seconds at tempo x1 from pass 0's start): the
     /// playhead then minus the output latency. Nil when the transport was not playing.
     public var heard: Double? { clock.playing ? clock.heard(atNanos: arrival) : nil }
 
-    /// Where a recording puts the hit: the pass and the time on the document's timeline. Nil when not playing.
-    public var timeline: (pass: Int, time: Double)? { heard.map { clock.timeline($0) } }
+    /// The song time the player heard when the key arrived (seconds from the song's start, unwrapped across its
+    /// passes). Nil when the transport was not playing.
+    public var heardSong: Double? { clock.playing ? clock.heardSong(atNanos: arrival) : nil }
+
+    /// Where the song was heard when the key arrived: the song pass, the section sounding then, its pass, and the
+    /// time inside its region. Nil for the loop, when not playing, or after the song's last pass has ended.
+    public var place: SongTiming.Place? {
+        guard let song, let t = heardSong, let p = song.place(at: t, looping: true), p.songPass < songPasses else {
+            return nil
+        }
+        return p
+    }
+
+    /// Where a recording puts the hit: the pass (of the loop, or of the section sounding) and the time on the
+    /// document's timeline, inside the region that was sounding. Nil when not playing.
+    public var timeline: (pass: Int, time: Double)? {
+        if song != nil { return place.map { ($0.pass, $0.time) } }
+        return heard.map { clock.timeline($0) }
+    }
 
     /// The output latency reported when the key arrived (the last stamp's, less the time since it was stamped:
     /// the buffer drains between two writes), in seconds: how long the key takes to be heard.

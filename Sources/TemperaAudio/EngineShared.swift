@@ -30,6 +30,8 @@ struct EngineShared: ~Copyable {
     let streamStarted = Atomic<Bool>(false)
     /// Blocks the master bus silenced because the mix held NaN or an infinity.
     let silencedBlocks = Atomic<Int>(0)
+    /// Whether the thread that renders got real-time scheduling: 0 not asked yet, 1 granted, 2 refused.
+    let realTime = Atomic<Int>(0)
     /// Output latency in microseconds, as the server reports it.
     let latencyMicros = Atomic<Int>(0)
     /// Playback is aimed at moments of the clock (playing together): the output keeps its timing fresh.
@@ -56,6 +58,9 @@ struct EngineShared: ~Copyable {
     let clockPlayStart = Atomic<UInt64>(0)
     let clockPlaying = Atomic<Bool>(false)
     let clockFrame = Atomic<Int64>(0)
+    let clockSong = Atomic<UInt64>(0)
+    let clockSongPlayStart = Atomic<UInt64>(0)
+    let clockSnapshot = Atomic<Int>(0)
 
     /// The Ableton Link instance the transport follows (its `CLink` address; 0: none). Set by the editor thread;
     /// the instance outlives every block that reads it.
@@ -96,6 +101,9 @@ struct EngineShared: ~Copyable {
         clockPlayStart.store(c.playStart.bitPattern, ordering: .relaxed)
         clockPlaying.store(c.playing, ordering: .relaxed)
         clockFrame.store(c.frame, ordering: .relaxed)
+        clockSong.store(c.song.bitPattern, ordering: .relaxed)
+        clockSongPlayStart.store(c.songPlayStart.bitPattern, ordering: .relaxed)
+        clockSnapshot.store(c.snapshot, ordering: .relaxed)
         clockSeq.store(s + 2, ordering: .releasing)
     }
 
@@ -114,7 +122,10 @@ struct EngineShared: ~Copyable {
                 span: Double(bitPattern: clockSpan.load(ordering: .relaxed)),
                 playStart: Double(bitPattern: clockPlayStart.load(ordering: .relaxed)),
                 playing: clockPlaying.load(ordering: .relaxed),
-                frame: clockFrame.load(ordering: .relaxed))
+                frame: clockFrame.load(ordering: .relaxed),
+                song: Double(bitPattern: clockSong.load(ordering: .relaxed)),
+                songPlayStart: Double(bitPattern: clockSongPlayStart.load(ordering: .relaxed)),
+                snapshot: clockSnapshot.load(ordering: .relaxed))
             atomicMemoryFence(ordering: .acquiring)
             if clockSeq.load(ordering: .relaxed) == s1 { return c }
         }

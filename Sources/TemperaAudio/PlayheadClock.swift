@@ -26,10 +26,21 @@ public struct PlayheadClock: Equatable, Sendable {
     public var playing: Bool
     /// The output frame after the last one rendered when the clock was stamped (heard `latency` later).
     public var frame: Int64
+    /// Song time rendered by then: seconds of output from the start of song pass 0 (DESIGN §12's T, unwrapped
+    /// across passes of the song; for the loop, the loop's own seconds). Unlike `music` it runs across sections.
+    public var song: Double
+    /// The song time at which the transport last started playing.
+    public var songPlayStart: Double
+    /// The snapshot the audio thread played when it stamped (its `seq`): whose sections `song` is counted in.
+    public var snapshot: Int
 
     public init(nanos: UInt64, music: Double, latency: Double, tempo: Double, start: Double, span: Double,
-                playStart: Double, playing: Bool, frame: Int64 = 0) {
+                playStart: Double, playing: Bool, frame: Int64 = 0, song: Double = 0, songPlayStart: Double = 0,
+                snapshot: Int = 0) {
         self.frame = frame
+        self.song = song
+        self.songPlayStart = songPlayStart
+        self.snapshot = snapshot
         self.nanos = nanos
         self.music = music
         self.latency = latency
@@ -46,6 +57,22 @@ public struct PlayheadClock: Equatable, Sendable {
         guard playing else { return music }
         let since = t >= nanos ? Double(t - nanos) / 1e9 : -Double(nanos - t) / 1e9
         return max(playStart, music + (since - latency) * tempo)
+    }
+
+    /// The song time heard at `nanos` (on `MonotonicClock`): song time runs at one second a second whatever the
+    /// sections' tempos, so this needs no section; never before the point where playing started. Stopped, the song
+    /// stands where it stopped.
+    public func heardSong(atNanos t: UInt64) -> Double {
+        guard playing else { return song }
+        let since = t >= nanos ? Double(t - nanos) / 1e9 : -Double(nanos - t) / 1e9
+        return max(songPlayStart, song + since - latency)
+    }
+
+    /// When the song time `s` is (or was) heard, on `MonotonicClock` (while playing; stopped, the stamp's time).
+    public func nanos(whenSongHeard s: Double) -> UInt64 {
+        guard playing else { return nanos }
+        let t = Double(nanos) + (s - song + latency) * 1e9
+        return t <= 0 ? 0 : UInt64(t)
     }
 
     /// When the music `m` is (or was) heard, on `MonotonicClock` (while playing; stopped, the stamp's time).

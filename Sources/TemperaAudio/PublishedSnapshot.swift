@@ -11,6 +11,8 @@ final class PublishedSnapshot {
     let preview: SampleBuffer?
     /// Keeps the metronome's sounds alive.
     let clickSound: ClickSound?
+    /// The song's timing as this snapshot plays it (nil for the loop): where a pad hit heard at a song time goes.
+    let songTiming: SongTiming?
     var seq: Int { pointer.pointee.seq }
 
     /// A snapshot of `doc` playing its loop, with the loop's events already compiled (by an `EventCompiler`).
@@ -29,6 +31,7 @@ final class PublishedSnapshot {
         self.samples = samples
         self.preview = preview?.buffer
         self.clickSound = clickSound
+        songTiming = playback.song ? SongTiming(song: doc.song, tempo: doc.transport.tempo) : nil
         let sections = UnsafeMutablePointer<MixSection>.allocate(capacity: max(playback.sections.count, 1))
         playback.sections.withUnsafeBufferPointer {
             if let p = $0.baseAddress { sections.initialize(from: p, count: $0.count) }

@@ -43,6 +43,8 @@ struct RenderState {
     var playStart = 0.0
     var playStartSection = 0
     var playStartSongPass = 0
+    /// The song time (seconds of output from song pass 0's start) where playing last started.
+    var playStartSong = 0.0
     /// The metronome's next beat of the timeline in this pass (see `MixClick`).
     var clickNext = 0
     /// A count-in is sounding: clicks from `countInStart`, one every `countInBeatFrames`, `countInBeats` of them
@@ -490,6 +492,8 @@ struct RenderState {
         base = frame - Int64((SongTiming.time(songPass: songPass, total: n.total, offset: ns.offset, pass: pass,
                                               time: inPass, span: ns.span, tempo: ns.tempo) * rate).rounded())
         stoppedOffset = frame - base
+        // Where playing started was counted in the old sections: in the new count it is no later than here.
+        playStartSong = min(playStartSong, Double(stoppedOffset) / rate)
         next = nextIndex(in: new)
         clickNext = firstClick(in: new)
         // Open gates close where the music now puts their end (never before the present).
@@ -536,6 +540,7 @@ struct RenderState {
         playStart = music(at: at ?? frame)
         playStartSection = section
         playStartSongPass = songPass
+        playStartSong = Double((at ?? frame) - base) / rate
     }
 
     /// The first event of the current pass still to come: at or after the current frame and after the last fired.
@@ -706,7 +711,8 @@ struct RenderState {
         st.shared.pointee.stampClock(PlayheadClock(
             nanos: now, music: st.music, latency: Double(latencyMicros) / 1_000_000,
             tempo: tempo, start: start, span: span, playStart: sameSection ? st.playStart : 0, playing: st.playing,
-            frame: st.frame))
+            frame: st.frame, song: Double(st.frame - st.base) / st.rate, songPlayStart: st.playStartSong,
+            snapshot: st.snapshot?.pointee.seq ?? 0))
     }
 
     // MARK: - Mixing

@@ -237,11 +237,14 @@ public final class Editor {
         var info = TransportInfo(isPlaying: playing, position: engine.position,
                                  underruns: underruns.update(total: engine.underruns, playing: playing))
         if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
+        if let peers = engine.linkPeers, let bpm = engine.linkTempo { info.link = LinkStatus(peers: peers, bpm: bpm) }
         info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
         switch engine.status {
         case .off: info.audio = "audio off"
         case .connecting: info.audio = "connecting to audio"
-        case .running(let latency): info.latencyMs = latency
+        case .running(let latency):
+            info.latencyMs = latency
+            info.realTime = engine.realTime
         // A frozen server is still there: saying "no audio server" would send the user looking for the wrong fault.
         case .unavailable(let why): info.audio = why.contains("stalled") ? "audio server stalled" : "no audio server"
         }

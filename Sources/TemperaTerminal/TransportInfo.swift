@@ -9,6 +9,9 @@ public struct TransportInfo: Hashable, Sendable {
     public var audio: String?
     /// The output latency the server reports, when known.
     public var latencyMs: Double?
+    /// False when the system refused the audio thread real-time priority (shown beside the latency); true or nil
+    /// otherwise.
+    public var realTime: Bool?
     /// Buffers the output ran dry since start; shown when above zero.
     public var underruns: Int
     /// Where the song's playhead is while the song plays; nil for the loop.
@@ -16,6 +19,8 @@ public struct TransportInfo: Hashable, Sendable {
     /// While the Pads tab is shown: for each slot, what is left of its sound (0...1, from the engine's voices),
     /// the bar its pad draws; empty otherwise.
     public var pads: [Double] = []
+    /// The Ableton Link session followed (`--link`): its peers and tempo; nil when none is followed.
+    public var link: LinkStatus?
     /// Some pad's sound is still running down (the screen keeps drawing while it does).
     public var padsSounding: Bool { pads.contains { $0 > 0 } }
 
@@ -26,5 +31,24 @@ public struct TransportInfo: Hashable, Sendable {
         self.audio = audio
         self.latencyMs = latencyMs
         self.underruns = underruns
+    }
+}
+
+/// What the status line says about a followed Ableton Link session: "link 1 peer 120.0 bpm", "link alone 120.0 bpm".
+public struct LinkStatus: Hashable, Sendable {
+    /// Peers connected, not counting this one.
+    public var peers: Int
+    /// The session's tempo in beats per minute.
+    public var bpm: Double
+
+    public init(peers: Int, bpm: Double) {
+        self.peers = peers
+        self.bpm = bpm
+    }
+
+    /// "link 1 peer 120.0 bpm", "link 3 peers 92.5 bpm", "link alone 140.0 bpm": the tempo to a tenth.
+    public var text: String {
+        let who = peers == 0 ? "alone" : "\(peers) peer" + (peers == 1 ? "" : "s")
+        return "link \(who) " + String(format: "%.1f", bpm) + " bpm"
     }
 }

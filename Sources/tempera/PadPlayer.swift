@@ -12,6 +12,8 @@ struct PadPlayer {
     let click: Bool
     /// Where the recorded document goes; nil: nothing is recorded.
     let record: String?
+    /// Called as the player waits between pads (following an Ableton Link session's peers, say).
+    var tick: (() -> Void)?
 
     /// The document as the engine plays it: the command line's song and click choices.
     func played(_ doc: Document) -> Document {
@@ -48,6 +50,7 @@ struct PadPlayer {
                 try recordAndReport(hit, event: e, start: start, session: session)
                 continue
             }
+            tick?()
             if let next = feed.nextTime {
                 wait(until: start &+ UInt64(max(0, next * 1e9)))
                 continue
@@ -81,7 +84,8 @@ struct PadPlayer {
             let c = engine.playheadClock
             if c.playing && c.nanos != lastStamp {
                 lastStamp = c.nanos
-                seen.append(c.nanos(whenHeard: c.playStart))
+                // The song counts across its sections (the section's music starts again at each).
+                seen.append(song ? c.nanos(whenSongHeard: c.songPlayStart) : c.nanos(whenHeard: c.playStart))
             }
             if engine.isFinished && seen.isEmpty { return MonotonicClock.nanos() }
             usleep(1_000)
@@ -106,6 +110,9 @@ struct PadPlayer {
         line += ",\"sent\":\(DocumentFile.number(e.seconds))"
         line += ",\"at\":\(DocumentFile.number((Double(hit.arrival) - Double(start)) / 1e9))"
         line += ",\"latency\":\(DocumentFile.number(hit.latency))"
+        if let place = hit.place {
+            line += ",\"loop\":\(place.songPass),\"section\":\(place.section + 1)"
+        }
         if let (pass, time) = hit.timeline {
             line += ",\"pass\":\(pass),\"time\":\(DocumentFile.number(time))"
             if record != nil && session.takeOpen {

@@ -1,0 +1,61 @@
+/// Song time back to the timeline: the inverse of `SongTiming.time`, for a recording that must put a hit heard
+/// at song time T where it was heard, inside the region that was sounding then (DESIGN §14).
+extension SongTiming {
+    /// Where an instant of the song is: the pass of the whole song, the section (from 0), the section's pass,
+    /// and the time on the document's timeline inside the section's region, A_j ≤ time < B_j.
+    public struct Place: Equatable, Sendable {
+        public var songPass: Int
+        public var section: Int
+        public var pass: Int
+        public var time: Double
+
+        public init(songPass: Int, section: Int, pass: Int, time: Double) {
+            self.songPass = songPass
+            self.section = section
+            self.pass = pass
+            self.time = time
+        }
+    }
+
+    /// The place of song time `t` (seconds from the start of song pass 0, at the sections' own tempos): pass m of
+    /// the song is `⌊t / total⌋`, the section the last one starting at or before the rest, its pass and time from
+    /// what is left at its tempo. An instant on a boundary belongs to what starts there (the next section, pass or
+    /// song pass), as playback fires it. Nil when the song has no length, `t` is not a number, or `t` is at or past
+    /// the song's end and the song does not loop. A negative `t` is the song's start.
+    public func place(at t: Double, looping: Bool) -> Place? {
+        guard !sections.isEmpty, total > 0, total.isFinite, t.isFinite else { return nil }
+        let at = max(t, 0)
+        var m = Int((at / total).rounded(.down))
+        var u = at - Double(m) * total
+        if u < 0 { u = 0 }
+        if u >= total {
+            m += 1
+            u = 0
+        }
+        if m > 0 && !looping { return nil }
+        // The last section starting at or before u (a section of no length starts where the next does: skipped).
+        var lo = 0, hi = sections.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if sections[mid].offset <= u { lo = mid } else { hi = mid - 1 }
+        }
+        var j = lo
+        while j + 1 < sections.count && sections[j].duration <= 0 { j += 1 }
+        let s = sections[j]
+        let v = (u - s.offset) * s.tempo
+        var k = s.span > 0 ? Int((v / s.span).rounded(.down)) : 0
+        var inPass = v - Double(k) * s.span
+        if inPass < 0 { inPass = 0 }
+        if inPass >= s.span {
+            k += 1
+            inPass = 0
+        }
+        if k >= s.repeats {
+            // Rounding put u at the section's very end: what starts there.
+            if j + 1 < sections.count { return Place(songPass: m, section: j + 1, pass: 0, time: sections[j + 1].start) }
+            if !looping { return nil }
+            return Place(songPass: m + 1, section: 0, pass: 0, time: sections[0].start)
+        }
+        return Place(songPass: m, section: j, pass: k, time: s.start + inPass)
+    }
+}
