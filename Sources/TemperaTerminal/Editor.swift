@@ -237,6 +237,7 @@ public final class Editor {
         var info = TransportInfo(isPlaying: playing, position: engine.position,
                                  underruns: underruns.update(total: engine.underruns, playing: playing))
         if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
+        info.countIn = engine.countInBeatsLeft
         info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
         switch engine.status {
         case .off: info.audio = "audio off"
