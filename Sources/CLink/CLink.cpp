@@ -38,6 +38,11 @@ size_t clink_num_peers(const CLink *link) { return link->link.numPeers(); }
 
 int64_t clink_clock_micros(const CLink *link) { return link->link.clock().micros().count(); }
 
+void clink_on_change(CLink *link, void (*changed)(void *context), void *context) {
+  link->link.setNumPeersCallback([changed, context](std::size_t) { changed(context); });
+  link->link.setTempoCallback([changed, context](double) { changed(context); });
+}
+
 CLinkState *clink_state_create(void) {
   // An empty state, overwritten by the first capture.
   try {

@@ -271,7 +271,7 @@ public final class AudioEngine {
         self.document = document
         seq += 1
         var document = document
-        if let session = linkSession, !document.song.plays {
+        if let session = linkSession {
             // The document's own tempo changed (an edit): the session takes it. Otherwise the session's rules.
             let own = document.transport.bpm
             if let before = documentBPM, before != own { session.setBPM(own) }
@@ -280,6 +280,8 @@ public final class AudioEngine {
             linkBPM = bpm
             let range = Transport.tempoRange
             document.transport.tempo = min(max(document.transport.tempo(forBPM: bpm), range.lowerBound), range.upperBound)
+            // Link has one tempo for every peer: the song's sections all play at it, their own tempos set aside.
+            for i in document.song.sections.indices { document.song.sections[i].tempo = nil }
         }
         let snap = PublishedSnapshot(seq: seq, document: document, sampleRate: sampleRate, samples: samples,
                                      playback: compiler.playback(for: document), clickSound: clickSound,
@@ -297,7 +299,8 @@ public final class AudioEngine {
     /// Follows an Ableton Link session (nil: plays on its own again): the loop's tempo is the session's (the
     /// document's times stay seconds at x1; its tempo becomes BPM · beat / 60), playing starts on the session's
     /// bar (quantum = the meter) and the beat phase is held to the session's. An edit of the document's tempo
-    /// sets the session's. The song plays on its own tempos. The session is kept until another replaces it.
+    /// sets the session's. The song plays every section at the session's tempo. The session is kept until another
+    /// replaces it.
     /// Call it before `start()`: the output then keeps its timing fresh for the session (see `pulseTimingTick`).
     public func follow(link session: LinkSession?) {
         if let session {
@@ -316,11 +319,17 @@ public final class AudioEngine {
     @discardableResult
     public func followLinkTempo() -> Bool {
         guard let session = linkSession, shared.pointee.linkHandle.load(ordering: .relaxed) != 0,
-              let document, !document.song.plays else { return false }
+              let document else { return false }
         let bpm = session.bpm
         guard bpm != linkBPM else { return false }
         publish(document)
         return true
+    }
+
+    /// Peers in the followed session, not counting this one; nil when none is followed.
+    public var linkPeers: Int? {
+        guard let session = linkSession, shared.pointee.linkHandle.load(ordering: .relaxed) != 0 else { return nil }
+        return session.peers
     }
 
     /// The followed session's tempo as last published (BPM), nil when none is followed.

@@ -22,10 +22,22 @@ public final class LinkSession {
         state = st
     }
 
+    /// What `onChange` was given, kept until Link's threads are gone (a replaced one may still be running).
+    private var changed: [Unmanaged<ChangeCallback>] = []
+
     deinit {
         clink_enable(handle, false)
         clink_state_destroy(state)
         clink_destroy(handle)
+        for c in changed { c.release() }
+    }
+
+    /// Calls `action` on a thread of Link's whenever peers come or go or the session's tempo changes (say, to
+    /// wake an editor waiting for input, which then reads `peers` and `bpm`). Replaces the previous action.
+    public func onChange(_ action: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(ChangeCallback(action))
+        clink_on_change(handle, linkChanged, box.toOpaque())
+        changed.append(box)
     }
 
     /// Joins (or leaves) the Link peers on every network interface that is up.
@@ -66,10 +78,25 @@ public final class LinkSession {
     }
 }
 
-/// What the render path keeps to follow a Link session (`EngineShared.linkHandle`) while it plays the loop.
+/// An action for Link's change callbacks, passed to C as its context.
+final class ChangeCallback: Sendable {
+    let action: @Sendable () -> Void
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+}
+
+/// The C callback Link's thread calls: runs the action its context holds.
+private func linkChanged(_ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    Unmanaged<ChangeCallback>.fromOpaque(context).takeUnretainedValue().action()
+}
+
+/// What the render path keeps to follow a Link session (`EngineShared.linkHandle`) while it plays the loop or
+/// the song.
 ///
-/// Music (seconds at x1 from the first pass's start, unwrapped across passes) is tied to the session's beats by
-/// `music = (beat − origin) · beatSeconds`, with beats counted for the quantum = the document's meter. A play
+/// Music (seconds at x1 from the first pass's start, unwrapped across passes, and for the song across its
+/// sections and passes: `linkMusic`) is tied to the session's beats by `music = (beat − origin) · beatSeconds`,
+/// with beats counted for the quantum = the document's meter. Every section of a song plays at the session's
+/// tempo (the engine publishes it so), which makes that music run evenly through the whole song. A play
 /// command waits for the next session beat whose phase is the bar position the music stands at (the loop's
 /// start on a bar line: phase 0) and starts there, to the frame; from then on every block compares where the
 /// session says the music is, when the block's first frame is heard, with where it is, and moves the clock by
@@ -83,6 +110,8 @@ struct LinkFollow {
     var origin = 0.0
     /// A play command waits for the session's bar.
     var startPending = false
+    /// The session beat the waiting play starts on (NaN: not chosen yet).
+    var startBeat = Double.nan
     /// Where the music stood before this block's snapshot and commands (NaN: not playing).
     var musicBefore = Double.nan
     /// The part of a frame not yet moved.
@@ -97,17 +126,39 @@ struct LinkFollow {
 }
 
 extension RenderState {
-    /// The session's timeline, nil when no session is followed or the music is the song.
+    /// The session's timeline, nil when no session is followed.
     private var linkHandle: OpaquePointer? {
         let h = shared.pointee.linkHandle.load(ordering: .acquiring)
-        guard h != 0, let snap = snapshot, !snap.pointee.song, snap.pointee.sectionCount > 0 else { return nil }
+        guard h != 0, let snap = snapshot, snap.pointee.sectionCount > 0 else { return nil }
         return OpaquePointer(bitPattern: h)
+    }
+
+    /// The music at output frame `at` as the session's beats count it: seconds at x1 from the start of the
+    /// loop's pass 0, or of the song's first section in its pass 0, unwrapped. For the loop it is `music(at:)`;
+    /// for a song whose sections share one tempo (as under Link) it runs on evenly from section to section.
+    func linkMusic(at: Int64) -> Double {
+        guard let snap = snapshot, section < snap.pointee.sectionCount else { return 0 }
+        return Double(at - base) / rate * snap.pointee.sections[section].tempo
     }
 
     /// Before the block takes its snapshot and commands: where the music stands, so a jump of the transport
     /// (rewind, an edited region) moves the tie to the session with it instead of being undone.
     mutating func linkBeforeBlock() {
-        link.musicBefore = playing && linkHandle != nil ? music(at: frame) : .nan
+        link.musicBefore = playing && linkHandle != nil ? linkMusic(at: frame) : .nan
+    }
+
+    /// The first session beat at or after `beat` whose phase in the quantum is the bar position the music stands
+    /// at (its place on the document's timeline, in beats).
+    private func linkStartBeat(_ sn: MixSnapshot, beat: Double, phase: Double, quantum: Double) -> Double {
+        let m0 = music(at: frame)
+        let sec = sn.sections[min(section, sn.sectionCount - 1)]
+        var inPass = sec.span > 0 ? m0.truncatingRemainder(dividingBy: sec.span) : 0
+        if inPass < 0 { inPass += sec.span }
+        var want = ((sec.start + inPass) / sn.beat).truncatingRemainder(dividingBy: quantum)
+        if want < 0 { want += quantum }
+        var startBeat = beat - phase + want
+        if startBeat < beat { startBeat += quantum }
+        return startBeat
     }
 
     /// A play command while following a session: waits (as a count-in without clicks) for the session's bar;
@@ -120,6 +171,7 @@ extension RenderState {
         countInNext = 0
         countInEnd = Int64.max
         link.startPending = true
+        link.startBeat = .nan
         return true
     }
 
@@ -128,7 +180,7 @@ extension RenderState {
     mutating func followLink() {
         guard let handle = linkHandle, let snap = snapshot else {
             if link.startPending && countingIn {
-                // The session went away (or the song took over) while a play waited for it: play now.
+                // The session went away while a play waited for it: play now.
                 countInEnd = frame
             }
             link.startPending = false
@@ -146,25 +198,23 @@ extension RenderState {
         var bpm = 0.0, beat = 0.0, phase = 0.0
         clink_audio_timeline(handle, host, quantum, &bpm, &beat, &phase)
 
-        if link.startPending && countingIn {
+        if link.startPending && !countingIn {
+            // The wait is over: started (or paused).
             link.startPending = false
-            let m0 = music(at: frame)
-            let sec = sn.sections[min(section, sn.sectionCount - 1)]
-            // The bar position the music stands at: its place on the document's timeline, in beats.
-            var inPass = sec.span > 0 ? m0.truncatingRemainder(dividingBy: sec.span) : 0
-            if inPass < 0 { inPass += sec.span }
-            var want = ((sec.start + inPass) / beatSeconds).truncatingRemainder(dividingBy: quantum)
-            if want < 0 { want += quantum }
-            var startBeat = beat - phase + want
-            if startBeat < beat { startBeat += quantum }
-            let at = clink_audio_time_at_beat(handle, startBeat, quantum)
+        }
+        if link.startPending {
+            // The frame the start beat is heard on, found again at every block of the wait from the newest
+            // estimate of when a frame is heard (the first ones, as a stream starts, are the roughest), so the
+            // music starts on the beat rather than being pulled onto it afterwards.
+            if link.startBeat.isNaN { link.startBeat = linkStartBeat(sn, beat: beat, phase: phase, quantum: quantum) }
+            let at = clink_audio_time_at_beat(handle, link.startBeat, quantum)
             countInEnd = frame + max(0, Int64((Double(at - host) / 1_000_000 * rate).rounded()))
-            link.origin = startBeat - m0 / beatSeconds
+            link.origin = link.startBeat - linkMusic(at: frame) / beatSeconds
             link.slip = 0
             return
         }
         guard playing, section < sn.sectionCount else { return }
-        let have = music(at: frame)
+        let have = linkMusic(at: frame)
         if link.musicBefore.isFinite && abs(have - link.musicBefore) > 1e-9 {
             // The transport moved (or a new tempo was adopted): the tie to the session moves with it.
             link.origin += (have - link.musicBefore) / beatSeconds

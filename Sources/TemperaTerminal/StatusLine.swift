@@ -27,8 +27,16 @@ enum StatusLine {
             return [Spot(r, .statusLine)]
         }
         let right = summary(session: session, view: view)
-        let rightX = r.maxX - right.count - 1
+        var rightX = r.maxX - right.count - 1
         canvas.put(rightX, r.y, right, .dim)
+        if let link = view.transport.link {
+            // The Link session before the track: with peers in the accent, alone dimmed.
+            let text = link.text + "  "
+            if rightX - text.count - r.x > 12 {
+                rightX -= text.count
+                canvas.put(rightX, r.y, link.text, link.peers > 0 ? .accent : .dim)
+            }
+        }
         let room = rightX - r.x - 2
         if let message = view.message {
             canvas.put(r.x + 1, r.y, Format.fit(message, room, ellipsis: g.ellipsis),

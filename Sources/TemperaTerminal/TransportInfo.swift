@@ -19,6 +19,8 @@ public struct TransportInfo: Hashable, Sendable {
     /// While the Pads tab is shown: for each slot, what is left of its sound (0...1, from the engine's voices),
     /// the bar its pad draws; empty otherwise.
     public var pads: [Double] = []
+    /// The Ableton Link session followed (`--link`): its peers and tempo; nil when none is followed.
+    public var link: LinkStatus?
     /// Some pad's sound is still running down (the screen keeps drawing while it does).
     public var padsSounding: Bool { pads.contains { $0 > 0 } }
 
@@ -29,5 +31,24 @@ public struct TransportInfo: Hashable, Sendable {
         self.audio = audio
         self.latencyMs = latencyMs
         self.underruns = underruns
+    }
+}
+
+/// What the status line says about a followed Ableton Link session: "link 1 peer 120.0 bpm", "link alone 120.0 bpm".
+public struct LinkStatus: Hashable, Sendable {
+    /// Peers connected, not counting this one.
+    public var peers: Int
+    /// The session's tempo in beats per minute.
+    public var bpm: Double
+
+    public init(peers: Int, bpm: Double) {
+        self.peers = peers
+        self.bpm = bpm
+    }
+
+    /// "link 1 peer 120.0 bpm", "link 3 peers 92.5 bpm", "link alone 140.0 bpm": the tempo to a tenth.
+    public var text: String {
+        let who = peers == 0 ? "alone" : "\(peers) peer" + (peers == 1 ? "" : "s")
+        return "link \(who) " + String(format: "%.1f", bpm) + " bpm"
     }
 }

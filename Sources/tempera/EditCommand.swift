@@ -43,6 +43,8 @@ struct EditCommand: ParsableCommand {
     var pan: Double = 0
 
     func run() throws {
+        // A shared document's players keep their phase over the connection; the host does not follow Link too.
+        if link && serve { fail("--link and --serve cannot be combined") }
         let paths = ConfigPaths()
         // Everything that can be wrong with the command line or the files is said before curses starts.
         let session: Session
@@ -78,9 +80,12 @@ struct EditCommand: ParsableCommand {
         let autosave = Autosave(paths: paths)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
         let engine = AudioEngine()
+        // Peers coming and going and the session's tempo changing wake the editor, so its status line shows them.
+        let wakeup = Wakeup()
         if link {
             // The engine keeps the session for as long as it plays.
             guard let s = LinkSession(bpm: session.document.transport.bpm) else { fail("Ableton Link could not start") }
+            s.onChange { wakeup.signal() }
             s.enable()
             engine.follow(link: s)
         }
@@ -96,6 +101,7 @@ struct EditCommand: ParsableCommand {
 
         let screen: CursesScreen
         do { screen = try CursesScreen(theme: chosenTheme) } catch { fail("\(error)") }
+        if link { screen.wakeup = wakeup }
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: autosave)
         editor.loadsInBackground = true
         editor.run()

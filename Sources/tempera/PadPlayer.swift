@@ -12,6 +12,8 @@ struct PadPlayer {
     let click: Bool
     /// Where the recorded document goes; nil: nothing is recorded.
     let record: String?
+    /// Called as the player waits between pads (following an Ableton Link session's peers, say).
+    var tick: (() -> Void)?
 
     /// The document as the engine plays it: the command line's song and click choices.
     func played(_ doc: Document) -> Document {
@@ -48,6 +50,7 @@ struct PadPlayer {
                 try recordAndReport(hit, event: e, start: start, session: session)
                 continue
             }
+            tick?()
             if let next = feed.nextTime {
                 wait(until: start &+ UInt64(max(0, next * 1e9)))
                 continue

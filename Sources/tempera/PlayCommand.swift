@@ -48,8 +48,6 @@ struct PlayCommand: ParsableCommand {
         guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
         if record != nil && !pads { throw fail("--record needs --pads (the pads to record come from standard input)") }
         if let record, record.isEmpty { throw fail("--record needs a file name") }
-        if link && song { throw fail("--link plays the loop; the song keeps its own tempos (leave out --song)") }
-        if link && pads { throw fail("--link and --pads cannot be combined yet") }
         var document = try CommandLineFailure.loadDocument(file, song: song)
         // The document's click setting is for the editor; on the command line the flag decides.
         document.transport.click = click
@@ -79,11 +77,24 @@ struct PlayCommand: ParsableCommand {
         signal(SIGINT, playSignalHandler)
         signal(SIGTERM, playSignalHandler)
         var peers = 0
+        // Says on standard error when peers come and go (the engine takes the session's tempo as it is read).
+        func followPeers() {
+            guard let session else { return }
+            engine.followLinkTempo()
+            let n = session.peers
+            if n != peers {
+                peers = n
+                let bpm = engine.linkTempo.map { String(format: "%.2f", $0) } ?? "?"
+                warn("link: \(n) peer\(n == 1 ? "" : "s") at \(bpm) BPM")
+            }
+        }
         engine.play(loops: forever ? Int(Int32.max) : loops)
         if pads {
             // The recording goes into the file as it was (its own song and click settings), not as played here.
             let original = try CommandLineFailure.loadDocument(file)
-            try PadPlayer(engine: engine, document: original, song: song, click: click, record: record).run()
+            var player = PadPlayer(engine: engine, document: original, song: song, click: click, record: record)
+            player.tick = followPeers
+            try player.run()
             return
         }
         while !engine.isFinished {
@@ -101,15 +112,7 @@ struct PlayCommand: ParsableCommand {
                 Self.reportTrouble(engine)
                 throw failure
             }
-            if let session {
-                engine.followLinkTempo()
-                let n = session.peers
-                if n != peers {
-                    peers = n
-                    let bpm = engine.linkTempo.map { String(format: "%.2f", $0) } ?? "?"
-                    warn("link: \(n) peer\(n == 1 ? "" : "s") at \(bpm) BPM")
-                }
-            }
+            followPeers()
             usleep(session == nil ? 20_000 : 2_000)
         }
         // Let the last block reach the speakers.

@@ -70,7 +70,8 @@ final class LinkTests: XCTestCase {
     /// The recorder starts first (its start disturbs the server), then the left player, the right one, and
     /// once they have found each other a third peer sets 140 BPM and later 90. With `editor`, the left player is
     /// the editor in tmux (started with Space once the right one has found it) and only 140 BPM is set.
-    func playTogether(in dir: String, server: PulseTestServer, editor: Bool = false) throws -> Session {
+    /// `song` plays `song-left.tempera` and `song-right.tempera` with `--song` (see `prepareSong`).
+    func playTogether(in dir: String, server: PulseTestServer, editor: Bool = false, song: Bool = false) throws -> Session {
         for f in ["rec.wav", "left.err", "right.err", "changes", "start", "measure"] {
             try? FileManager.default.removeItem(atPath: dir + "/" + f)
         }
@@ -84,7 +85,7 @@ final class LinkTests: XCTestCase {
             P=$!
             date +%s.%N > start
             sleep 0.8
-            \(editor ? Self.editorScript : Self.playersScript)
+            \(editor ? Self.editorScript : Self.playersScript(song ? "--song" : "", prefix: song ? "song-" : ""))
             kill -INT $P; wait $P
             """
         try script.write(toFile: dir + "/run.sh", atomically: true, encoding: .utf8)
@@ -108,11 +109,11 @@ final class LinkTests: XCTestCase {
                        measureFrom: time("measure") - start, changes: changes, logs: logs)
     }
 
-    static let playersScript = """
-        "$T" play left.tempera --link --forever 2> left.err &
+    static func playersScript(_ options: String = "", prefix: String = "") -> String { """
+        "$T" play \(prefix)left.tempera --link --forever \(options) 2> left.err &
         L=$!
         sleep 0.4
-        "$T" play right.tempera --link --forever 2> right.err &
+        "$T" play \(prefix)right.tempera --link --forever \(options) 2> right.err &
         R=$!
         for _ in $(seq 200); do
             grep -q '1 peer' left.err && grep -q '1 peer' right.err && break
@@ -127,6 +128,7 @@ final class LinkTests: XCTestCase {
         sleep 4
         kill -INT $L $R; wait $L $R
         """
+    }
 
     /// The editor runs in a tmux server started here, inside the namespace, on a socket of its own.
     static let editorScript = """
@@ -153,7 +155,7 @@ final class LinkTests: XCTestCase {
     /// program is built, a private server runs (with real-time priority where allowed), and the two documents
     /// are written: beat 0.5 s, 4 beats a bar, a click on each beat of a one-bar loop, panned hard left in
     /// `left.tempera` and hard right in `right.tempera`; 120 BPM until a peer says otherwise.
-    func prepare() throws -> (dir: String, server: PulseTestServer) {
+    static func prepare() throws -> (dir: String, server: PulseTestServer) {
         guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
             throw XCTSkip("build tempera first (swift build)")
         }
@@ -177,8 +179,60 @@ final class LinkTests: XCTestCase {
         return (dir, server)
     }
 
+    /// Song documents beside the loop ones: a click on every beat of two bars, [0, 2) loud and [2, 4) at a quarter
+    /// of the level; the song plays section A = [0, 2) twice, then B = [2, 4) once at its own tempo x1.5 (which
+    /// Link sets aside: the session has one tempo), and loops.
+    func prepareSong(in dir: String) throws {
+        try AudioFile.write([Float](repeating: 0.125, count: 480), sampleRate: 48_000, to: dir + "/soft.wav",
+                            as: .wavFloat)
+        for (name, pan) in [("left", -1.0), ("right", 1.0)] {
+            var doc = Fixture.document(tracks: [[(0, .clip(1)), (0.5, .clip(1)), (1, .clip(1)), (1.5, .clip(1)),
+                                                 (2, .clip(2)), (2.5, .clip(2)), (3, .clip(2)), (3.5, .clip(2))]],
+                                       slots: [ClipSlot(file: "click.wav"), ClipSlot(file: "soft.wav")], span: 4)
+            doc.slots[0].pan = pan
+            doc.slots[1].pan = pan
+            doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 2, repeats: 2),
+                                       Song.Section(name: "B", start: 2, end: 4, repeats: 1, tempo: 1.5)],
+                            on: true, loop: true)
+            try DocumentFile.save(doc, to: "\(dir)/song-\(name).tempera")
+        }
+    }
+
+    /// Each onset's level in one channel: loud (the click, 0.5) or soft (0.125), as letters.
+    static func levels(_ stereo: [Float], _ onsets: [Int], channel: Int) -> String {
+        String(onsets.map { o -> Character in
+            let peak = (o..<min(o + 480, stereo.count / 2)).map { abs(stereo[2 * $0 + channel]) }.max() ?? 0
+            return peak > 0.3 ? "L" : peak > 0.05 ? "S" : "?"
+        })
+    }
+
+    func testTwoInstancesPlayingTheSongUnderLinkAreInPhaseWithinAMillisecondAndPlayItsSectionsAtTheSessionTempo()
+        throws {
+        let (dir, server) = try Self.prepare()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        try prepareSong(in: dir)
+        var s = try playTogether(in: dir, server: server, song: true)
+        for _ in 1..<3 where s.underruns { s = try playTogether(in: dir, server: server, song: true) }
+        XCTAssertTrue(s.changes.count == 4 && s.changes[1].hasSuffix("\"bpm\":140.000}")
+            && s.changes[3].hasSuffix("\"bpm\":90.000}"), "\(s.changes)")
+        Self.assertTogether(s, changes: [(120, 140), (140, 90)])
+        // The song, in order, from its start, at the session's tempo: eight loud beats (A twice) and four soft
+        // ones (B, at the session's tempo, not its own x1.5, which would show as a change of beat above), again.
+        let rec = try AudioFile.read(dir + "/rec.wav")
+        for (channel, onsets) in [(0, s.left), (1, s.right)] {
+            let pattern = Self.levels(rec.samples, onsets, channel: channel)
+            let song = String(repeating: "LLLLLLLLSSSS", count: pattern.count / 12 + 1).prefix(pattern.count)
+            XCTAssertGreaterThanOrEqual(pattern.count, 20)
+            XCTAssertEqual(pattern, String(song), "channel \(channel)")
+            print("Link song, channel \(channel): \(pattern)")
+        }
+    }
+
     func testTwoInstancesFollowTheSessionTempoWithinASecondAndItsBeatWithinAMillisecond() throws {
-        let (dir, server) = try prepare()
+        let (dir, server) = try Self.prepare()
         defer {
             server.stop()
             try? FileManager.default.removeItem(atPath: dir)
@@ -194,7 +248,7 @@ final class LinkTests: XCTestCase {
     }
 
     func testBadLinkOptionsAreOneLineAndStartNothing() throws {
-        let (dir, server) = try prepare()
+        let (dir, server) = try Self.prepare()
         defer {
             server.stop()
             try? FileManager.default.removeItem(atPath: dir)
@@ -210,15 +264,15 @@ final class LinkTests: XCTestCase {
         XCTAssertTrue(run("link --bpm 5") == (1, "tempera: --bpm must be from 20 to 999 (got 5.0)\n"))
         XCTAssertTrue(run("link --wait=-1") == (1, "tempera: --wait must be from 0 to 600 seconds\n"))
         XCTAssertTrue(run("play left.tempera --link --song")
-            == (1, "tempera: --link plays the loop; the song keeps its own tempos (leave out --song)\n"))
-        XCTAssertTrue(run("play left.tempera --link --pads") == (1, "tempera: --link and --pads cannot be combined yet\n"))
+            == (1, "tempera: left.tempera: the song has no section (add one with 'section add')\n"))
+        XCTAssertTrue(run("left.tempera --link --serve") == (1, "tempera: --link and --serve cannot be combined\n"))
         // Alone, `tempera link` waits for no one past --wait and says so.
         XCTAssertTrue(run("link --wait 0") == (0, ""))
         XCTAssertEqual(out, "{\"peers\":0,\"bpm\":120.000}\n")
     }
 
     func testTheEditorWithLinkStartsOnTheSessionBarAndFollowsItsTempo() throws {
-        let (dir, server) = try prepare()
+        let (dir, server) = try Self.prepare()
         defer {
             Spawn.run("/usr/bin/tmux", ["-L", "tempera-link", "kill-server"])
             server.stop()

@@ -26,6 +26,10 @@ bool clink_is_enabled(const CLink *link);
 size_t clink_num_peers(const CLink *link);
 int64_t clink_clock_micros(const CLink *link);
 
+/// Calls `changed(context)` on a thread of Link's whenever the number of peers or the session's tempo changes
+/// (replacing any earlier callback), until the instance is destroyed.
+void clink_on_change(CLink *link, void (*changed)(void *context), void *context);
+
 /// A session state to capture into (allocated here; captures into it do not allocate).
 CLinkState *clink_state_create(void);
 void clink_state_destroy(CLinkState *state);
