@@ -509,6 +509,16 @@ public final class AudioEngine {
         }
     }
 
+    /// Whether the thread that renders runs at real-time priority: nil until the output has asked (and for outputs
+    /// that never ask: a file, the null output), then whether the system granted it.
+    public var realTime: Bool? {
+        switch shared.pointee.realTime.load(ordering: .relaxed) {
+        case 1: return true
+        case 2: return false
+        default: return nil
+        }
+    }
+
     /// Underruns counted since `start()`.
     public var underruns: Int { shared.pointee.underruns.load(ordering: .relaxed) }
 

@@ -32,6 +32,8 @@ struct EngineShared: ~Copyable {
     let streamStarted = Atomic<Bool>(false)
     /// Blocks the master bus silenced because the mix held NaN or an infinity.
     let silencedBlocks = Atomic<Int>(0)
+    /// Whether the thread that renders got real-time scheduling: 0 not asked yet, 1 granted, 2 refused.
+    let realTime = Atomic<Int>(0)
     /// Output latency in microseconds, as the server reports it.
     let latencyMicros = Atomic<Int>(0)
     /// Playback is aimed at moments of the clock (playing together): the output keeps its timing fresh.

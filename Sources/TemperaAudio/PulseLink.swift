@@ -79,7 +79,7 @@ func pulseStreamStateChanged(_ stream: OpaquePointer?, _ userdata: UnsafeMutable
     let l = userdata.assumingMemoryBound(to: PulseLink.self)
     let st = pa_stream_get_state(stream)
     if st == PA_STREAM_READY {
-        pulseRaiseThreadPriority()
+        l.pointee.shared.pointee.realTime.store(pulseRaiseThreadPriority() ? 1 : 2, ordering: .relaxed)
         if let attr = pa_stream_get_buffer_attr(stream) {
             let micros = Double(attr.pointee.tlength) / 8 / l.pointee.sampleRate * 1_000_000
             l.pointee.shared.pointee.latencyMicros.store(Int(micros), ordering: .relaxed)
@@ -159,10 +159,11 @@ func pulseUnderflow(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointe
     l.pointee.shared.pointee.underruns.add(1, ordering: .relaxed)
 }
 
-/// Asks for real-time scheduling for the mainloop thread, which renders: a busy editor or compiler then cannot
-/// delay the audio. Where the system refuses (no privilege), the thread keeps its ordinary priority.
-func pulseRaiseThreadPriority() {
+/// Asks for real-time scheduling (SCHED_FIFO 10 of 1...99) for the mainloop thread, which renders: a busy editor or
+/// compiler then cannot delay the audio. Where the system refuses (no privilege, no real-time budget), the thread
+/// keeps its ordinary priority and says so: false.
+func pulseRaiseThreadPriority() -> Bool {
     var param = sched_param()
     param.sched_priority = min(sched_get_priority_min(Int32(SCHED_FIFO)) + 9, sched_get_priority_max(Int32(SCHED_FIFO)))
-    _ = pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &param)
+    return pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &param) == 0
 }

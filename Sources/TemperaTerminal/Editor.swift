@@ -243,7 +243,9 @@ public final class Editor {
         switch engine.status {
         case .off: info.audio = "audio off"
         case .connecting: info.audio = "connecting to audio"
-        case .running(let latency): info.latencyMs = latency
+        case .running(let latency):
+            info.latencyMs = latency
+            info.realTime = engine.realTime
         // A frozen server is still there: saying "no audio server" would send the user looking for the wrong fault.
         case .unavailable(let why): info.audio = why.contains("stalled") ? "audio server stalled" : "no audio server"
         }

@@ -9,6 +9,9 @@ public struct TransportInfo: Hashable, Sendable {
     public var audio: String?
     /// The output latency the server reports, when known.
     public var latencyMs: Double?
+    /// False when the system refused the audio thread real-time priority (shown beside the latency); true or nil
+    /// otherwise.
+    public var realTime: Bool?
     /// Buffers the output ran dry since start; shown when above zero.
     public var underruns: Int
     /// Where the song's playhead is while the song plays; nil for the loop.

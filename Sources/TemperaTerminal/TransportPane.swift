@@ -90,6 +90,7 @@ enum TransportPane {
         if DesignerTab.isAuditioning(view) { parts.append(("auditioning track \(session.currentTrack + 1)", .accent)) }
         if let audio = info.audio { parts.append((audio, .warning)) }
         if let ms = info.latencyMs { parts.append(("latency \(Int(ms.rounded())) ms", .dim)) }
+        if info.latencyMs != nil, info.realTime == false { parts.append(("not real-time", .dim)) }
         if info.underruns > 0 {
             parts.append(("\(info.underruns) underrun" + (info.underruns == 1 ? "" : "s"), .warning))
         }

@@ -45,6 +45,35 @@ final class PulsePlaybackTests: XCTestCase {
                                 volume: 0.9, amp: 0.7)
     }
 
+    /// This process's threads running SCHED_FIFO, with their real-time priorities (from /proc: the fields after
+    /// the command's closing parenthesis, priority the 38th and policy the 39th of them).
+    static func fifoThreads() -> [Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { tid -> Int? in
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(tid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 38, fields[38] == "1" else { return nil }
+            return Int(fields[37])
+        }
+    }
+
+    func testTheThreadThatRendersRunsAtRealTimePriorityWhereTheSystemAllows() throws {
+        _ = try startServer()
+        let allowed = Spawn.run("/usr/bin/chrt", ["-f", "10", "/bin/true"]).status == 0
+        // Engines other tests of this process left running may hold real-time threads of their own.
+        let before = Self.fifoThreads().sorted()
+        let engine = AudioEngine()
+        XCTAssertNil(engine.realTime)
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertEqual(engine.realTime, allowed)
+        XCTAssertEqual(Self.fifoThreads().sorted(), (before + (allowed ? [10] : [])).sorted(),
+                       "the mainloop thread alone, at SCHED_FIFO 10")
+        engine.stop()
+        XCTAssertEqual(Self.fifoThreads().sorted(), before, "the thread ended with the output")
+    }
+
     func testWhatTheServerPlayedIsTheOfflineRenderSampleForSample() throws {
         let server = try startServer()
         let doc = try clickDocument()

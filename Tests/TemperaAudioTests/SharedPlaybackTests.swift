@@ -5,8 +5,10 @@ import TemperaTestSupport
 import XCTest
 
 /// Playing together: an editor hosting a document (`--serve`) and two `tempera join` players in tmux, all
-/// playing into one private PulseAudio server, one player panned hard left and the other hard right; the
-/// server's output is recorded and each onset of the left channel is paired with the right's.
+/// playing into one private PulseAudio server and recorded together. The server has a six-channel null sink and
+/// on it three stereo remap sinks, one a player, each onto a pair of its channels (host: front, left player:
+/// rear, right player: side); the recording of the null sink's monitor holds all three on the one clock of that
+/// sink, and each host onset is paired with the nearest of each player's.
 final class SharedPlaybackTests: XCTestCase {
     var dir = ""
     var server: PulseTestServer?
@@ -33,33 +35,31 @@ final class SharedPlaybackTests: XCTestCase {
         return tmux
     }
 
-    /// Onsets in one channel: frames where it sounds after at least 100 silent frames.
-    static func onsets(_ stereo: [Float], channel: Int) -> [Int] {
-        var starts: [Int] = []
-        var silent = 100
-        for i in 0..<(stereo.count / 2) {
-            if stereo[2 * i + channel] == 0 {
-                silent += 1
-            } else {
-                if silent >= 100 { starts.append(i) }
-                silent = 0
-            }
-        }
-        return starts
-    }
+    /// The null sink's channels, in the recording's order.
+    static let channels = ["front-left", "front-right", "rear-left", "rear-right", "side-left", "side-right"]
+    /// Who plays into which remap sink, onto which pair of the null sink's channels, panned where: the pan puts
+    /// each one's sound on one channel of its pair, so the recording shows where each stream went.
+    static let players = [(name: "host", channels: "front-left,front-right", pan: -1),
+                          (name: "left", channels: "rear-left,rear-right", pan: -1),
+                          (name: "right", channels: "side-left,side-right", pan: 1)]
+    /// The channels of the recording that sound: the host's front-left, the left player's rear-left, the right
+    /// player's side-right; the other three stay silent.
+    static let sounding = [0, 2, 5]
 
-    func testTwoPlayersAndTheHostPlayTheSameOnsetsWithin2Milliseconds() throws {
+    func testTheHostAndTwoPlayersPlayTheSameOnsetsWithin2MillisecondsInOneRecording() throws {
         guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
             throw XCTSkip("build tempera first (swift build)")
         }
         let server = try PulseTestServer()
         self.server = server
-        // The host plays into a sink of its own on the same server, so the recording holds the two players alone
-        // (TEMPERA_PHASE_HOST=1: the host, panned left, against the right player, the left one in that sink).
-        let hostRecorded = ProcessInfo.processInfo.environment["TEMPERA_PHASE_HOST"] == "1"
-        let load = Spawn.run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=aside", "rate=48000",
-                                                "format=float32le"], environment: ["PULSE_SERVER": server.address])
-        XCTAssertEqual(load.status, 0, load.stderr)
+        let map = Self.channels.joined(separator: ",")
+        server.load("module-null-sink", ["sink_name=six", "rate=48000", "format=float32le", "channels=6",
+                                         "channel_map=" + map])
+        for p in Self.players {
+            server.load("module-remap-sink", ["sink_name=\(p.name)_pair", "master=six", "channels=2",
+                                              "master_channel_map=" + p.channels,
+                                              "channel_map=front-left,front-right", "remix=no"])
+        }
 
         // Four onsets a pass on a 0.9 s loop, each a 200-frame block (its first frame is the onset).
         try AudioFile.write(Fixture.block(frames: 200, level: 0.3), sampleRate: 48_000, to: dir + "/onset.wav",
@@ -70,14 +70,16 @@ final class SharedPlaybackTests: XCTestCase {
 
         let port = SharedPlaybackTests.freePort()
         let address = "127.0.0.1:\(port)"
-        let host = start("host", "shared.tempera --serve --port \(port) --name host" + (hostRecorded ? " --pan=-1" : ""),
-                         pulse: server.address, sink: hostRecorded ? nil : "aside")
+        let (h, l, r) = (Self.players[0], Self.players[1], Self.players[2])
+        let host = start("host", "shared.tempera --serve --port \(port) --name host --pan=\(h.pan)",
+                         pulse: server.address, sink: "\(h.name)_pair")
         let shown = host.wait(timeout: 30) { $0.contains("timeline") }
         if !shown.met { print("the hosting editor did not start:\n" + shown.screen) }
         XCTAssertTrue(shown.met, shown.screen)
-        let left = start("left", "join \(address) --name left --pan=-1", pulse: server.address,
-                         sink: hostRecorded ? "aside" : nil)
-        let right = start("right", "join \(address) --name right --pan=1", pulse: server.address)
+        let left = start("left", "join \(address) --name left --pan=\(l.pan)", pulse: server.address,
+                         sink: "\(l.name)_pair")
+        let right = start("right", "join \(address) --name right --pan=\(r.pan)", pulse: server.address,
+                          sink: "\(r.name)_pair")
         let joined = host.wait(timeout: 30) { $0.contains("left") && $0.contains("right") }
         if !joined.met { print("the players did not join:\n" + joined.screen + "\n" + left.screen() + "\n" + right.screen()) }
         XCTAssertTrue(joined.met, joined.screen)
@@ -85,7 +87,7 @@ final class SharedPlaybackTests: XCTestCase {
         for attempt in 1...3 {
             let underrunsBefore = [host, left, right].map { SharedPlaybackTests.underruns($0.screen()) }
             let wav = dir + "/together\(attempt).wav"
-            let recorder = try server.record(to: wav)
+            let recorder = try server.record(to: wav, sink: "six", channelMap: Self.channels)
             usleep(1_000_000)   // an idle null sink stalls its first writes: let the recording settle first
             // Space in one player starts everyone (through the host).
             left.keys(["Space"])
@@ -95,39 +97,46 @@ final class SharedPlaybackTests: XCTestCase {
             usleep(500_000)
             PulseTestServer.finish(recorder)
             XCTAssertEqual(screens.map { $0.contains("playing") }, [true, true, true], "the host and both players play")
-            let underran = zip(screens.map(SharedPlaybackTests.underruns), underrunsBefore).contains { $0 > $1 }
+            let underruns = zip(screens.map(SharedPlaybackTests.underruns), underrunsBefore).map { $0 - $1 }
 
-            let samples = try AudioFile.read(wav).samples
-            let l = SharedPlaybackTests.onsets(samples, channel: 0), r2 = SharedPlaybackTests.onsets(samples, channel: 1)
+            let recording = try AudioFile.read(wav)
+            XCTAssertEqual(recording.channels, 6)
+            let onsets = (0..<6).map { Onsets.soundStarts(recording.samples, channels: 6, channel: $0) }
             let expected = Int(seconds / 0.9 * 4)
-            // Each left onset with the nearest right one.
-            var worst = 0, paired = 0, j = 0
-            var differences: [Int] = []
-            for a in l {
-                while j + 1 < r2.count, abs(r2[j + 1] - a) <= abs(r2[j] - a) { j += 1 }
-                guard j < r2.count, abs(r2[j] - a) < 4_800 else { continue }
-                let d = r2[j] - a
-                differences.append(d)
-                worst = max(worst, abs(d))
-                paired += 1
+            // Each host onset with the nearest of each player's; the spread of the three is how far apart they left.
+            let (hs, ls, rs) = (onsets[0], onsets[2], onsets[5])
+            var spreads: [Int] = [], lines: [String] = []
+            var j = 0, k = 0
+            for a in hs {
+                while j + 1 < ls.count, abs(ls[j + 1] - a) <= abs(ls[j] - a) { j += 1 }
+                while k + 1 < rs.count, abs(rs[k + 1] - a) <= abs(rs[k] - a) { k += 1 }
+                guard j < ls.count, k < rs.count, abs(ls[j] - a) < 4_800, abs(rs[k] - a) < 4_800 else { continue }
+                let three = [a, ls[j], rs[k]]
+                spreads.append(three.max()! - three.min()!)
+                lines.append("\(a) \(ls[j] - a) \(rs[k] - a)")
             }
             if let out = ProcessInfo.processInfo.environment["TEMPERA_PHASE_LOG"] {
-                try? (zip(l, differences).map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\nright \(r2)\n")
-                    .write(toFile: out, atomically: true, encoding: .utf8)
+                try? (lines.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8)
             }
-            let sorted = differences.map(abs).sorted()
-            let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-            print(String(format: (hostRecorded ? "host and player" : "shared playback")
-                         + " over %.0f s: %d onsets paired (left %d, right %d), worst %.3f ms, median %.3f ms%@",
-                         seconds, paired, l.count, r2.count, Double(worst) / 48, Double(median) / 48,
-                         underran ? " (the server underran)" : ""))
+            let worst = spreads.max() ?? 0
+            let median = spreads.isEmpty ? 0 : spreads.sorted()[spreads.count / 2]
+            print(String(format: "host and two players over %.0f s: %d onsets heard from all three (host %d, left %d, "
+                         + "right %d), worst spread %.3f ms, median %.3f ms, underruns host %d left %d right %d",
+                         seconds, spreads.count, hs.count, ls.count, rs.count, Double(worst) / 48, Double(median) / 48,
+                         underruns[0], underruns[1], underruns[2]))
             // An underrun of the loaded server delays the streams until each player catches up: such a run is
             // done again, at most three; the last asserts whatever happened.
-            if underran && attempt < 3 && (worst > 96 || paired <= expected - 8) { continue }
-            XCTAssertGreaterThan(l.count, expected - 8, "left onsets")
-            XCTAssertGreaterThan(r2.count, expected - 8, "right onsets")
-            XCTAssertGreaterThan(paired, expected - 8)
-            XCTAssertLessThanOrEqual(worst, 96, "the same onset left the two players more than 2 ms apart")
+            if underruns.contains(where: { $0 > 0 }) && attempt < 3 && (worst > 96 || spreads.count <= expected - 8) {
+                continue
+            }
+            // Each stream went onto its own pair and side alone: the other channels never sounded.
+            XCTAssertEqual(onsets.map { !$0.isEmpty }, (0..<6).map { Self.sounding.contains($0) },
+                           "channels that sounded (host front-left, left player rear-left, right player side-right)")
+            for (c, name) in zip(Self.sounding, ["host", "left player", "right player"]) {
+                XCTAssertGreaterThan(onsets[c].count, expected - 8, "\(name)'s onsets")
+            }
+            XCTAssertGreaterThan(spreads.count, expected - 8)
+            XCTAssertLessThanOrEqual(worst, 96, "the same onset left the host and the players more than 2 ms apart")
             break
         }
     }

@@ -85,6 +85,17 @@ final class TransportPaneTests: XCTestCase {
         XCTAssertEqual(withUnderruns.role(of: "3 underruns", inRow: 0), .warning)
     }
 
+    func testARefusedRealTimePriorityIsSaidBesideTheLatencyAndAGrantedOneIsNot() {
+        var view = ViewState()
+        view.transport.latencyMs = 20
+        view.transport.realTime = true
+        XCTAssertTrue(render(Session(document: .demo()), view).line(0).hasSuffix("─ latency 20 ms ─┐"))
+        view.transport.realTime = false
+        let refused = render(Session(document: .demo()), view)
+        XCTAssertTrue(refused.line(0).hasSuffix("─ latency 20 ms ─ not real-time ─┐"), refused.line(0))
+        XCTAssertEqual(refused.role(of: "not real-time", inRow: 0), .dim)
+    }
+
     func testFileNameIsTheBaseNameOfTheSessionPath() {
         let session = Session(document: .demo(), path: "songs/tigrigna.tempera")
         XCTAssertTrue(render(session).line(0).hasPrefix("┌─ transport ─ tigrigna.tempera ─"))

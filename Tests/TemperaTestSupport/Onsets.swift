@@ -26,3 +26,24 @@ public enum Onsets {
         return starts
     }
 }
+
+extension Onsets {
+    /// Frames where one channel of interleaved audio with `channels` channels sounds after at least `gap`
+    /// silent frames (samples exactly zero).
+    public static func soundStarts(_ interleaved: [Float], channels: Int, channel: Int, gap: Int = 100) -> [Int] {
+        var starts: [Int] = []
+        var silent = gap
+        var i = channel, frame = 0
+        while i < interleaved.count {
+            if interleaved[i] == 0 {
+                silent += 1
+            } else {
+                if silent >= gap { starts.append(frame) }
+                silent = 0
+            }
+            i += channels
+            frame += 1
+        }
+        return starts
+    }
+}

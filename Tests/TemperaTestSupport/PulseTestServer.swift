@@ -24,17 +24,27 @@ public final class PulseTestServer {
         Spawn.run(Self.script, ["stop", dir])
     }
 
-    /// Records the sink's monitor to a stereo float WAV at 48 kHz until `finish` is called; `environment`
-    /// is added to the recorder's.
-    public func record(to path: String, environment: [String: String] = [:]) throws -> Process {
+    /// Records a sink's monitor (`out`'s unless told) to a float WAV at 48 kHz until `finish` is called, with
+    /// the sink's channels in the order of `channelMap` (PulseAudio's names, stereo unless told);
+    /// `environment` is added to the recorder's.
+    public func record(to path: String, sink: String = "out", channelMap: [String] = ["front-left", "front-right"],
+                       environment: [String: String] = [:]) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/parecord")
-        p.arguments = ["--device=out.monitor", "--format=float32le", "--rate=48000", "--channels=2",
+        p.arguments = ["--device=\(sink).monitor", "--format=float32le", "--rate=48000",
+                       "--channels=\(channelMap.count)", "--channel-map=" + channelMap.joined(separator: ","),
                        "--file-format=wav", path]
         p.environment = ProcessInfo.processInfo.environment
             .merging(["PULSE_SERVER": address]) { $1 }.merging(environment) { $1 }
         try p.run()
         return p
+    }
+
+    /// Loads a module into the server (`pactl load-module`), failing the test with pactl's message when it
+    /// cannot.
+    public func load(_ module: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) {
+        let r = Spawn.run("/usr/bin/pactl", ["load-module", module] + arguments, environment: ["PULSE_SERVER": address])
+        XCTAssertEqual(r.status, 0, "pactl load-module \(module): \(r.stderr)", file: file, line: line)
     }
 
     /// Ends a recording started by `record(to:)`: the recorder writes its header and exits.
