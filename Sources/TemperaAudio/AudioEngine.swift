@@ -437,6 +437,12 @@ public final class AudioEngine {
     /// starts when it ends.
     public var isCountingIn: Bool { shared.pointee.countingIn.load(ordering: .relaxed) }
 
+    /// While a count-in sounds, its beats left, the one sounding included (4, 3, 2, 1 for a bar of four; 0 while a
+    /// start aimed at a moment waits for it); nil when none runs. As of the last rendered block.
+    public var countInBeatsLeft: Int? {
+        shared.pointee.countingIn.load(ordering: .relaxed) ? shared.pointee.countInLeft.load(ordering: .relaxed) : nil
+    }
+
     /// True once a pass limit was reached and every voice has rung out.
     public var isFinished: Bool {
         shared.pointee.finished.load(ordering: .acquiring) && shared.pointee.activeVoices.load(ordering: .relaxed) == 0
@@ -450,14 +456,19 @@ public final class AudioEngine {
         guard shared.pointee.playing.load(ordering: .relaxed), let doc = document else { return rendered }
         let latency = Double(shared.pointee.latencyMicros.load(ordering: .relaxed)) / 1_000_000
         let t = doc.transport
+        // Following Link, every section plays at the session's tempo.
+        let following = linkTempo
+        let tempo = following.map { bpm in
+            min(max(t.tempo(forBPM: bpm), Transport.tempoRange.lowerBound), Transport.tempoRange.upperBound)
+        } ?? t.tempo
         if doc.song.plays {
             // What is heard lags the section just rendered; near a section's start it is not worth crossing back.
             let j = min(shared.pointee.section.load(ordering: .relaxed), doc.song.sections.count - 1)
             let s = doc.song.sections[j]
-            return max(s.start, rendered - latency * (s.tempo ?? t.tempo))
+            return max(s.start, rendered - latency * (following == nil ? s.tempo ?? tempo : tempo))
         }
         let (a, b) = Schedule.region(of: t)
-        var p = rendered - latency * t.tempo
+        var p = rendered - latency * tempo
         if p < a, b > a { p = t.loopOn ? b - (a - p).truncatingRemainder(dividingBy: b - a) : a }
         return p
     }

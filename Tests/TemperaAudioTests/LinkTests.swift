@@ -85,7 +85,8 @@ final class LinkTests: XCTestCase {
             P=$!
             date +%s.%N > start
             sleep 0.8
-            \(editor ? Self.editorScript : Self.playersScript(song ? "--song" : "", prefix: song ? "song-" : ""))
+            \(editor ? Self.editorScript(song ? "song-" : "", server: Self.tmuxServer(dir))
+                : Self.playersScript(song ? "--song" : "", prefix: song ? "song-" : ""))
             kill -INT $P; wait $P
             """
         try script.write(toFile: dir + "/run.sh", atomically: true, encoding: .utf8)
@@ -130,26 +131,32 @@ final class LinkTests: XCTestCase {
         """
     }
 
-    /// The editor runs in a tmux server started here, inside the namespace, on a socket of its own.
-    static let editorScript = """
+    /// The tmux server of the test in `dir`: a name of its own, so a server still ending from an earlier test
+    /// (in that test's namespace, with its environment) is never the one a new session goes to.
+    static func tmuxServer(_ dir: String) -> String { "tempera-" + (dir as NSString).lastPathComponent }
+
+    /// The editor runs in a tmux server started here, inside the namespace, on a socket of its own (`server`).
+    /// `prefix` "song-" plays the song documents (the editor plays a document's song when it is on).
+    static func editorScript(_ prefix: String = "", server: String) -> String { """
         mkdir -p home
-        tmux -L tempera-link -f /dev/null new-session -d -x 100 -y 30 -s t \\
+        tmux -L \(server) -f /dev/null new-session -d -x 100 -y 30 -s t \\
             "env HOME=$PWD/home XDG_CONFIG_HOME=$PWD/home/.config XDG_STATE_HOME=$PWD/home/.state LANG=C.UTF-8 \\
-             TERM=xterm-256color $T left.tempera --link 2> left.err"
+             TERM=xterm-256color $T \(prefix)left.tempera --link 2> left.err"
         sleep 0.4
-        "$T" play right.tempera --link --forever 2> right.err &
+        "$T" play \(prefix)right.tempera --link --forever \(prefix.isEmpty ? "" : "--song") 2> right.err &
         R=$!
         for _ in $(seq 200); do grep -q '1 peer' right.err && break; sleep 0.05; done
         sleep 0.5
-        tmux -L tempera-link send-keys -t t Space
+        tmux -L \(server) send-keys -t t Space
         sleep 2.5
         date +%s.%N > measure
         sleep 3
         "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
         sleep 5
-        tmux -L tempera-link kill-server
+        tmux -L \(server) kill-server
         kill -INT $R; wait $R
         """
+    }
 
     /// A loopback-only namespace can be made (else the test is skipped: Link never runs outside one), the
     /// program is built, a private server runs (with real-time priority where allowed), and the two documents
@@ -231,6 +238,26 @@ final class LinkTests: XCTestCase {
         }
     }
 
+    func testTheEditorPlayingTheSongUnderLinkIsInPhaseWithAPlayerOfTheSong() throws {
+        let (dir, server) = try Self.prepare()
+        defer {
+            Spawn.run("/usr/bin/tmux", ["-L", Self.tmuxServer(dir), "kill-server"])
+            server.stop()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
+        try prepareSong(in: dir)
+        var s = try playTogether(in: dir, server: server, editor: true, song: true)
+        if s.underruns { s = try playTogether(in: dir, server: server, editor: true, song: true) }
+        XCTAssertTrue(s.changes.count == 2 && s.changes[1].hasSuffix("\"bpm\":140.000}"), "\(s.changes)")
+        Self.assertTogether(s, changes: [(120, 140)])
+        let rec = try AudioFile.read(dir + "/rec.wav")
+        for (channel, onsets) in [(0, s.left), (1, s.right)] {
+            let pattern = Self.levels(rec.samples, onsets, channel: channel)
+            let song = String(repeating: "LLLLLLLLSSSS", count: pattern.count / 12 + 1).prefix(pattern.count)
+            XCTAssertEqual(pattern, String(song), "channel \(channel)")
+        }
+    }
+
     func testTwoInstancesFollowTheSessionTempoWithinASecondAndItsBeatWithinAMillisecond() throws {
         let (dir, server) = try Self.prepare()
         defer {
@@ -274,7 +301,7 @@ final class LinkTests: XCTestCase {
     func testTheEditorWithLinkStartsOnTheSessionBarAndFollowsItsTempo() throws {
         let (dir, server) = try Self.prepare()
         defer {
-            Spawn.run("/usr/bin/tmux", ["-L", "tempera-link", "kill-server"])
+            Spawn.run("/usr/bin/tmux", ["-L", Self.tmuxServer(dir), "kill-server"])
             server.stop()
             try? FileManager.default.removeItem(atPath: dir)
         }
