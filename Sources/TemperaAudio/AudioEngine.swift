@@ -437,6 +437,12 @@ public final class AudioEngine {
     /// starts when it ends.
     public var isCountingIn: Bool { shared.pointee.countingIn.load(ordering: .relaxed) }
 
+    /// While a count-in sounds, its beats left, the one sounding included (4, 3, 2, 1 for a bar of four; 0 while a
+    /// start aimed at a moment waits for it); nil when none runs. As of the last rendered block.
+    public var countInBeatsLeft: Int? {
+        shared.pointee.countingIn.load(ordering: .relaxed) ? shared.pointee.countInLeft.load(ordering: .relaxed) : nil
+    }
+
     /// True once a pass limit was reached and every voice has rung out.
     public var isFinished: Bool {
         shared.pointee.finished.load(ordering: .acquiring) && shared.pointee.activeVoices.load(ordering: .relaxed) == 0

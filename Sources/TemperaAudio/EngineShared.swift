@@ -16,6 +16,8 @@ struct EngineShared: ~Copyable {
     let playing = Atomic<Bool>(false)
     /// The count-in is sounding (playback starts when it ends).
     let countingIn = Atomic<Bool>(false)
+    /// While counting in: the beats of the count-in left, the one sounding included (4 3 2 1 for a bar of four).
+    let countInLeft = Atomic<Int>(0)
     /// The song's playhead: the section (from 0), its pass, and the pass of the whole song (all 0 for the loop).
     let section = Atomic<Int>(0)
     let sectionPass = Atomic<Int>(0)

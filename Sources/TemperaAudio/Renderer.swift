@@ -795,6 +795,7 @@ struct RenderState {
         sh.pointee.activeVoices.store(sounding, ordering: .relaxed)
         sh.pointee.playing.store(playing, ordering: .relaxed)
         sh.pointee.countingIn.store(countingIn, ordering: .relaxed)
+        sh.pointee.countInLeft.store(countingIn ? countInBeats - max(countInNext - 1, 0) : 0, ordering: .relaxed)
         sh.pointee.renderedFrames.store(Int(frame), ordering: .relaxed)
         var seconds = 0.0
         if let snap = snapshot, section < snap.pointee.sectionCount, snap.pointee.sections[section].span > 0 {

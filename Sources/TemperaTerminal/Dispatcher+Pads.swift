@@ -17,7 +17,10 @@ extension Dispatcher {
         let name = session.document.slot(slot).name
         var message = "pad \(slot)" + (name.isEmpty ? "" : " " + name) + " " + PadsTab.percent(hit.velocity)
         if session.document.slot(slot).isEmpty { message += " (an empty slot: nothing sounds)" }
-        if session.takeOpen, hit.velocity > 0, let (_, time) = hit.timeline {
+        if session.takeOpen, hit.velocity > 0, engine.isCountingIn {
+            // The music has not started: nothing is heard to place the hit in.
+            message += " (count-in: not recorded)"
+        } else if session.takeOpen, hit.velocity > 0, let (_, time) = hit.timeline {
             try command(.recordTake([RecordedHit(time: time, slot: slot, velocity: hit.velocity)]))
             view.takeHits += 1
             message += " recorded at " + Dispatcher.format(time) + " s"

@@ -38,7 +38,11 @@ enum PadsTab {
         let (record, shortRecord, role) = recordText(session: session, view: view, g)
         let at = session.document.transport.barBeatLabel(view.transport.position)
         let v = percent(view.padVelocity)
-        let choices = [["velocity \(v)", record, at], ["vel \(v)", record, at], ["vel \(v)", shortRecord, at]]
+        // During a count-in the music stands at its start: the count-in's words take the room of where it is.
+        let counting = countingIn(session: session, view: view) != nil
+        let choices = counting
+            ? [["velocity \(v)", record], ["vel \(v)", record], ["vel \(v)", shortRecord]]
+            : [["velocity \(v)", record, at], ["vel \(v)", record, at], ["vel \(v)", shortRecord, at]]
         let parts = choices.first { $0.joined(separator: g.separator).count <= r.width } ?? choices[2]
         var x = r.x
         for (i, part) in parts.enumerated() {
@@ -74,9 +78,15 @@ enum PadsTab {
         return spots
     }
 
-    /// The record state, in words and in short words, and its role: `● recording: 3 hits`, `armed: Space starts
-    /// the take`, or how to arm.
+    /// The record state, in words and in short words, and its role: `● count-in 3: not recording yet` while
+    /// the count-in before a take runs (its beats left, counting down), `● recording: 3 hits`, `armed: Space
+    /// starts the take`, or how to arm.
     static func recordText(session: Session, view: ViewState, _ g: Glyphs) -> (String, String, Role) {
+        if let left = countingIn(session: session, view: view) {
+            let dot = view.ascii ? "*" : "\u{25CF}"
+            let count = left > 0 ? "count-in \(left)" : "starting"
+            return ("\(dot) \(count): not recording yet", "\(dot) \(count)", .warning)
+        }
         if session.takeOpen {
             let dot = view.ascii ? "*" : "\u{25CF}"
             let hits = "\(view.takeHits) hit" + (view.takeHits == 1 ? "" : "s")
@@ -87,6 +97,11 @@ enum PadsTab {
                     "rec armed", .warning)
         }
         return ("record off" + (view.key("record.toggle").map { " (\($0) arms)" } ?? ""), "rec off", .dim)
+    }
+
+    /// The beats left of a count-in before a take (armed, or the take open), nil when none runs.
+    static func countingIn(session: Session, view: ViewState) -> Int? {
+        session.takeOpen || session.recordArmed ? view.transport.countIn : nil
     }
 
     static func percent(_ v: Double) -> String { "\(Int((v * 100).rounded()))%" }

