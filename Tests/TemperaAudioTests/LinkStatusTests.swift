@@ -30,6 +30,13 @@ final class LinkStatusTests: XCTestCase {
             .dropLast().last.map(String.init) ?? ""
     }
 
+    /// "link … bpm" as a status line shows it, or "".
+    static func sessionText(_ line: String) -> String {
+        guard let from = line.range(of: "link "), let to = line.range(of: " bpm", range: from.upperBound..<line.endIndex)
+        else { return "" }
+        return String(line[from.lowerBound..<to.upperBound])
+    }
+
     /// Seconds until session `name`'s status line contains `text` (nil: not within `timeout`).
     func until(_ name: String, shows text: String, timeout: Double = 10) -> Double? {
         let start = Date()
@@ -91,6 +98,17 @@ final class LinkStatusTests: XCTestCase {
         tmux.tmux(["send-keys", "-t", "=t:", "-l", "tempo 0.5"])
         tmux.tmux(["send-keys", "-t", "=t:", "Enter"])
         assertShows("b", "link 1 peer 60.0 bpm", within: 1, "tempo 0.5 in this editor", figures: &figures)
+        // The key that makes the tempo faster (a tenth): the new tempo is the other editor's too.
+        tmux.tmux(["send-keys", "-t", "=t:", "}"])
+        let faster = Date()
+        var shown = (a: "", b: "")
+        while Date().timeIntervalSince(faster) < 3 {
+            shown = (Self.sessionText(status("t")), Self.sessionText(status("b")))
+            if shown.a.hasPrefix("link 1 peer ") && shown.a != "link 1 peer 60.0 bpm" && shown.a == shown.b { break }
+            usleep(20_000)
+        }
+        XCTAssertTrue(shown.a == "link 1 peer 66.0 bpm" && shown.a == shown.b, "after the key (x1.1): \(shown)")
+        figures.append(String(format: "the tempo key %.0f ms (%@)", Date().timeIntervalSince(faster) * 1000, shown.b))
 
         // A third peer sets the tempo: both editors count it while it is there, and keep its tempo after it left.
         tmux.tmux(["new-session", "-d", "-s", "c", try tempera("link --bpm 132.5", home: "c") + " > link.out"])
@@ -103,7 +121,7 @@ final class LinkStatusTests: XCTestCase {
         tmux.tmux(["kill-session", "-t", "=b"])
         assertShows("t", "link alone 132.5 bpm", within: 3, "the other editor leaves", figures: &figures)
         let screen = tmux.tmux(["capture-pane", "-p", "-t", "=t:"])
-        XCTAssertTrue(screen.contains(" 60 bpm ×0.50"), "the transport shows the document's own tempo: \(screen)")
+        XCTAssertTrue(screen.contains(" 66 bpm ×0.55"), "the transport shows the document's own tempo: \(screen)")
         print("Link status line: " + figures.joined(separator: "; "))
     }
 }
