@@ -158,9 +158,13 @@ public struct Theme: Equatable, Sendable {
     public static let shippedNames = ["dark", "light", "high-contrast"]
 
     /// A shipped theme by name.
-    public static func shipped(_ name: String) -> Theme? {
-        guard let text = ShippedFiles.themes[name] else { return nil }
-        return try? parse(text, name: name, file: "Themes/\(name).theme", base: { _ in nil })
+    public static func shipped(_ name: String) -> Theme? { shippedThemes[name] }
+
+    /// The shipped themes, read once: a theme file may name its base on many lines, and each would otherwise
+    /// read the base again.
+    private static let shippedThemes: [String: Theme] = ShippedFiles.themes.reduce(into: [:]) { themes, entry in
+        themes[entry.key] = try? parse(entry.value, name: entry.key, file: "Themes/\(entry.key).theme",
+                                       base: { _ in nil })
     }
 
     /// The default theme.

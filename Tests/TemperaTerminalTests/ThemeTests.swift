@@ -70,6 +70,17 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(theme.missingRoles, [])
     }
 
+    func testABaseNamedOnManyLinesIsReadOnce() throws {
+        // A file of 5,000 `base` lines (once a 2 s input under the fuzzer) reads like a file naming it once.
+        let text = String(repeating: "base = light\nbase = dark\n", count: 2_500) + "marker = red\n"
+        let clock = ContinuousClock()
+        var theme: Theme?
+        let elapsed = try clock.measure { theme = try Theme.parse(text, name: "many", file: "many.theme") }
+        XCTAssertEqual(theme?[.marker], Theme.Style(fg: Theme.Color(1)))
+        XCTAssertEqual(theme?[.cursor], Theme.shipped("light")![.cursor])
+        XCTAssertLessThan(elapsed, .seconds(1))
+    }
+
     func testEightColourFallbackTakesTheNearestBasicColourAndBoldsBrightOnes() {
         XCTAssertEqual(Theme.nearestBasic(Theme.Color(196)), Theme.Color(1))   // bright red in the cube
         XCTAssertEqual(Theme.nearestBasic(Theme.Color(46)), Theme.Color(2))    // green
