@@ -63,6 +63,7 @@ struct EngineShared: ~Copyable {
     let clockSong = Atomic<UInt64>(0)
     let clockSongPlayStart = Atomic<UInt64>(0)
     let clockSnapshot = Atomic<Int>(0)
+    let clockSongShift = Atomic<Int64>(0)
 
     /// The Ableton Link instance the transport follows (its `CLink` address; 0: none). Set by the editor thread;
     /// the instance outlives every block that reads it.
@@ -106,6 +107,7 @@ struct EngineShared: ~Copyable {
         clockSong.store(c.song.bitPattern, ordering: .relaxed)
         clockSongPlayStart.store(c.songPlayStart.bitPattern, ordering: .relaxed)
         clockSnapshot.store(c.snapshot, ordering: .relaxed)
+        clockSongShift.store(Int64((c.songShift * 1_000_000_000).rounded()), ordering: .relaxed)
         clockSeq.store(s + 2, ordering: .releasing)
     }
 
@@ -127,7 +129,8 @@ struct EngineShared: ~Copyable {
                 frame: clockFrame.load(ordering: .relaxed),
                 song: Double(bitPattern: clockSong.load(ordering: .relaxed)),
                 songPlayStart: Double(bitPattern: clockSongPlayStart.load(ordering: .relaxed)),
-                snapshot: clockSnapshot.load(ordering: .relaxed))
+                snapshot: clockSnapshot.load(ordering: .relaxed),
+                songShift: Double(clockSongShift.load(ordering: .relaxed)) / 1_000_000_000)
             atomicMemoryFence(ordering: .acquiring)
             if clockSeq.load(ordering: .relaxed) == s1 { return c }
         }

@@ -33,10 +33,15 @@ public struct PlayheadClock: Equatable, Sendable {
     public var songPlayStart: Double
     /// The snapshot the audio thread played when it stamped (its `seq`): whose sections `song` is counted in.
     public var snapshot: Int
+    /// How far `song` was moved since playing started by edits that changed the song's timing (the musical
+    /// position is kept, so its song time changes) and by jumps to a section; nudges are not counted. `song -
+    /// songShift` runs on at one second a second from the start, as the output plays it.
+    public var songShift: Double
 
     public init(nanos: UInt64, music: Double, latency: Double, tempo: Double, start: Double, span: Double,
                 playStart: Double, playing: Bool, frame: Int64 = 0, song: Double = 0, songPlayStart: Double = 0,
-                snapshot: Int = 0) {
+                snapshot: Int = 0, songShift: Double = 0) {
+        self.songShift = songShift
         self.frame = frame
         self.song = song
         self.songPlayStart = songPlayStart

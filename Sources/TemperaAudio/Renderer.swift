@@ -45,6 +45,9 @@ struct RenderState {
     var playStartSongPass = 0
     /// The song time (seconds of output from song pass 0's start) where playing last started.
     var playStartSong = 0.0
+    /// Output frames the song time was moved by since the start, by re-anchoring (an edit of the song's timing, a
+    /// jump), not by nudges: see `PlayheadClock.songShift`.
+    var songShiftFrames: Int64 = 0
     /// The metronome's next beat of the timeline in this pass (see `MixClick`).
     var clickNext = 0
     /// A count-in is sounding: clicks from `countInStart`, one every `countInBeatFrames`, `countInBeats` of them
@@ -492,6 +495,7 @@ struct RenderState {
         base = frame - Int64((SongTiming.time(songPass: songPass, total: n.total, offset: ns.offset, pass: pass,
                                               time: inPass, span: ns.span, tempo: ns.tempo) * rate).rounded())
         stoppedOffset = frame - base
+        songShiftFrames += oldBase - base
         // Where playing started was counted in the old sections: in the new count it is no later than here.
         playStartSong = min(playStartSong, Double(stoppedOffset) / rate)
         next = nextIndex(in: new)
@@ -530,6 +534,7 @@ struct RenderState {
         lastFired = -.infinity
         played.clear()
         base = frame
+        songShiftFrames = 0
         stoppedOffset = 0
         resetClick()
         markPlayStart()
@@ -639,7 +644,9 @@ struct RenderState {
         next = 0
         lastFired = -.infinity
         played.clear()
+        let oldBase = base
         base = frame - sn.frame(songPass: songPass, section: section, pass: 0, time: 0, rate: rate)
+        songShiftFrames += oldBase - base
         stoppedOffset = frame - base
         resetClick()
         markPlayStart()
@@ -712,7 +719,7 @@ struct RenderState {
             nanos: now, music: st.music, latency: Double(latencyMicros) / 1_000_000,
             tempo: tempo, start: start, span: span, playStart: sameSection ? st.playStart : 0, playing: st.playing,
             frame: st.frame, song: Double(st.frame - st.base) / st.rate, songPlayStart: st.playStartSong,
-            snapshot: st.snapshot?.pointee.seq ?? 0))
+            snapshot: st.snapshot?.pointee.seq ?? 0, songShift: Double(st.songShiftFrames) / st.rate))
     }
 
     // MARK: - Mixing

@@ -45,6 +45,12 @@ final class JoinedEditor {
     var pan = 0.0
     /// The shared transport the engine follows, and how far the music heard here was from where the host's clock says it should be (seconds, recent looks).
     private var following: SharedTransport?
+    /// A song started together: the host's moment its song time 0 is heard (its pass 0's start, host seconds), as
+    /// this player aimed it. Nil for the loop, and for a song that began while playing (switched on, or
+    /// started over here after a stall), whose song time no one shares.
+    private var songZero: Double?
+    /// The song shift (`PlayheadClock.songShift`) at the last look: a new one waits for the output to play it.
+    private var songShift = 0.0
     private var errors: [Double] = []
     private var lastCorrection = 0.0
     /// Looks wait until a nudge has reached the output.
@@ -177,6 +183,7 @@ final class JoinedEditor {
             // follow the new anchor.
             following = t
             errors = []
+            if t.rate > 0 { songZero = nil }
             return
         }
         start(t, engine)
@@ -188,26 +195,54 @@ final class JoinedEditor {
         let zero = t.rate > 0 ? t.at - t.music / t.rate : max(t.at, participant.hostNow())
         following = t
         errors = []
+        songZero = t.rate > 0 ? nil : zero
+        songShift = 0
         let local = participant.local(hostTime: zero)
         engine.play(heardAtNanos: UInt64(max(0, local) * 1e9))
     }
 
     /// Keeps the music heard here where the host's clock says it is: collects the difference at each look (about
     /// 100 a second while playing) and nudges the engine by their median, once a second for small differences
-    /// and at once (from the last three looks) for a slip of more than `slip`, as an underrun makes.
+    /// and at once (from the last three looks) for a slip of more than `slip`, as an underrun makes. The loop
+    /// compares its music with the host's; a song, whose sections have tempos of their own, compares its song
+    /// time (seconds of output since its start, less what edits and jumps moved it by) with the host's seconds
+    /// since the common start.
     private func correctPhase(now: Double) {
-        guard let t = following, t.rate > 0, let engine = dispatcher.engine, engine.isPlaying else { return }
+        guard let t = following, t.rate > 0 || songZero != nil, let engine = dispatcher.engine, engine.isPlaying else {
+            return
+        }
         let clock = engine.playheadClock
         let nanos = MonotonicClock.nanos()
+        if clock.songShift != songShift {
+            // An edit of the song's timing or a jump moved the song time: what the output still plays was
+            // rendered before, so looks wait until the moved time is heard.
+            songShift = clock.songShift
+            errors = []
+            settledAt = now + JoinedEditor.settle + clock.latency
+            return
+        }
         // A stamp older than a few blocks means the output stalled: what it says is not what is heard.
         guard clock.playing, nanos < clock.nanos + JoinedEditor.staleNanos, now >= settledAt else { return }
-        let heard = clock.heard(atNanos: nanos)
-        guard heard > clock.playStart else { return }
         let hostNow = Double(nanos) / 1e9 + (participant.sync { $0.clockOffset } ?? 0)
-        let error = (heard - t.music(atHost: hostNow)) / t.rate
-        if abs(error) > JoinedEditor.rejoinBeyond {
-            start(t, engine)
-            return
+        let error: Double
+        if let zero = songZero, t.rate == 0 {
+            let heard = clock.heardSong(atNanos: nanos)
+            guard heard > clock.songPlayStart else { return }
+            error = heard - clock.songShift - (hostNow - zero)
+            if abs(error) > JoinedEditor.rejoinBeyond {
+                // The output stalled for longer than a nudge should skip: the song goes on from where it is here,
+                // on its own time (starting it again would lose the section it is in).
+                songZero = nil
+                return
+            }
+        } else {
+            let heard = clock.heard(atNanos: nanos)
+            guard heard > clock.playStart else { return }
+            error = (heard - t.music(atHost: hostNow)) / t.rate
+            if abs(error) > JoinedEditor.rejoinBeyond {
+                start(t, engine)
+                return
+            }
         }
         errors.append(error)
         var correction: Double?

@@ -141,6 +141,94 @@ final class SharedPlaybackTests: XCTestCase {
         }
     }
 
+    /// The process a tmux session's shell started (the program it runs), by the parent in /proc.
+    static func child(of session: TmuxSession) -> pid_t? {
+        guard let shell = Int32(session.tmux(["display", "-p", "-t", "t", "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for p in pids {
+            guard let pid = Int32(p), let stat = try? String(contentsOfFile: "/proc/\(p)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After the command's closing parenthesis: the state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, Int32(fields[1]) == shell { return pid }
+        }
+        return nil
+    }
+
+    /// A song played together keeps the common time, not only the common start: one player is stopped for
+    /// 0.3 s (SIGSTOP) while the song plays, its output runs dry and it falls behind, and a few seconds later the
+    /// two players' same onsets are again within 2 ms. Without the correction it would stay 0.3 s behind.
+    func testInASongAPlayerThatStalledIsBackInPhaseWithin2Milliseconds() throws {
+        guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
+            throw XCTSkip("build tempera first (swift build)")
+        }
+        let server = try PulseTestServer()
+        self.server = server
+        try AudioFile.write(Fixture.block(frames: 200, level: 0.3), sampleRate: 48_000, to: dir + "/onset.wav",
+                            as: .wavFloat)
+        // A looping song of 2.52 s: [0, 0.9) twice at x1, then once at x1.25; four onsets a pass of a section.
+        var doc = Fixture.document(tracks: [[(0, .clip(1)), (0.2, .clip(1)), (0.45, .clip(1)), (0.7, .clip(1))]],
+                                   slots: [ClipSlot(file: dir + "/onset.wav")], span: 0.9, volume: 0.8)
+        doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 0.9, repeats: 2, tempo: 1),
+                                   Song.Section(name: "B", start: 0, end: 0.9, repeats: 1, tempo: 1.25)],
+                        on: true, loop: true)
+        try DocumentFile.save(doc, to: dir + "/song.tempera")
+
+        let port = SharedPlaybackTests.freePort()
+        let host = start("host", "serve song.tempera --port \(port)", pulse: server.address)
+        usleep(500_000)
+        let left = start("left", "join 127.0.0.1:\(port) --name left --pan=-1", pulse: server.address)
+        let right = start("right", "join 127.0.0.1:\(port) --name right --pan=1", pulse: server.address)
+        let joined = left.wait(timeout: 30) { $0.contains("right") && $0.contains("latency") }
+        if !joined.met { print("the players did not join:\n" + host.screen() + "\n" + joined.screen + "\n" + right.screen()) }
+        XCTAssertTrue(joined.met, joined.screen)
+        let stalled = try XCTUnwrap(Self.child(of: right), "the right player's process")
+
+        for attempt in 1...3 {
+            let underrunsBefore = [left, right].map { SharedPlaybackTests.underruns($0.screen()) }
+            let wav = dir + "/song\(attempt).wav"
+            let recorder = try server.record(to: wav)
+            usleep(1_000_000)   // an idle null sink stalls its first writes: let the recording settle first
+            left.keys(["Space"])
+            usleep(4_000_000)
+            kill(stalled, SIGSTOP)
+            usleep(300_000)
+            kill(stalled, SIGCONT)
+            usleep(8_000_000)
+            let screens = [left, right].map { $0.screen() }
+            right.keys(["Space"])
+            usleep(500_000)
+            PulseTestServer.finish(recorder)
+            XCTAssertEqual(screens.map { $0.contains("playing") }, [true, true], "both players play")
+            let underruns = zip(screens.map(SharedPlaybackTests.underruns), underrunsBefore).map { $0 - $1 }
+
+            let samples = try AudioFile.read(wav).samples
+            let l = Onsets.soundStarts(samples, channels: 2, channel: 0), r = Onsets.soundStarts(samples, channels: 2, channel: 1)
+            guard let first = l.first else {
+                XCTFail("the left player played nothing")
+                break
+            }
+            // From 3 s after the stall on: each left onset with the nearest right one.
+            let after = l.filter { $0 >= first + 7 * 48_000 }
+            var worst = 0, paired = 0
+            for a in after {
+                guard let d = r.map({ $0 - a }).min(by: { abs($0) < abs($1) }) else { continue }
+                worst = max(worst, abs(d))
+                if abs(d) <= 96 { paired += 1 }
+            }
+            print(String(format: "a song with one player stalled 0.3 s: from 3 s after, %d left onsets, %d within 2 ms, "
+                         + "worst %.3f ms; underruns left %d right %d", after.count, paired, Double(worst) / 48,
+                         underruns[0], underruns[1]))
+            // Underruns of the player that was not stopped come from the loaded machine: such a run is done again.
+            if underruns[0] > 0 && attempt < 3 && (worst > 96 || after.count < 20) { continue }
+            XCTAssertGreaterThan(underruns[1], 0, "the stopped player's output ran dry: it did fall behind")
+            XCTAssertGreaterThanOrEqual(after.count, 20, "left onsets in the last 5 s")
+            XCTAssertLessThanOrEqual(worst, 96, "the stalled player was not back within 2 ms of the other")
+            break
+        }
+    }
+
     /// A TCP port nothing listens on now (the kernel's choice for port 0).
     static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

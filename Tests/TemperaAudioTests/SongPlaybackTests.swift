@@ -166,6 +166,38 @@ final class SongPlaybackTests: XCTestCase {
                                                  change + 26_400, change + 37_920, change + 55_200])  // B pass 1
     }
 
+    func testTheSongShiftCountsWhatATimingEditAndAJumpMovedTheSongTimeByAndNotANudge() {
+        var doc = shortSong()
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        _ = pump(engine, 52_800)
+        XCTAssertEqual(engine.playheadClock.song, 1.1, accuracy: 1e-9)
+        XCTAssertEqual(engine.playheadClock.songShift, 0)
+        // 0.125 s of B's timeline past its start: 1.1 s of song time at x1.25, 1 + 0.25 = 1.25 s at x0.5.
+        doc.song.sections[1].tempo = 0.5
+        engine.update(document: doc)
+        _ = pump(engine, 4_800)
+        let edited = engine.playheadClock
+        XCTAssertEqual(edited.songShift, 0.15, accuracy: 0.5 / 48_000)
+        // Song time less the shift is the output's own time since the start: 57,600 frames.
+        XCTAssertEqual(edited.song - edited.songShift, 1.2, accuracy: 1e-9)
+        engine.nudge(seconds: 0.01)
+        _ = pump(engine, 4_800)
+        let nudged = engine.playheadClock
+        XCTAssertEqual(nudged.songShift, edited.songShift)
+        XCTAssertEqual(nudged.song - nudged.songShift, 1.29, accuracy: 1e-9)
+        engine.jump(toSection: 0)
+        _ = pump(engine, 4_800)
+        let jumped = engine.playheadClock
+        XCTAssertEqual(jumped.song, 0.1, accuracy: 1e-9)
+        XCTAssertEqual(jumped.song - jumped.songShift, 1.39, accuracy: 1e-9)
+        engine.rewind()
+        _ = pump(engine, 480)
+        XCTAssertEqual(engine.playheadClock.songShift, 0, "a start from the beginning counts from nothing")
+    }
+
     func testTurningTheSongOnWhileTheLoopPlaysStartsTheSongFromItsBeginning() {
         var doc = shortSong()
         doc.song.on = false
