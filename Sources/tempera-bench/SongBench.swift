@@ -73,6 +73,23 @@ enum SongBench {
         }
         print("  allocations in the render path while the song plays: \(counted) in \(calls) render calls"
             + " (10 edits and 10 jumps between sections)")
+
+        // Pads hit while the song plays, each placed in the section heard: the hit, its place and the render.
+        var padCounted = 0, hits = 0, placed = 0
+        for k in 0..<10 {
+            engine.jump(toSection: (k * 13) % 100)
+            tempera_alloc_count_start()
+            for b in 0..<94 {
+                if b % 3 == 0 {
+                    if engine.hitPad(slot: 1 + (k + b) % 16, velocity: 0.7).place != nil { placed += 1 }
+                    hits += 1
+                }
+                engine.pump(into: buffer, frames: 256)
+            }
+            padCounted += tempera_alloc_count_stop()
+        }
+        print("  allocations with pads being hit while the song plays: \(padCounted) in \(10 * 94) render calls"
+            + " and \(hits) pad hits (\(placed) placed in a section)")
     }
 
     /// Median milliseconds of `n` runs.

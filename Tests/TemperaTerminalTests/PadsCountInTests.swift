@@ -6,7 +6,7 @@ import XCTest
 @testable import TemperaTerminal
 
 /// The Pads tab during the count-in before a take: the record line counts the beats down, and a pad played then
-/// sounds but is not recorded, which the status line says.
+/// sounds but is not recorded, which the status line says. And a take while the song plays.
 final class PadsCountInTests: XCTestCase {
     func editor(_ doc: Document) -> (Editor, Dispatcher, AudioEngine, () -> Void) {
         let screen = MemoryScreen(width: 100, height: 30)
@@ -84,5 +84,26 @@ final class PadsCountInTests: XCTestCase {
         view.ascii = true
         view.transport.countIn = 0
         XCTAssertEqual(PadsTab.recordText(session: session, view: view, Glyphs.ascii).1, "* starting")
+    }
+
+    func testATakeWhileTheSongPlaysRecordsAHitInTheRegionOfTheSectionHeardAtItsTimeThere() throws {
+        // A [0,1) once at x1 (1 s), then B [2,3) twice at x2 (0.5 s a pass): B's second pass starts at 1.5 s.
+        var doc = Document.demo()
+        doc.transport.tempo = 1
+        doc.transport.length = 3
+        doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 1, repeats: 1, tempo: 1),
+                                   Song.Section(name: "B", start: 2, end: 3, repeats: 2, tempo: 2)], on: true)
+        let (editor, d, engine, done) = editor(doc)
+        defer { done() }
+        func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }
+        let before = d.session.document
+        press("F7 enter space")
+        _ = pump(engine, 78_000)          // 1.625 s: B's second pass, 0.125 s in at x2
+        press("q")
+        press("space")
+        XCTAssertEqual(d.view.message, "take: 1 hit recorded, one undo step (u undoes)")
+        let added = d.session.document.tracks.flatMap { t in t.markers.filter { m in !before.tracks.contains { $0.markers.contains(m) } } }
+        XCTAssertEqual(added.map(\.content), [.clip(5)])
+        XCTAssertEqual(added.first?.time ?? 0, 2.25, accuracy: 0.02, "in B's region [2,3), not in A's, not at its start")
     }
 }
