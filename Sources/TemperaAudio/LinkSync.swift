@@ -112,6 +112,8 @@ struct LinkFollow {
     var startPending = false
     /// The session beat the waiting play starts on (NaN: not chosen yet).
     var startBeat = Double.nan
+    /// The frame since which a waiting play is held for the session's tempo to reach the snapshot (-1: not held).
+    var heldSince: Int64 = -1
     /// Where the music stood before this block's snapshot and commands (NaN: not playing).
     var musicBefore = Double.nan
     /// The part of a frame not yet moved.
@@ -172,6 +174,7 @@ extension RenderState {
         countInEnd = Int64.max
         link.startPending = true
         link.startBeat = .nan
+        link.heldSince = -1
         return true
     }
 
@@ -203,6 +206,24 @@ extension RenderState {
             link.startPending = false
         }
         if link.startPending {
+            // The session's tempo (a peer joined, or set it, during the wait) is not yet the snapshot's: music
+            // started now would run at the old tempo until the next snapshot, the clock pulled along block by
+            // block, and the start as heard would no longer be where the clock says it is. The start waits for
+            // the tempo, then for the next bar at it (for a second at most: the tempo is published by the
+            // application thread, `AudioEngine.followLinkTempo`).
+            let range = Transport.tempoRange
+            let sessionTempo = min(max(bpm * beatSeconds / 60, range.lowerBound), range.upperBound)
+            let tempo = section < sn.sectionCount ? sn.sections[section].tempo : sessionTempo
+            if abs(sessionTempo - tempo) > 1e-9 * tempo {
+                if link.heldSince < 0 { link.heldSince = frame }
+                if frame - link.heldSince < Int64(rate) {
+                    link.startBeat = .nan
+                    countInEnd = Int64.max
+                    return
+                }
+            } else {
+                link.heldSince = -1
+            }
             // The frame the start beat is heard on, found again at every block of the wait from the newest
             // estimate of when a frame is heard (the first ones, as a stream starts, are the roughest), so the
             // music starts on the beat rather than being pulled onto it afterwards.

@@ -74,8 +74,9 @@ struct PadPlayer {
         if feed.errors > 0 { throw CommandLineFailure.report("tempera: \(feed.errors) bad line(s) on standard input were skipped") }
     }
 
-    /// When the first music of this playing is heard, on `MonotonicClock` (after the count-in): the time the
-    /// events' seconds count from. The median over the first stamps, so one early estimate does not decide it.
+    /// When the first music of this playing is heard, on `MonotonicClock` (after the count-in, or the wait for a Link
+    /// session's bar): the time the events' seconds count from. The median over the first stamps, so one early
+    /// estimate does not decide it.
     func heardStart() -> UInt64 {
         var seen: [UInt64] = []
         var lastStamp: UInt64 = 0
@@ -88,6 +89,8 @@ struct PadPlayer {
                 seen.append(song ? c.nanos(whenSongHeard: c.songPlayStart) : c.nanos(whenHeard: c.playStart))
             }
             if engine.isFinished && seen.isEmpty { return MonotonicClock.nanos() }
+            // Following a session, its tempo must reach the engine while the start waits for the session's bar.
+            tick?()
             usleep(1_000)
         }
         if seen.isEmpty { return MonotonicClock.nanos() }

@@ -18,19 +18,37 @@ final class LinkPadsTests: XCTestCase {
     }
 
     func testPadsUnderLinkLandOnTheirTimePlusTheReportedLatencyAndOnTheMusicHeardAtTheSessionsTempo() throws {
+        // A peer already in the session holds it at 140 BPM (its document's tempo): the player joins it at that
+        // tempo before it plays, and the music plays at x7/6 from the peer's next bar.
+        try playPads(peerTempo: 7.0 / 6, meter: 4, setTempo: false)
+    }
+
+    func testPadsUnderLinkLandAsWellWhenTheSessionsTempoChangesWhileThePlayerWaitsForTheBar() throws {
+        // The peer holds the session at 120 BPM; the player joins it at that tempo and waits for the session's
+        // bar (8 beats: the session's beat 8, 4 s after the peer began, about 2 s after the player did), and
+        // while it waits a third peer sets 140 BPM. The music must start at the new tempo on the bar: started at
+        // the old one, the clock is pulled onto the session block by block after the first onset sounded, and
+        // every pad lands about 2 ms early.
+        try playPads(peerTempo: 1, meter: 8, setTempo: true)
+    }
+
+    /// Plays `pads.tempera` (meter `meter`) with `--pads` under Link against a peer whose document plays at
+    /// `peerTempo` (x1: 120 BPM); with `setTempo`, `tempera link --bpm 140` starts with the player. The session
+    /// ends at 140 BPM either way.
+    private func playPads(peerTempo: Double, meter: Int, setTempo: Bool) throws {
         let (dir, server) = try LinkTests.prepare()
         defer {
             server.stop()
             try? FileManager.default.removeItem(atPath: dir)
         }
-        // The music: one onset at 0 in a 6 s loop played once; the pads on slot 2. A peer already in the session
-        // holds it at 140 BPM (its document's tempo), so the music plays at x7/6 and starts on the peer's bar.
+        // The music: one onset at 0 in a 6 s loop played once; the pads on slot 2.
         _ = try Fixture.wav(Fixture.block(frames: 200, level: 0.3), in: dir, name: "loop.wav")
         _ = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "pad.wav")
-        let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "loop.wav"), ClipSlot(file: "pad.wav")],
+        var doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "loop.wav"), ClipSlot(file: "pad.wav")],
                                    span: 6, volume: 0.8)
+        doc.transport.meter = meter
         try DocumentFile.save(doc, to: dir + "/pads.tempera")
-        try DocumentFile.save(Fixture.document(tracks: [[]], slots: [], tempo: 7.0 / 6, span: 2), to: dir + "/quiet.tempera")
+        try DocumentFile.save(Fixture.document(tracks: [[]], slots: [], tempo: peerTempo, span: 2), to: dir + "/quiet.tempera")
         let times: [Double] = (0..<20).map { i -> Double in 0.1 + Double(i) * 0.13 + Double(i % 3) * 0.011 }
         let input: String = times.map { (t: Double) -> String in "\(t) 2 0.8\n" }.joined()
         try input.write(toFile: dir + "/pads.in", atomically: true, encoding: .utf8)
@@ -46,6 +64,7 @@ final class LinkPadsTests: XCTestCase {
             parecord --device=out.monitor --format=float32le --rate=48000 --channels=2 --file-format=wav rec.wav &
             P=$!
             sleep 0.8
+            \(setTempo ? "\"$T\" link --bpm 140 --wait 5 > link.out 2> link.err &" : "")
             "$T" play pads.tempera --link --pads < pads.in > pads.out 2> pads.err
             echo $? > pads.status
             sleep 0.3
@@ -61,7 +80,11 @@ final class LinkPadsTests: XCTestCase {
                 (try? String(contentsOfFile: dir + "/" + name, encoding: .utf8)) ?? ""
             }
             XCTAssertEqual(read("pads.status"), "0\n", read("pads.err"))
-            XCTAssertTrue(read("pads.err").contains("link: 1 peer at 140.00 BPM"), "the player joined the peer: \(read("pads.err"))")
+            XCTAssertTrue(read("pads.err").contains(setTempo ? " at 140.00 BPM" : "link: 1 peer at 140.00 BPM"),
+                          "the player joined the peer: \(read("pads.err"))")
+            if setTempo {
+                XCTAssertTrue(read("link.out").hasSuffix("\"bpm\":140.000}\n"), "the third peer set the tempo: \(read("link.out"))")
+            }
             let underran = read("pads.err").contains(" underrun")
             if underran && attempt < 3 { continue }
             let played: [Played] = try read("pads.out").split(separator: "\n").map { (line: Substring) -> Played in
@@ -79,7 +102,7 @@ final class LinkPadsTests: XCTestCase {
                 Double(onset - first) / 48 - (p.at + p.latency) * 1000
             }
             let worst: Double = errors.map { abs($0) }.max() ?? 0
-            print("pads under Link, errors (ms): " + errors.map { String(format: "%.2f", $0) }.joined(separator: " "))
+            print("pads under Link\(setTempo ? " (140 BPM set while waiting)" : ""), attempt \(attempt), errors (ms): " + errors.map { String(format: "%.2f", $0) }.joined(separator: " "))
             if worst > 1 && attempt < 3 {
                 print(String(format: "pads under Link: run %d drifted %.3f ms (a loaded machine); again", attempt, worst))
                 continue
