@@ -8,21 +8,6 @@ import XCTest
 /// The Pads tab during the count-in before a take: the record line counts the beats down, and a pad played then
 /// sounds but is not recorded, which the status line says. And a take while the song plays.
 final class PadsCountInTests: XCTestCase {
-    func editor(_ doc: Document) -> (Editor, Dispatcher, AudioEngine, () -> Void) {
-        let screen = MemoryScreen(width: 100, height: 30)
-        let dir = NSTemporaryDirectory() + "tempera-pads-countin-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let paths = ConfigPaths(config: dir + "/config", state: dir + "/state")
-        let d = Dispatcher(session: Session(document: doc), keyMap: .standard, width: 100, height: 30, paths: paths,
-                           clock: { 0 })
-        let editor = Editor(screen: screen, dispatcher: d, autosave: Autosave(paths: paths), clock: { 0 })
-        let engine = AudioEngine(output: .null)
-        engine.start()
-        d.engine = engine
-        d.replaceSession(Session(document: doc))
-        editor.process([])
-        return (editor, d, engine, { engine.stop(); try? FileManager.default.removeItem(atPath: dir) })
-    }
-
     /// The Pads tab's record line as drawn now.
     func recordLine(_ d: Dispatcher) -> String {
         let c = render(d.session, d.view, width: 100, height: 30)
@@ -37,7 +22,7 @@ final class PadsCountInTests: XCTestCase {
         doc.transport.meter = 3
         doc.transport.click = true
         doc.transport.countIn = 1
-        let (editor, d, engine, done) = editor(doc)
+        let (editor, d, engine, done) = padsEditor(doc)
         defer { done() }
         func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }
         let before = d.session.document
@@ -93,7 +78,7 @@ final class PadsCountInTests: XCTestCase {
         doc.transport.length = 3
         doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 1, repeats: 1, tempo: 1),
                                    Song.Section(name: "B", start: 2, end: 3, repeats: 2, tempo: 2)], on: true)
-        let (editor, d, engine, done) = editor(doc)
+        let (editor, d, engine, done) = padsEditor(doc)
         defer { done() }
         func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }
         let before = d.session.document

@@ -20,12 +20,7 @@ final class PadsCountInTmuxTests: XCTestCase {
     /// Slot n plays 5 ms of the constant level 0.02·n (so a peak names its slot); an empty three-second loop; the
     /// click on with one bar of three one-second beats of count-in.
     func document() throws -> Document {
-        var slots: [ClipSlot] = []
-        for n in 1...16 {
-            try AudioFile.write([Float](repeating: Float(n) * 0.02, count: 240), sampleRate: 48_000,
-                                to: dir + "/s\(n).wav", as: .wavFloat)
-            slots.append(ClipSlot(name: "s\(n)", file: "s\(n).wav", attack: 0, release: 1))
-        }
+        let slots = try levelSlots(in: dir)
         var doc = Document(tracks: [Track(name: "pads", markers: MarkerList([]))], slots: slots)
         doc.transport = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 3, loopOn: true, length: 3)
         doc.transport.beat = 1

@@ -69,24 +69,8 @@ final class PadsTabTests: XCTestCase {
         XCTAssertEqual(PadsTab.velocity(row: 1, height: 2), 0.5)
     }
 
-    /// An editor on the null output: the engine renders only when the test pumps it.
-    func editor(_ doc: Document, keyMap: KeyMap = .standard) -> (Editor, Dispatcher, AudioEngine, () -> Void) {
-        let screen = MemoryScreen(width: 100, height: 30)
-        let dir = NSTemporaryDirectory() + "tempera-pads-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let paths = ConfigPaths(config: dir + "/config", state: dir + "/state")
-        let d = Dispatcher(session: Session(document: doc), keyMap: keyMap, width: 100, height: 30, paths: paths,
-                           clock: { 0 })
-        let editor = Editor(screen: screen, dispatcher: d, autosave: Autosave(paths: paths), clock: { 0 })
-        let engine = AudioEngine(output: .null)
-        engine.start()
-        d.engine = engine
-        d.replaceSession(Session(document: doc))
-        editor.process([])
-        return (editor, d, engine, { engine.stop(); try? FileManager.default.removeItem(atPath: dir) })
-    }
-
     func testInThePadsTabQPlaysSlotFiveInsteadOfQuittingAndShiftPlaysAnAccent() {
-        let (editor, d, engine, done) = editor(.demo())
+        let (editor, d, engine, done) = padsEditor(.demo())
         defer { done() }
         func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }
         press("F7 q")
@@ -108,7 +92,7 @@ final class PadsTabTests: XCTestCase {
 
     func testThePadKeysAreRebindableInTheKeyMapFile() throws {
         let map = try KeyMap.standard.merging("pads k pad.5\npads q none\n", file: "keys")
-        let (editor, d, _, done) = editor(.demo(), keyMap: map)
+        let (editor, d, _, done) = padsEditor(.demo(), keyMap: map)
         defer { done() }
         editor.process(Key.sequence("F7 k").map { .key($0) })
         XCTAssertEqual(d.view.message, "pad 5 clap 80%")
@@ -123,7 +107,7 @@ final class PadsTabTests: XCTestCase {
     func testATakeOfTwoPassesRecordsEachHitWhereItWasHeardAndUndoesInOneStep() throws {
         var doc = Document.demo()
         doc.transport.tempo = 1
-        let (editor, d, engine, done) = editor(doc)
+        let (editor, d, engine, done) = padsEditor(doc)
         defer { done() }
         func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }
         let before = d.session.document
@@ -158,7 +142,7 @@ final class PadsTabTests: XCTestCase {
     }
 
     func testAnUndoDuringATakeTakesBackItsHitsSoFarAndRecordingGoesOn() {
-        let (editor, d, engine, done) = editor(.demo())
+        let (editor, d, engine, done) = padsEditor(.demo())
         defer { done() }
         func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }
         let before = d.session.document
@@ -177,7 +161,7 @@ final class PadsTabTests: XCTestCase {
     }
 
     func testArmingWhileTheLoopPlaysStartsTheTakeAndDisarmingEndsIt() {
-        let (editor, d, engine, done) = editor(.demo())
+        let (editor, d, engine, done) = padsEditor(.demo())
         defer { done() }
         func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }
         press("F7 space")
@@ -194,4 +178,20 @@ final class PadsTabTests: XCTestCase {
         XCTAssertEqual(d.view.message, "take: 1 hit recorded, one undo step (u undoes)")
         XCTAssertTrue(engine.isPlaying, "disarming leaves the loop playing")
     }
+}
+
+/// An editor on the null output: the engine renders only when the test pumps it.
+func padsEditor(_ doc: Document, keyMap: KeyMap = .standard) -> (Editor, Dispatcher, AudioEngine, () -> Void) {
+    let screen = MemoryScreen(width: 100, height: 30)
+    let dir = NSTemporaryDirectory() + "tempera-pads-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let paths = ConfigPaths(config: dir + "/config", state: dir + "/state")
+    let d = Dispatcher(session: Session(document: doc), keyMap: keyMap, width: 100, height: 30, paths: paths,
+                       clock: { 0 })
+    let editor = Editor(screen: screen, dispatcher: d, autosave: Autosave(paths: paths), clock: { 0 })
+    let engine = AudioEngine(output: .null)
+    engine.start()
+    d.engine = engine
+    d.replaceSession(Session(document: doc))
+    editor.process([])
+    return (editor, d, engine, { engine.stop(); try? FileManager.default.removeItem(atPath: dir) })
 }

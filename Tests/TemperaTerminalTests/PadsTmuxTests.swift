@@ -23,12 +23,7 @@ final class PadsTmuxTests: XCTestCase {
     /// Slot n plays 5 ms of the constant level 0.02·n (so a peak names its slot); track 1 plays slot 16 at the
     /// start of each one-second pass, the loop's mark in the recording.
     func document() throws -> Document {
-        var slots: [ClipSlot] = []
-        for n in 1...16 {
-            try AudioFile.write([Float](repeating: Float(n) * 0.02, count: 240), sampleRate: 48_000,
-                                to: dir + "/s\(n).wav", as: .wavFloat)
-            slots.append(ClipSlot(name: "s\(n)", file: "s\(n).wav", attack: 0, release: 1))
-        }
+        let slots = try levelSlots(in: dir)
         var doc = Document(tracks: [Track(name: "loop", markers: MarkerList([Marker(id: 0, time: 0, amp: 1, content: .clip(16))]))],
                            slots: slots)
         doc.transport = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 1, loopOn: true, length: 1)
@@ -236,5 +231,14 @@ final class PadsTmuxTests: XCTestCase {
         session.keys(["C-s"])
         XCTAssertTrue(session.wait(timeout: 10) { _ in (try? DocumentFile.load(path)) == original }.met,
                       "undo gives back the document before the take")
+    }
+}
+
+/// Sixteen slots, slot n playing 5 ms of the constant level 0.02·n, so that a peak in a recording names its slot.
+func levelSlots(in dir: String) throws -> [ClipSlot] {
+    try (1...16).map { n in
+        try AudioFile.write([Float](repeating: Float(n) * 0.02, count: 240), sampleRate: 48_000,
+                            to: dir + "/s\(n).wav", as: .wavFloat)
+        return ClipSlot(name: "s\(n)", file: "s\(n).wav", attack: 0, release: 1)
     }
 }
