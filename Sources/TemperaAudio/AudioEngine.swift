@@ -278,8 +278,7 @@ public final class AudioEngine {
             documentBPM = own
             let bpm = session.bpm
             linkBPM = bpm
-            let range = Transport.tempoRange
-            document.transport.tempo = min(max(document.transport.tempo(forBPM: bpm), range.lowerBound), range.upperBound)
+            document.transport.tempo = Transport.tempoInRange(forBPM: bpm, beat: document.transport.beat)
             // Link has one tempo for every peer: the song's sections all play at it, their own tempos set aside.
             for i in document.song.sections.indices { document.song.sections[i].tempo = nil }
         }
@@ -458,9 +457,7 @@ public final class AudioEngine {
         let t = doc.transport
         // Following Link, every section plays at the session's tempo.
         let following = linkTempo
-        let tempo = following.map { bpm in
-            min(max(t.tempo(forBPM: bpm), Transport.tempoRange.lowerBound), Transport.tempoRange.upperBound)
-        } ?? t.tempo
+        let tempo = following.map { Transport.tempoInRange(forBPM: $0, beat: t.beat) } ?? t.tempo
         if doc.song.plays {
             // What is heard lags the section just rendered; near a section's start it is not worth crossing back.
             let j = min(shared.pointee.section.load(ordering: .relaxed), doc.song.sections.count - 1)

@@ -211,8 +211,7 @@ extension RenderState {
             // block, and the start as heard would no longer be where the clock says it is. The start waits for
             // the tempo, then for the next bar at it (for a second at most: the tempo is published by the
             // application thread, `AudioEngine.followLinkTempo`).
-            let range = Transport.tempoRange
-            let sessionTempo = min(max(bpm * beatSeconds / 60, range.lowerBound), range.upperBound)
+            let sessionTempo = Transport.tempoInRange(forBPM: bpm, beat: beatSeconds)
             let tempo = section < sn.sectionCount ? sn.sections[section].tempo : sessionTempo
             if abs(sessionTempo - tempo) > 1e-9 * tempo {
                 if link.heldSince < 0 { link.heldSince = frame }

@@ -72,25 +72,13 @@ public struct OfflineRenderer {
     /// Runs `body` with a render state playing the document from the loop start, `loops` passes.
     private func withPlayingState<R>(_ body: (UnsafeMutablePointer<RenderState>, UnsafeMutablePointer<EngineShared>) throws -> R)
         rethrows -> R {
-        let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
-        shared.initialize(to: EngineShared())
-        let state = RenderState.make(rate: sampleRate, shared: shared)
         let snap = PublishedSnapshot(seq: 1, document: document, sampleRate: sampleRate, samples: samples,
                                      playback: EventCompiler().playback(for: document),
                                      clickSound: document.transport.click ? ClickSound(sampleRate: sampleRate) : nil)
-        defer {
-            RenderState.destroy(state)
-            shared.deinitialize(count: 1)
-            shared.deallocate()
-            withExtendedLifetime(snap) {}
+        return try RenderState.withAdopted(snap, rate: sampleRate, polyphony: polyphony) { state, shared in
+            shared.pointee.send(TransportCommand(.play, value: Int32(clamping: loops)))
+            return try body(state, shared)
         }
-        shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
-        state.pointee.polyphony = polyphony
-        RenderState.adoptLatest(state)
-        // Full volume from the first sample, as a live engine that has been running settles to.
-        state.pointee.master = snap.pointer.pointee.volume
-        shared.pointee.send(TransportCommand(.play, value: Int32(clamping: loops)))
-        return try body(state, shared)
     }
 
     /// The blocks a render is cut into: the passes, then the tail while voices sound. `block` renders `n` frames
@@ -161,5 +149,28 @@ public struct OfflineRenderer {
             try output.finish()
         }
         progress(1)
+    }
+}
+
+extension RenderState {
+    /// Runs `body` with a render state and shared state of their own that have adopted `snap`, the master level
+    /// already at its volume (as a live engine that has been running settles to); all is freed after `body`.
+    static func withAdopted<R>(_ snap: PublishedSnapshot, rate: Double, polyphony: Int? = nil,
+                               _ body: (UnsafeMutablePointer<RenderState>, UnsafeMutablePointer<EngineShared>) throws -> R)
+        rethrows -> R {
+        let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
+        shared.initialize(to: EngineShared())
+        let state = RenderState.make(rate: rate, shared: shared)
+        defer {
+            RenderState.destroy(state)
+            shared.deinitialize(count: 1)
+            shared.deallocate()
+            withExtendedLifetime(snap) {}
+        }
+        shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
+        if let polyphony { state.pointee.polyphony = polyphony }
+        RenderState.adoptLatest(state)
+        state.pointee.master = snap.pointer.pointee.volume
+        return try body(state, shared)
     }
 }

@@ -12,6 +12,12 @@ extension Transport {
     /// The tempo factor that plays `bpm` beats a minute: bpm * beat / 60.
     public func tempo(forBPM bpm: Double) -> Double { bpm * beat / 60 }
 
+    /// The tempo factor that plays `bpm` beats a minute of `beat` seconds, kept within `tempoRange` (a tempo set
+    /// from outside: an Ableton Link session, a key stepping a BPM).
+    public static func tempoInRange(forBPM bpm: Double, beat: Double) -> Double {
+        min(max(bpm * beat / 60, tempoRange.lowerBound), tempoRange.upperBound)
+    }
+
     /// One grid step in seconds at x1 (beat / steps); nil when the grid is off.
     public var gridStep: Double? { grid.map { beat / Double($0) } }
 

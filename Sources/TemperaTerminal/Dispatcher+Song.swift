@@ -30,7 +30,7 @@ extension Dispatcher {
             // One BPM a step, on whole BPMs.
             let t = s.document.transport
             let bpm = (60 * (song.sections[j].tempo ?? t.tempo) / t.beat).rounded() + (verb == .tempoUp ? 1 : -1)
-            let tempo = Dispatcher.clamp(t.tempo(forBPM: bpm), Transport.tempoRange)
+            let tempo = Transport.tempoInRange(forBPM: bpm, beat: t.beat)
             try command(.section(n, .tempo(tempo)))
             say("section \(n) (\(song.sections[j].name)): \(Session.bpmText(60 * tempo / t.beat)) BPM")
         case .moveUp, .moveDown:

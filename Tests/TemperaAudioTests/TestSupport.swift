@@ -58,19 +58,7 @@ func assertSamplesEqual(_ a: [Float], _ b: [Float], accuracy: Float = 0, file: S
 func withOneClipRenderState(_ buffer: SampleBuffer,
                             _ body: (UnsafeMutablePointer<RenderState>, UnsafeMutablePointer<EngineShared>) throws -> Void) rethrows {
     let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "dc.wav")])
-    let shared = UnsafeMutablePointer<EngineShared>.allocate(capacity: 1)
-    shared.initialize(to: EngineShared())
-    let state = RenderState.make(rate: 48_000, shared: shared)
     let snap = PublishedSnapshot(seq: 1, document: doc, events: EventCompiler().events(for: doc),
                                  sampleRate: 48_000, samples: [[buffer]])
-    defer {
-        RenderState.destroy(state)
-        shared.deinitialize(count: 1)
-        shared.deallocate()
-        withExtendedLifetime(snap) {}
-    }
-    shared.pointee.latest.store(Int(bitPattern: snap.pointer), ordering: .releasing)
-    RenderState.adoptLatest(state)
-    state.pointee.master = snap.pointer.pointee.volume
-    try body(state, shared)
+    try RenderState.withAdopted(snap, rate: 48_000, body)
 }

@@ -70,7 +70,7 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(theme.missingRoles, [])
     }
 
-    func testABaseNamedOnManyLinesIsReadOnce() throws {
+    func testAThemeNamingItsBaseOnManyLinesReadsInUnderASecond() throws {
         // A file of 5,000 `base` lines (once a 2 s input under the fuzzer) reads like a file naming it once.
         let text = String(repeating: "base = light\nbase = dark\n", count: 2_500) + "marker = red\n"
         let clock = ContinuousClock()
