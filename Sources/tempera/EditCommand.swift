@@ -83,7 +83,8 @@ struct EditCommand: ParsableCommand {
         if serve { return try host(session, keyMap: keyMap, theme: chosenTheme, paths: paths) }
 
         session.kits = HydrogenKits()
-        let autosave = Autosave(paths: paths)
+        var autosave = Autosave(paths: paths)
+        let sharedFile = autosave.claim(for: session.path)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
         let engine = AudioEngine(output: audioChoice.output)
         // Peers coming and going and the session's tempo changing wake the editor, so its status line shows them.
@@ -103,6 +104,7 @@ struct EditCommand: ParsableCommand {
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
         if link { dispatcher.say("Ableton Link: playing follows the session's tempo and bar") }
+        if let sharedFile { dispatcher.say(sharedFile) }
         if let recovered { dispatcher.offerRecovery(recovered) }
 
         let screen: CursesScreen
