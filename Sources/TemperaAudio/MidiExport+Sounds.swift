@@ -12,7 +12,7 @@ extension MidiExport {
         let rate = 48_000.0
         let fonts = SoundFontBank(sampleRate: rate)
         let lengths: [Double?] = slots.enumerated().map { i, slot in
-            guard !slot.isEmpty, slot.mode == .oneShot else { return nil }
+            guard !slot.isEmpty, !slot.isSilentMidi, slot.mode == .oneShot else { return nil }
             if slot.soundFont != nil {
                 let (note, problem) = fonts.sample(for: slot, baseDirectory: baseDirectory)
                 if let problem { warnings.append("slot \(i + 1): \(problem)") }
