@@ -42,6 +42,10 @@ struct EditCommand: ParsableCommand {
     @Option(help: "With --serve: the name the others see.")
     var name: String = ProcessInfo.processInfo.environment["USER"] ?? "host"
 
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio), jack (a JACK server: its rate and period) or "
+        + "null (default: the settings file's 'audio', else pulse).", discussion: ""))
+    var audio: AudioChoice?
+
     @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only).")
     var pan: Double = 0
 
@@ -53,9 +57,11 @@ struct EditCommand: ParsableCommand {
         let session: Session
         let keyMap: KeyMap
         let chosenTheme: Theme
+        var audioChoice = audio ?? .pulse
         do {
             keyMap = try KeyMap.load(paths: paths)
             let settings = try Settings.load(paths: paths)
+            audioChoice = audio ?? AudioChoice(rawValue: settings.audio) ?? .pulse
             let name = theme ?? settings.theme
             guard let t = try Theme.named(name, paths: paths) else {
                 throw ConfigError(file: "--theme", line: 0, "no theme '\(name)'")
@@ -83,7 +89,7 @@ struct EditCommand: ParsableCommand {
         var autosave = Autosave(paths: paths)
         let sharedFile = autosave.claim(for: session.path)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
-        let engine = AudioEngine()
+        let engine = AudioEngine(output: audioChoice.output)
         // Peers coming and going and the session's tempo changing wake the editor, so its status line shows them.
         let wakeup = Wakeup()
         if link {
