@@ -6,8 +6,11 @@ public struct GroupElement: Hashable, Sendable {
     public var trackOffset: Int
     public var amp: Double
     public var content: Content?
+    /// The marker's probability, ratchet and slice offset.
+    public var extras = MarkerExtras()
 
-    public init(offset: Double, trackOffset: Int = 0, amp: Double, content: Content?) {
+    public init(offset: Double, trackOffset: Int = 0, amp: Double, content: Content?, extras: MarkerExtras = MarkerExtras()) {
+        self.extras = extras
         self.offset = offset
         self.trackOffset = trackOffset
         self.amp = amp
