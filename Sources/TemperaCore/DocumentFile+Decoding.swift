@@ -331,7 +331,7 @@ extension DocumentFile {
             var bank = GroupBank()
             var seen = Set<Int>()
             for item in try array(v, "groups") {
-                let o = try Object(item, "a group", allowed: ["group", "span", "elements"])
+                let o = try Object(item, "a group", allowed: ["group", "span", "elements", "groove"])
                 let numberValue = try o.required("group", in: "a group")
                 let n = try int(numberValue, "group", GroupBank.range)
                 if !seen.insert(n).inserted { throw numberValue.error("group \(n) is given twice") }
@@ -348,6 +348,7 @@ extension DocumentFile {
                                             content: try content(eo["clip"]), extras: extras)
                     }
                 }
+                if let x = o.optional("groove") { g.groove = try groove(x) }
                 let last = g.elements.map(\.offset).max() ?? 0
                 if let x = o.optional("span") {
                     g.span = try double(x, "span", { $0 >= last && $0 <= maxTime }, "must be at least the last offset (\(number(last)))")
@@ -357,6 +358,26 @@ extension DocumentFile {
                 bank[n] = g
             }
             return bank
+        }
+
+        /// A group's groove: `{"grid": G, "step": SECONDS, "offsets": [...], "amps": [...]}`, nulls for empty steps.
+        static func groove(_ v: JSONValue) throws -> Groove {
+            let o = try Object(v, "a groove", allowed: ["grid", "step", "offsets", "amps"])
+            let steps = try int(try o.required("grid", in: "a groove"), "grid", 1...CommandParser.maxQuantize)
+            let step = try double(try o.required("step", in: "a groove"), "step", { $0 > 0 && $0 <= maxTime },
+                                  "must be greater than 0")
+            let offsets = try array(try o.required("offsets", in: "a groove"), "offsets").map { x -> Double? in
+                if case .null = x.kind { return nil }
+                return try double(x, "offset", { abs($0) <= maxTime }, "must be at most 10000000 either way")
+            }
+            let amps = try array(try o.required("amps", in: "a groove"), "amps").map { x -> Double? in
+                if case .null = x.kind { return nil }
+                return try amp(x)
+            }
+            guard offsets.count == amps.count, !offsets.isEmpty, offsets.count <= Limits.maxAddedMarkers else {
+                throw v.error("a groove needs as many offsets as amps (at least one)")
+            }
+            return Groove(steps: steps, step: step, offsets: offsets, amps: amps)
         }
 
         static func tracks(_ v: JSONValue, nextID: inout MarkerID) throws -> [Track] {

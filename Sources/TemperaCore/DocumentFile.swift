@@ -76,7 +76,13 @@ public enum DocumentFile {
         out += "  \"groups\": ["
         for (k, n) in groups.enumerated() {
             let g = document.groups[n]
-            out += "\n    {\"group\": \(n), \"span\": \(number(g.span)), \"elements\": [\n"
+            out += "\n    {\"group\": \(n), \"span\": \(number(g.span)), "
+            if let groove = g.groove {
+                func list(_ xs: [Double?]) -> String { "[" + xs.map { $0.map(number) ?? "null" }.joined(separator: ", ") + "]" }
+                out += "\"groove\": {\"grid\": \(groove.steps), \"step\": \(number(groove.step)), "
+                    + "\"offsets\": \(list(groove.offsets)), \"amps\": \(list(groove.amps))},\n     "
+            }
+            out += "\"elements\": [\n"
             for (i, e) in g.elements.enumerated() {
                 out += "      {\"offset\": \(number(e.offset)), \"track\": \(e.trackOffset), \"amp\": \(number(e.amp))"
                 if let c = e.content { out += ", \"clip\": \(content(c))" }
