@@ -199,3 +199,70 @@ final class AudioImportTests: XCTestCase {
         XCTAssertLessThan(grid.rms, 0.010)
     }
 }
+
+/// Probability and ratchets as rendered, and fitting a temperament through audio (DESIGN §20).
+final class GrooveAudioTests: XCTestCase {
+    /// A document of one track on the default kit's rim (slot 6), one marker, looping every 50 ms.
+    func document(_ change: (inout Marker) -> Void) -> Document {
+        var m = Marker(id: 0, time: 0, amp: 0.8, content: .clip(6))
+        change(&m)
+        var doc = Document(tracks: [Track(name: "x", markers: MarkerList([m]))])
+        doc.transport.loopEnd = 0.05
+        doc.transport.length = 0.05
+        doc.transport.volume = 1
+        return doc
+    }
+
+    func render(_ doc: Document, loops: Int) -> [Float] {
+        OfflineRenderer(document: doc, baseDirectory: nil, sampleRate: 48_000, loops: loops, maxTail: 0,
+                        kitDirectory: TestPaths.kitDirectory).renderAll()
+    }
+
+    func testHalfProbabilityRendersTheSameTwiceAndSoundsWhatTheScheduleSays() {
+        let doc = document { $0.p = 0.5 }
+        let a = render(doc, loops: 1000), b = render(doc, loops: 1000)
+        XCTAssertEqual(a, b)
+        // Which passes sound: the first frame of each pass is the rim's first sample (loud) or silence.
+        let sounded = (0..<1000).filter { (k: Int) -> Bool in
+            let start = 2 * k * 2400
+            var loud: Float = 0
+            for i in start..<(start + 200) { loud = max(loud, abs(a[i])) }
+            return loud > 1e-4
+        }
+        let scheduled = Schedule(document: doc, sampleRate: 48_000).onsets(loops: 1000).map(\.loop)
+        XCTAssertEqual(sounded, scheduled)
+        XCTAssertEqual(Double(sounded.count), 500, accuracy: 50)
+        print("p=0.5 over 1000 passes: \(sounded.count) sounded")
+    }
+
+    func testFourRatchetHitsSoundAlikeToTheFrame() {
+        // Four hits over the 50 ms loop, 600 frames apart: the render is the single hit's sound laid down at
+        // frames 0, 600, 1200 and 1800, each at the marker's amplitude.
+        let x = render(document { $0.rep = 4; $0.amp = 0.5 }, loops: 1)
+        let single = render(document { $0.amp = 0.5 }, loops: 1)
+        var expected = [Float](repeating: 0, count: 2 * 2000)
+        for k in 0..<4 {
+            for n in (k * 600)..<2000 { for c in 0..<2 { expected[2 * n + c] += single[2 * (n - k * 600) + c] } }
+        }
+        assertSamplesEqual(Array(x[0..<4000]), expected, accuracy: 1e-6)
+    }
+
+    func testAFitThroughAudio() throws {
+        // Tigrigna at 0.37 over two seconds, stamped at 0.1 s on the rim, rendered at 44.1 kHz, imported, fitted.
+        var t = TemperamentPreset.tigrigna.temperament
+        t.span = 2
+        t.slider = 0.37
+        let markers = t.stampMarkers(at: 0.1, sliders: [0.37], content: .clip(6))
+        var doc = Document(tracks: [Track(name: "five", markers: MarkerList(markers))])
+        doc.transport.loopEnd = 2.2
+        doc.transport.length = 2.2
+        let x = AudioImportTests.render(doc, seconds: 2.2)
+        let found = AudioImport.onsets(of: AudioImport.Sound(samples: x, channels: 1, sampleRate: 44_100))
+        XCTAssertEqual(found.count, 5)
+        let fit = try Temperament.fit(found.map(\.time), span: 2, prefer: (12, 5))
+        print("through audio: slider \(fit.temperament.slider), rms \(fit.rms * 1000) ms, onsets \(found.map(\.time))")
+        XCTAssertEqual(fit.temperament.top.beats, [0, 2, 4, 6, 9])
+        XCTAssertEqual(fit.temperament.slider, 0.37, accuracy: 0.01)
+        XCTAssertLessThan(fit.rms, 0.001)
+    }
+}
