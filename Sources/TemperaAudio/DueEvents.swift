@@ -36,6 +36,8 @@ struct DueEvent {
     /// Where the marker's gate would end (the next marker of its track that is not `+`), as a frame: a MIDI note
     /// of a slot whose sound's length is unknown ends there.
     var gateEndFrame = Int64.max
+    /// Seconds into the sound where the voice starts (a slice of a file, `Marker.from`).
+    var from = 0.0
     /// The snapshot the event was found in (a voice keeps it alive).
     var seq = 0
 

@@ -133,7 +133,7 @@ struct MidiOut {
         if slot.layerCount > 0 {
             let layer = layers[slot.firstLayer + min(max(Int(e.layer), 0), slot.layerCount - 1)]
             if layer.data != nil && layer.frames > 0 {
-                var frames = layer.frames
+                var frames = layer.frames - (e.from > 0 ? min(layer.frames, Int((e.from * rate).rounded())) : 0)
                 if slot.decayFrames > 0 { frames = min(frames, slot.attackFrames + slot.decayFrames) }
                 return e.frame + Int64(frames)
             }
