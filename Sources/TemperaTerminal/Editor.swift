@@ -1,6 +1,6 @@
 import Foundation
-import TemperaAudio
 import TemperaCore
+import TemperaPlayback
 
 /// The editor loop: reads input, hands it to the `Dispatcher`, keeps the audio engine in step with the
 /// document, autosaves, and draws a frame when something changed — about 30 frames a second while the loop
@@ -84,7 +84,7 @@ public final class Editor {
                 frame()
                 lastFrame = monotonicMilliseconds()
             }
-            let loading = dispatcher.engine?.isLoading == true
+            let loading = dispatcher.engine?.state.isLoading == true
             let wait = playing ? Editor.playingFrameMs : loading ? Editor.loadingWaitMs : Editor.idleWaitMs
             var event = screen.readInput(timeout: poll != nil ? (playing ? Editor.pollWhilePlayingMs : min(wait, pollInterval))
                                              : wait)
@@ -233,21 +233,18 @@ public final class Editor {
         guard let engine = dispatcher.engine else {
             return TransportInfo(audio: "no audio output")
         }
-        let playing = engine.isPlaying
-        var info = TransportInfo(isPlaying: playing, position: engine.position,
-                                 underruns: underruns.update(total: engine.underruns, playing: playing))
+        let state = engine.state
+        let playing = state.isPlaying
+        var info = TransportInfo(isPlaying: playing, position: state.position,
+                                 underruns: underruns.update(total: state.underruns, playing: playing))
         if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
-        info.countIn = engine.countInBeatsLeft
-        if let peers = engine.linkPeers, let bpm = engine.linkTempo { info.link = LinkStatus(peers: peers, bpm: bpm) }
-        info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
-        switch engine.status {
-        case .off: info.audio = "audio off"
-        case .connecting: info.audio = "connecting to audio"
-        case .running(let latency):
+        info.countIn = state.countInBeatsLeft
+        info.link = state.link.map { LinkStatus(peers: $0.peers, bpm: $0.bpm) }
+        info.song = state.song.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
+        info.audio = state.outputProblem
+        if let latency = state.latencyMs {
             info.latencyMs = latency
-            info.realTime = engine.realTime
-        // A frozen server is still there: saying "no audio server" would send the user looking for the wrong fault.
-        case .unavailable(let why): info.audio = why.contains("stalled") ? "audio server stalled" : "no audio server"
+            info.realTime = state.realTime
         }
         return info
     }

@@ -91,7 +91,7 @@ struct EditCommand: ParsableCommand {
         }
         engine.pan = pan
         engine.start()
-        let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
+        let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, offline: OfflineWork(), paths: paths)
 
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }

@@ -191,14 +191,14 @@ final class JoinedEditor {
 
     /// Starts the engine on the host's moment: pass 0 is heard at the host's `start`; a player that comes in
     /// late (or was thrown off) joins at the next pass's start, which the engine finds.
-    private func start(_ t: SharedTransport, _ engine: AudioEngine) {
+    private func start(_ t: SharedTransport, _ engine: any Player) {
         let zero = t.rate > 0 ? t.at - t.music / t.rate : max(t.at, participant.hostNow())
         following = t
         errors = []
         songZero = t.rate > 0 ? nil : zero
         songShift = 0
         let local = participant.local(hostTime: zero)
-        engine.play(heardAtNanos: UInt64(max(0, local) * 1e9))
+        engine.play(heardAtNanos: UInt64(max(0, local) * 1e9), loops: 0)
     }
 
     /// Keeps the music heard here where the host's clock says it is: collects the difference at each look (about
@@ -276,7 +276,7 @@ final class JoinedEditor {
         engine.aimed = true
         engine.pan = pan
         engine.start()
-        dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
+        dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, offline: OfflineWork(), paths: paths)
         dispatcher.sharedPlay = { [participant] on in participant.play(on) }
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         dispatcher.view.sharedWith = []
