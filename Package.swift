@@ -42,12 +42,18 @@ let package = Package(
         .target(name: "TemperaXML", dependencies: ["CXML2"]),
         // Sharing a document over TCP: the host, participants and their line protocol (Dispatch, no C).
         .target(name: "TemperaNet", dependencies: ["TemperaCore"]),
+        // The shipped themes and default key map (Shipped/Themes, Shipped/Keymaps), compiled in as bytes.
+        .target(name: "TemperaShipped", path: "Shipped", resources: [.embedInCode("Themes"), .embedInCode("Keymaps")]),
         // Screen, panes, key maps, themes, the editor loop. It plays through `Player` only: it must not depend on
         // TemperaAudio.
-        .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaPlayback", "CNcursesw"]),
+        .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaShipped", "CNcursesw"]),
+
+        // What the subcommands run beyond their flags, where unit tests reach it: the editor on a shared document
+        // (`join`, `edit --serve`), pads played from a feed (`play --pads`). Through `Player` only.
+        .target(name: "TemperaApp", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaNet", "TemperaTerminal"]),
 
         .executableTarget(name: "tempera", dependencies: [
-            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet",
+            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet", "TemperaApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
@@ -66,9 +72,11 @@ let package = Package(
         .testTarget(name: "TemperaNetTests", dependencies: ["TemperaNet", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaPlaybackTests", dependencies: ["TemperaPlayback", "TemperaAudio", "TemperaCore",
                                                                  "TemperaTestSupport"]),
+        .testTarget(name: "TemperaAppTests", dependencies: ["TemperaApp", "TemperaPlayback", "TemperaAudio", "TemperaCore",
+                                                            "TemperaNet", "TemperaTerminal", "TemperaTestSupport"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",
-                                                                 "TemperaTestSupport"]),
+                                                                 "TemperaPlayback", "TemperaShipped", "TemperaTestSupport"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TemperaCore
 
 /// Plays documents: loads their samples, compiles their schedules, and drives an output backend.
@@ -203,13 +204,12 @@ public final class AudioEngine {
     // MARK: - Loading in the background
 
     /// A load under way on `loadQueue`; its result is picked up on the editor thread by `finishedLoad()`.
-    private final class PendingLoad: @unchecked Sendable {
+    private final class PendingLoad: Sendable {
         let slots: [ClipSlot]
-        private let lock = NSLock()
-        private var result: ([[SampleBuffer?]], [String])?
+        private let result = Mutex<([[SampleBuffer?]], [String])?>(nil)
         init(slots: [ClipSlot]) { self.slots = slots }
-        func set(_ r: ([[SampleBuffer?]], [String])) { lock.lock(); result = r; lock.unlock() }
-        func take() -> ([[SampleBuffer?]], [String])? { lock.lock(); defer { lock.unlock() }; return result }
+        func set(_ r: ([[SampleBuffer?]], [String])) { result.withLock { $0 = r } }
+        func take() -> ([[SampleBuffer?]], [String])? { result.withLock { $0 } }
     }
 
     /// The newest load started in the background (a newer one makes older results moot).

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TemperaCore
 
 /// Recovery files: a few seconds after the document changes, a copy goes to
@@ -10,7 +11,7 @@ import TemperaCore
 /// `flush()` wait for it, so a removal never races a write still in flight.
 ///
 /// - Warning: main (editor) thread only.
-public struct Autosave {
+public struct Autosave: Sendable {
     /// Where recovery files live.
     public let directory: String
     /// Seconds between the first unsaved change and its autosave.
@@ -22,10 +23,9 @@ public struct Autosave {
     private let writer = Writer()
 
     /// The background writer: one serial queue, and the last failure for the editor thread to report.
-    private final class Writer: @unchecked Sendable {
+    private final class Writer: Sendable {
         private let queue = DispatchQueue(label: "tempera.autosave")
-        private let lock = NSLock()
-        private var failure: String?
+        private let failure = Mutex<String?>(nil)
 
         func write(_ document: Document, to path: String, in directory: String) {
             queue.async { [self] in
@@ -33,9 +33,7 @@ public struct Autosave {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                     try DocumentFile.save(document, to: path)
                 } catch {
-                    lock.lock()
-                    failure = "autosave failed: \(error)"
-                    lock.unlock()
+                    failure.withLock { $0 = "autosave failed: \(error)" }
                 }
             }
         }
@@ -44,11 +42,10 @@ public struct Autosave {
         func drain() { queue.sync {} }
 
         func takeFailure() -> String? {
-            lock.lock()
-            defer { lock.unlock() }
-            let f = failure
-            failure = nil
-            return f
+            failure.withLock { f in
+                defer { f = nil }
+                return f
+            }
         }
     }
 

@@ -19,8 +19,13 @@ public final class Dispatcher {
     public internal(set) var session: Session
     public var view: ViewState
     public var keyMap: KeyMap { didSet { view.keyHints = keyMap.hints } }
+    /// Decides when the player hears the document (the editor loop asks it after every event).
+    public let playback: PlaybackController
     /// Plays the document (the audio engine, seen through its interface); nil runs the editor silently (tests).
-    public var engine: (any Player)?
+    public var engine: (any Player)? {
+        get { playback.player }
+        set { playback.player = newValue }
+    }
     /// Writes sound files and MIDI files for `:render` and `:export`; nil: they say there is nothing to write with.
     public var offline: (any OfflineRendering)?
     /// On a shared document: play and stop go to the host, which starts and stops everyone (true: play from the
@@ -74,7 +79,7 @@ public final class Dispatcher {
         self.session = session
         self.keyMap = keyMap
         self.view = view
-        self.engine = engine
+        self.playback = PlaybackController(player: engine)
         self.offline = offline
         self.width = width
         self.height = height

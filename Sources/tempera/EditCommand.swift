@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TemperaApp
 import TemperaAudio
 import TemperaCore
 import TemperaKits
@@ -126,7 +127,7 @@ struct EditCommand: ParsableCommand {
         let autosave = AutosaveBox(Autosave(paths: paths))
         let timer = DispatchSource.makeTimerSource(queue: host.queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { _ = autosave.value.tick(session, now: monotonicSeconds()) }
+        timer.setEventHandler { _ = autosave.withLock { $0.tick(session, now: monotonicSeconds()) } }
         timer.resume()
         let local = listen == "0.0.0.0" ? "127.0.0.1" : listen == "::" ? "::1" : listen
         let joined: JoinedEditor
@@ -135,18 +136,18 @@ struct EditCommand: ParsableCommand {
         } catch {
             fail("\(error)")
         }
-        joined.pan = pan
         joined.hosting = "\(listen):\(host.port)"
-        try joined.run(keyMap: keyMap, theme: theme, paths: paths)
+        try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: OfflineWork(), keyMap: keyMap, theme: theme,
+                       paths: paths)
         timer.cancel()
         let problem: String? = host.sync { s in
             guard s.isModified else { return nil }
             do {
                 try s.save()
-                autosave.value.remove(for: s.path)
+                autosave.withLock { $0.remove(for: s.path) }
                 return nil
             } catch {
-                _ = autosave.value.write(s)
+                _ = autosave.withLock { $0.write(s) }
                 return "\(error); a recovery copy was kept"
             }
         }

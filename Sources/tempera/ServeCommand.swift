@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
 import TemperaCore
 import TemperaNet
 import TemperaTerminal
@@ -57,7 +58,7 @@ struct ServeCommand: ParsableCommand {
         let timer = DispatchSource.makeTimerSource(queue: host.queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler {
-            if let failure = autosave.value.tick(session, now: monotonicSeconds()) { host.log(failure) }
+            if let failure = autosave.withLock({ $0.tick(session, now: monotonicSeconds()) }) { host.log(failure) }
         }
         timer.resume()
         for sig in [SIGINT, SIGTERM, SIGHUP] {
@@ -68,10 +69,10 @@ struct ServeCommand: ParsableCommand {
                 if session.isModified {
                     do {
                         try session.save()
-                        autosave.value.remove(for: file)
+                        autosave.withLock { $0.remove(for: file) }
                         ServeCommand.report("tempera serve: saved \(file)")
                     } catch {
-                        _ = autosave.value.write(session)
+                        _ = autosave.withLock { $0.write(session) }
                         ServeCommand.report("tempera serve: \(error); a recovery copy was kept")
                         status = 1
                     }
@@ -91,8 +92,9 @@ struct ServeCommand: ParsableCommand {
     }
 }
 
-/// The autosave state, reached from the host's queue only.
-final class AutosaveBox: @unchecked Sendable {
-    var value: Autosave
-    init(_ value: Autosave) { self.value = value }
+/// The autosave state, reached from the host's queue (and, once the host has stopped, the main thread).
+final class AutosaveBox: Sendable {
+    private let value: Mutex<Autosave>
+    init(_ value: Autosave) { self.value = Mutex(value) }
+    func withLock<T>(_ body: (inout Autosave) -> T) -> T { value.withLock { body(&$0) } }
 }

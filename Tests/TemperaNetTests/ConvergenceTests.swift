@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TemperaCore
 import TemperaNet
 import XCTest
@@ -101,22 +102,20 @@ final class ConvergenceTests: XCTestCase {
         XCTAssertTrue(waitUntil(5) { ana.sync { $0.connected } && bo.sync { $0.connected } })
 
         let group = DispatchGroup()
-        nonisolated(unsafe) var failures: [Error] = []
-        let lock = NSLock()
+        let errors = Mutex<[Error]>([])
         for (p, seed, cutAt) in [(ana, UInt64(11), cut ? 500 : nil), (bo, UInt64(23), nil)] {
             group.enter()
             Thread.detachNewThread {
                 do {
                     try ConvergenceTests.drive(p, seed: seed, count: 1000, cutAt: cutAt)
                 } catch {
-                    lock.lock()
-                    failures.append(error)
-                    lock.unlock()
+                    errors.withLock { $0.append(error) }
                 }
                 group.leave()
             }
         }
         XCTAssertEqual(group.wait(timeout: .now() + 240), .success)
+        let failures = errors.withLock { $0 }
         XCTAssertTrue(failures.isEmpty, "\(failures)")
         XCTAssertTrue(waitUntil(60) { ana.sync { $0.unanswered.isEmpty } && bo.sync { $0.unanswered.isEmpty } })
         let final = host.seq
