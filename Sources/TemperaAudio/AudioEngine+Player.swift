@@ -9,7 +9,11 @@ extension AudioEngine: Player {
     /// read them (the output's state first, which also drives reconnecting).
     public var state: PlayerState {
         var s = PlayerState()
-        s.backend = outputKind == .pulse ? "pulse" : "null"
+        switch outputKind {
+        case .pulse: s.backend = "pulse"
+        case .jack: s.backend = "jack"
+        case .null: s.backend = "null"
+        }
         s.output = status
         s.isPlaying = isPlaying
         s.isFinished = isFinished

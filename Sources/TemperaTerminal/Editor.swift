@@ -179,6 +179,10 @@ public final class Editor {
         else { return }
         if news.fresh {
             autosave.reset()
+            // Another document opened: its recovery file is this editor's now (the lock follows the document).
+            if autosave.claimed != s.path.map(Autosave.absolute) {
+                if let told = autosave.claim(for: s.path) { dispatcher.say(told) }
+            }
             dirty = true
         }
         show(news)

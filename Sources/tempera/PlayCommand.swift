@@ -16,7 +16,7 @@ func playSignalHandler(_ signal: Int32) {
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a document through PulseAudio, then exit.")
+        abstract: "Play a document through PulseAudio (or JACK), then exit.")
 
     @Argument(help: "The tempera document.")
     var file: String
@@ -41,6 +41,9 @@ struct PlayCommand: ParsableCommand {
         + "the quantum); playing starts on its next bar.", discussion: ""))
     var link = false
 
+    @Option(help: "Where the sound goes: pulse (PulseAudio), jack (a JACK server: its rate and period) or null.")
+    var audio: AudioChoice = .pulse
+
     @Option(help: ArgumentHelp("With --pads: record the pads into the document and write it to this file.",
                                valueName: "OUT.json"))
     var record: String?
@@ -54,7 +57,7 @@ struct PlayCommand: ParsableCommand {
         document.transport.click = click
         let base = (file as NSString).deletingLastPathComponent
 
-        let engine = AudioEngine()
+        let engine = AudioEngine(output: audio.output)
         // The file as loaded is revision -1: a recording's takes (revision 0 on) are published over it.
         let controller = PlaybackController(player: engine)
         let loaded = controller.publish(PlaybackController.Version(generation: 0, revision: -1),
