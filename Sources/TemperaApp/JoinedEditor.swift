@@ -291,3 +291,8 @@ public final class JoinedEditor {
         participant.cut()
     }
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension JoinedEditor: Sendable {}

@@ -612,3 +612,8 @@ private final class FailedOutput: AudioOutput {
     var state: OutputState { .failed(reason) }
     func close() {}
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension AudioEngine: Sendable {}

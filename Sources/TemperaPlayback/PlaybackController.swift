@@ -137,3 +137,8 @@ public struct AudibleUnderruns {
         return total - paused
     }
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension PlaybackController: Sendable {}

@@ -51,6 +51,8 @@ public protocol Player: AnyObject {
 
     /// What the player says now (reading it also drives reconnecting to a missing server).
     var state: PlayerState { get }
+    /// `state.isPlaying` alone, for the loops that ask it after every event and look (no snapshot built).
+    var isPlaying: Bool { get }
     /// The playhead clock as last stamped by the output: what is heard when.
     var playheadClock: PlayheadClock { get }
     /// What slot `slot` (1...16) sounds after the last rendered block.
@@ -65,11 +67,9 @@ extension Player {
         hitPad(slot: slot, velocity: velocity, arrival: MonotonicClock.nanos())
     }
 
-    public var isPlaying: Bool { state.isPlaying }
-
     /// Plays when paused, pauses when playing.
     public func toggle() {
-        if state.isPlaying { pause() } else { play(loops: 0) }
+        if isPlaying { pause() } else { play(loops: 0) }
     }
 }
 

@@ -15,7 +15,7 @@ import TemperaCore
 /// milliseconds to encode and sync, a visible hitch on the editor thread); writing on a signal, removing and
 /// `flush()` wait for it, so a removal never races a write still in flight.
 ///
-/// - Warning: main (editor) thread only.
+/// - Warning: one thread at a time: the editor's, or the host's queue behind a `Mutex` (`tempera serve`).
 public struct Autosave: Sendable {
     /// Where recovery files live.
     public let directory: String

@@ -610,3 +610,8 @@ public final class Dispatcher {
         return line + " s=\(format(t.slider))"
     }
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension Dispatcher: Sendable {}

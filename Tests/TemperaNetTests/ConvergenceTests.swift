@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TemperaCore
 import TemperaNet
+import TemperaTestSupport
 import XCTest
 
 /// Random commands of the language, from a seed: the edits two people might make at once, many of which
@@ -78,15 +79,6 @@ final class ConvergenceTests: XCTestCase {
                 usleep(200)
             }
         }
-    }
-
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
     }
 
     func converge(cut: Bool) throws -> (host: [UInt8], counts: String) {

@@ -60,14 +60,6 @@ final class ServeProcess: Sendable {
 }
 
 final class ServeTests: XCTestCase {
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
-    }
 
     /// Two `tempera join --script` runs at once against `tempera serve`: the host's saved file and both
     /// participants' saved copies are the same bytes.
