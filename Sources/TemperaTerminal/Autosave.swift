@@ -15,8 +15,8 @@ import TemperaCore
 /// milliseconds to encode and sync, a visible hitch on the editor thread); writing on a signal, removing and
 /// `flush()` wait for it, so a removal never races a write still in flight.
 ///
-/// - Warning: one thread at a time: the editor's, or the host's queue behind a `Mutex` (`tempera serve`).
-public struct Autosave: Sendable {
+/// - Warning: main (editor) thread only.
+public struct Autosave {
     /// Where recovery files live.
     public let directory: String
     /// Seconds between the first unsaved change and its autosave.
@@ -172,14 +172,14 @@ public struct Autosave: Sendable {
         return doc
     }
 
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         let p = (path as NSString).expandingTildeInPath
         if p.hasPrefix("/") { return (p as NSString).standardizingPath }
         return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(p) as NSString).standardizingPath
     }
 
     /// FNV-1a, 64 bits, in hex: stable across runs (Swift's `Hasher` is seeded per process).
-    static func hash(_ s: String) -> String {
+    public static func hash(_ s: String) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in s.utf8 {
             h ^= UInt64(b)

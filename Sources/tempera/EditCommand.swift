@@ -37,6 +37,9 @@ struct EditCommand: ParsableCommand {
     @Option(help: "With --serve: a shared secret participants must give (required beyond loopback).")
     var token: String?
 
+    @Option(help: "With --serve: a file whose first line is the shared secret (or set TEMPERA_TOKEN).")
+    var tokenFile: String?
+
     @Option(help: "With --serve: the name the others see.")
     var name: String = ProcessInfo.processInfo.environment["USER"] ?? "host"
 
@@ -129,13 +132,16 @@ struct EditCommand: ParsableCommand {
         options.listen = listen
         options.port = port
         options.name = name
+        let token: String?
+        do { token = try TokenSource.resolve(token: self.token, file: tokenFile) } catch { throw error }
         options.token = token
+        let autosave = AutosaveBox(Autosave(paths: paths))
+        options.journal = ServeCommand.journalPath(autosave.value, session.path!)
         let host: DocumentHost
         do { host = try DocumentHost(session: session, options: options) } catch { fail("\(error)") }
-        let autosave = AutosaveBox(Autosave(paths: paths))
         let timer = DispatchSource.makeTimerSource(queue: host.queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { _ = autosave.withLock { $0.tick(session, now: monotonicSeconds()) } }
+        timer.setEventHandler { _ = autosave.value.tick(session, now: monotonicSeconds()) }
         timer.resume()
         let local = listen == "0.0.0.0" ? "127.0.0.1" : listen == "::" ? "::1" : listen
         let joined: JoinedEditor
@@ -149,13 +155,17 @@ struct EditCommand: ParsableCommand {
                        paths: paths)
         timer.cancel()
         let problem: String? = host.sync { s in
-            guard s.isModified else { return nil }
+            guard s.isModified else {
+                host.removeJournalNow()
+                return nil
+            }
             do {
                 try s.save()
-                autosave.withLock { $0.remove(for: s.path) }
+                autosave.value.remove(for: s.path)
+                host.removeJournalNow()
                 return nil
             } catch {
-                _ = autosave.withLock { $0.write(s) }
+                _ = autosave.value.write(s)
                 return "\(error); a recovery copy was kept"
             }
         }
