@@ -73,8 +73,9 @@ extension Player {
     }
 }
 
-/// Work on a whole document away from the live output: a sound file, a MIDI file. Implemented beside the
-/// player (`TemperaAudio.OfflineWork`), because both read the document's samples the way playback does.
+/// Work on whole files away from the live output: a document rendered to a sound file or a MIDI file, a
+/// recording imported as a document. Implemented beside the player (`TemperaAudio.OfflineWork`), because they
+/// read sounds the way playback does.
 public protocol OfflineRendering: Sendable {
     /// Writes `document` to `path` (relative samples resolved against `baseDirectory`), as WAV or FLAC by its
     /// extension, 24-bit; `progress` is told how far it got (0...1) from the rendering thread.
@@ -83,4 +84,17 @@ public protocol OfflineRendering: Sendable {
     /// The document as Standard MIDI File bytes (the song, or one pass of the loop), its sounds' lengths read from
     /// their files; and every line of what could not be said exactly.
     func midi(_ document: Document, baseDirectory: String?, song: Bool) -> (bytes: [UInt8], warnings: [String])
+    /// Whether `bytes` (a file's start) look like a recording this side reads.
+    func isRecording(_ bytes: [UInt8]) -> Bool
+    /// A recording as a new document, as `tempera import` makes it (its onsets as markers; `split` into low, mid
+    /// and high tracks, or `slice`d into slots naming `fileReference`), and the one line that sums it up. A
+    /// recording it cannot take throws `OfflineError` with the line to show.
+    func importRecording(path: String, split: Bool, slice: Bool, fileReference: String) throws
+        -> (document: Document, summary: String)
+}
+
+/// What offline work could not do, in one line for the status line.
+public struct OfflineError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
