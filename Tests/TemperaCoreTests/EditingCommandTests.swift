@@ -44,13 +44,16 @@ final class EditingCommandTests: XCTestCase {
         XCTAssertFalse(s.isModified)
         XCTAssertEqual(s.clipboard?.span, 2)
         s.cursor = 2
-        XCTAssertEqual(try s.run(line: "paste"), "pasted 4 markers")
-        try s.run(line: "paste")
+        // Past the document's end (2 s) a paste lengthens it to the paste's end.
+        XCTAssertEqual(try s.run(line: "paste"), "pasted 4 markers; the document now lasts 4 s")
+        XCTAssertEqual(try s.run(line: "paste"), "pasted 4 markers; the document now lasts 6 s")
+        XCTAssertEqual(s.document.transport.length, 6)
         assertTimes(s.times(), [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5])
         XCTAssertEqual(s.cursor, 6)
         XCTAssertEqual(s.history.undoSteps.map(\.name), ["paste", "paste"])
         try s.run(line: "undo 2")
         assertTimes(s.times(), [0, 0.5, 1, 1.5])
+        XCTAssertEqual(s.document.transport.length, 2)
     }
 
     func testCutIsOneStepAndPasteRestoresAtTheCursor() throws {

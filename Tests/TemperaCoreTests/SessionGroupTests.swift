@@ -42,7 +42,7 @@ final class SessionGroupTests: XCTestCase {
         assertTimes(s.times(1), [])
     }
 
-    func testStampKeepsTrackOffsetsAndRefusesMissingTracks() throws {
+    func testStampKeepsTrackOffsetsAndAddsTheTracksItNeeds() throws {
         let s = Fixture.session([[0], [0.1], []])
         s.selection = [0: Set(s.document.tracks[0].markers.map(\.id)), 1: Set(s.document.tracks[1].markers.map(\.id))]
         try s.run(.groupStore(1))
@@ -51,8 +51,39 @@ final class SessionGroupTests: XCTestCase {
         try s.run(.groupStamp(1, times: 1))
         assertTimes(s.times(1), [0.1, 2])
         assertTimes(s.times(2), [2.1])
+        // From the last track, the group's second track is a new one.
         s.currentTrack = 2
-        XCTAssertThrowsError(try s.run(.groupStamp(1, times: 1)))
+        s.cursor = 0.5
+        XCTAssertEqual(try s.run(.groupStamp(1, times: 1)), "stamped group 1: 2 markers; added track 4")
+        assertTimes(s.times(2), [0.5, 2.1])
+        assertTimes(s.times(3), [0.6])
+        XCTAssertEqual(s.document.tracks.map(\.name).last, "track 4")
+        try s.undo()
+        XCTAssertEqual(s.document.tracks.count, 3)
+    }
+
+    func testAThreeTrackGroupFromTrackThreeAndPastTheEndPlacesEverythingAndSaysWhatGrew() throws {
+        // A bar of kick, snare and hat (tracks 1-3) stored; the document lasts 2 s and has three tracks.
+        var doc = Fixture.document([[0, 1], [0.5, 1.5], [0, 0.5, 1, 1.5]])
+        doc.transport.length = 2
+        doc.transport.loopStart = 0
+        doc.transport.loopEnd = 2
+        let s = Session(document: doc)
+        s.selection = Dictionary(uniqueKeysWithValues: (0..<3).map { t in (t, Set(s.document.tracks[t].markers.map(\.id))) })
+        try s.run(.groupStore(1))
+        XCTAssertEqual(s.document.groups[1].span, 2)
+        s.currentTrack = 2
+        s.cursor = 2
+        XCTAssertEqual(try s.run(.groupStamp(1, times: 2)),
+                       "stamped group 1 x2: 16 markers; added tracks 4-5; the document now lasts 6 s")
+        XCTAssertEqual(s.document.tracks.count, 5)
+        assertTimes(s.times(2), [0, 0.5, 1, 1.5, 2, 3, 4, 5])
+        assertTimes(s.times(3), [2.5, 3.5, 4.5, 5.5])
+        assertTimes(s.times(4), [2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5])
+        XCTAssertEqual(s.document.transport.length, 6)
+        XCTAssertEqual(s.document.transport.loopEnd, 2, "the loop stays")
+        try s.undo()
+        XCTAssertTrue(s.document.tracks == doc.tracks && s.document.transport == doc.transport, "one undo takes it all back")
     }
 
     func testGroupCommandsRefuseBadInput() {
