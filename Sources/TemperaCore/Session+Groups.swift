@@ -4,10 +4,17 @@ extension Session {
     /// relative to the first selected track, and the span of `selectionGroup`.
     func runGroupStore(_ n: Int) throws -> String? {
         guard GroupBank.range.contains(n) else { throw CommandError("no group \(n) (groups are 1-16)") }
-        let group = try selectionGroup().group
+        var group = try selectionGroup().group
+        // What a user means by a group is the music: when the selection holds clips, its empty markers (a
+        // preset's grid, taken along by select-all) are left out. Offsets and span stay measured on the whole
+        // selection, so a bar stored stamps as a bar, each clip in its place.
+        let clips = group.elements.filter { $0.content != nil }
+        let left = group.elements.count - clips.count
+        if !clips.isEmpty { group.elements = clips }
         try perform("group store \(n)") { $0.setGroup(n, group) }
         let count = group.elements.count
         return "group \(n): \(count) marker\(count == 1 ? "" : "s")"
+            + (!clips.isEmpty && left > 0 ? " (\(left) empty marker\(left == 1 ? "" : "s") left out)" : "")
     }
 
     /// The selection as a group (in clip mode, its clips): times relative to the earliest selected element,

@@ -97,3 +97,38 @@ final class SessionGroupTests: XCTestCase {
         XCTAssertFalse(s.canUndo)
     }
 }
+
+/// Select-all with a preset's grid, and what `group store` keeps of it; `length` and the loop.
+final class GridAndLengthTests: XCTestCase {
+    func testGroupStoreOfASelectAllKeepsTheClipsOnTheirGrid() throws {
+        // Two tracks of a bar-long grid of eighths, three clips on each: `select all tracks=all` (Ctrl-a)
+        // takes the 16 markers, `group store` the 6 clips, at their places in the bar.
+        let grid = (0..<8).map { Double($0) / 4 }
+        let s = Fixture.session([grid, grid], contents: [[.clip(1), nil, nil, nil, .clip(1), nil, .clip(1), nil],
+                                                         [nil, nil, .clip(2), nil, nil, nil, .clip(2), .clip(2)]])
+        try s.run(line: "select all tracks=all")
+        XCTAssertEqual(s.selectionCount, 16)
+        XCTAssertEqual(try s.run(.groupStore(1)), "group 1: 6 markers (10 empty markers left out)")
+        let g = s.document.groups[1]
+        XCTAssertEqual(g.span, 2)
+        XCTAssertEqual(g.elements.map(\.offset), [0, 0.5, 1, 1.5, 1.5, 1.75])
+        XCTAssertEqual(g.elements.map(\.trackOffset), [0, 1, 0, 0, 1, 1])
+        // A selection of empty markers only is stored as it is.
+        try s.run(line: "select range 0.2 0.8")
+        XCTAssertEqual(try s.run(.groupStore(2)), "group 2: 3 markers")
+    }
+
+    func testLengthSaysWhenTheLoopFollowsItAndLeavesALoopTheUserSetAlone() throws {
+        let s = Fixture.session([[0]])
+        s.document.transport.length = 2
+        s.document.transport.loopStart = 0
+        s.document.transport.loopEnd = 2
+        XCTAssertEqual(try s.run(line: "length 14"),
+                       "length 14 s: the loop was the whole timeline and follows it, now 0-14 s (loop A B sets another)")
+        XCTAssertEqual(s.document.transport.loopEnd, 14)
+        try s.run(line: "loop 0 2")
+        XCTAssertNil(try s.run(line: "length 16"))
+        XCTAssertEqual(s.document.transport.loopEnd, 2)
+        XCTAssertEqual(s.document.transport.length, 16)
+    }
+}
