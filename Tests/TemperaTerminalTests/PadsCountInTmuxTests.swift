@@ -38,15 +38,7 @@ final class PadsCountInTmuxTests: XCTestCase {
         session.keys(["F7"])
         XCTAssertTrue(waitFor("[pads]"), session.screen())
         // An idle null sink stalls its first writes for up to two seconds: pad 16 (v) is played until it is heard.
-        let warm = try heard.record("warm.wav")
-        var flowing = false
-        for _ in 0..<20 where !flowing {
-            session.keys(["v"])
-            Thread.sleep(forTimeInterval: 0.3)
-            flowing = RecordedWAV.rms(dir + "/warm.wav") > 0
-        }
-        PulseTestServer.finish(warm)
-        XCTAssertTrue(flowing, "the output never sounded")
+        XCTAssertTrue(try heard.warmUp(key: "v"), "the output never sounded")
 
         session.keys(["Enter"])
         XCTAssertTrue(waitFor("armed: Space starts the take"), session.screen())
@@ -70,8 +62,10 @@ final class PadsCountInTmuxTests: XCTestCase {
         session.keys(["C-s"])
         XCTAssertTrue(waitFor("saved"), session.screen())
 
-        // The take holds w (slot 6) only.
-        let markers = try DocumentFile.load(path).tracks[0].markers
+        // The take holds w (slot 6) only, on a track of its own named after the slot (no track held it).
+        let saved = try DocumentFile.load(path)
+        XCTAssertEqual(saved.tracks.last?.name, saved.slot(6).name.isEmpty ? "slot 6" : saved.slot(6).name)
+        let markers = try XCTUnwrap(saved.tracks.last).markers
         XCTAssertEqual(markers.map(\.content), [.clip(6)])
         // q was heard all the same: a sound of slot 5's level at 80% in the output.
         let samples = try AudioFile.read(dir + "/countin.wav").samples
