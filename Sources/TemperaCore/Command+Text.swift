@@ -17,6 +17,7 @@ extension Command {
         case .loop(let on): return on ? "loop on" : "loop off"
         case .tempo(let x): return "tempo \(n(x))"
         case .volume(let v): return "volume \(n(v))"
+        case .midiMap(let note, let slot): return "midi map \(note) " + (slot.map(String.init) ?? "none")
         case .slot(let number, let s):
             var out = "slot \(number)"
             if let file = s.file { out += " file=\(q(file))" }

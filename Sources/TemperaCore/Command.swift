@@ -1,6 +1,8 @@
 /// Every edit and setting tempera knows, as data. The `:` line, scripts, key bindings and tests all build
 /// these values and hand them to one `Session`; the textual forms are in `CommandParser`.
 public enum Command: Hashable, Sendable {
+    /// `midi map NOTE SLOT`: MIDI in's note NOTE plays slot SLOT (1...16); nil (`none`): back to the default.
+    case midiMap(note: Int, slot: Int?)
     case trackAdd(name: String?)
     /// Make track N (from 1) current.
     case trackSelect(Int)

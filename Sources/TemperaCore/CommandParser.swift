@@ -266,6 +266,7 @@ struct LineParser {
             try end(usage: usage)
             return .volume(v)
         case "slot": return try parseSlot()
+        case "midi": return try parseMidi()
         case "kit": return try parseKit()
         case "cursor":
             let usage = "cursor TIME"

@@ -146,6 +146,7 @@ public final class Session {
         case .tempo(let x): return try runTempo(x)
         case .volume(let v): return try runVolume(v)
         case .slot(let n, let settings): return try runSlot(n, settings)
+        case .midiMap(let note, let slot): return try runMidiMap(note: note, slot: slot)
         case .kitList: return try runKitList()
         case .kitLoad(let name, let from): return try runKitLoad(name, from: from)
         case .cursor(let t): return try runCursor(t)

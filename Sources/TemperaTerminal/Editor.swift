@@ -129,6 +129,7 @@ public final class Editor {
         if dispatcher.view.render != rendering { dirty = true }
         syncEngine()
         takeLoadedSamples()
+        if dispatcher.takeMidiHits() { dirty = true }
         if let problem = autosave.tick(dispatcher.session, now: clock()) {
             dispatcher.say(problem, error: true)
             dirty = true
@@ -198,6 +199,7 @@ public final class Editor {
         info.link = state.link.map { LinkStatus(peers: $0.peers, bpm: $0.bpm) }
         info.song = state.song.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
         info.audio = state.outputProblem
+        info.studio = state.studio
         if let latency = state.latencyMs {
             info.latencyMs = latency
             info.realTime = state.realTime
