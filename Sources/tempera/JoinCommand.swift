@@ -96,7 +96,7 @@ struct JoinCommand: ParsableCommand {
             let (open, seq, connected) = participant.sync { ($0.unanswered.count, $0.seq, $0.connected) }
             if !connected && notices.contains("token") { break }
             if participant.sync({ $0.endedBeforeWelcome }) {
-                let why = link?.lastError() ?? notices.last ?? "the host closed the connection"
+                let why = link?.lastError() ?? notices.lastSaidByHost ?? "the host closed the connection"
                 throw CommandLineFailure.report("tempera: " + why)
             }
             if open == 0 {
@@ -169,5 +169,11 @@ final class NoticeBox: @unchecked Sendable {
     private var items: [String] = []
     func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
     var last: String? { lock.lock(); defer { lock.unlock() }; return items.last }
+    /// The last notice the host sent (not the participant's own word that the connection ended).
+    var lastSaidByHost: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return items.last { !$0.hasPrefix("the connection ended before") } ?? items.last
+    }
     func contains(_ s: String) -> Bool { lock.lock(); defer { lock.unlock() }; return items.contains { $0.contains(s) } }
 }
