@@ -4,7 +4,7 @@ SWIFT ?= swift
 APT_PACKAGES = libxml2-dev hydrogen hydrogen-drumkits hydrogen-data libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev pulseaudio pulseaudio-utils tmux sox pkg-config \
                python3-mido libfluidsynth-dev libjack-jackd2-dev timgm6mb-soundfont man-db ableton-link-dev iproute2
 
-.PHONY: run test build release bench deps kit clean install install-files uninstall fuzz
+.PHONY: run test build release bench deps kit clean install install-files uninstall fuzz reference
 
 run: deps release
 	.build/release/tempera $(FILE)
@@ -27,6 +27,11 @@ bench: deps
 FUZZ_SECONDS ?= 30
 fuzz: deps
 	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" scripts/fuzz
+
+# Regenerates the command reference (docs/commands.md and the man page's command section) from the command table.
+reference:
+	$(SWIFT) build --build-tests
+	TEMPERA_WRITE_REFERENCE=1 $(SWIFT) test --skip-build --filter CommandTableTests/testTheGeneratedReferenceIsCurrent
 
 # Regenerates the default kit in Samples/ (the generator is part of the package).
 kit: deps

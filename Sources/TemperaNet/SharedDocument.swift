@@ -141,21 +141,24 @@ public final class SharedDocument {
 
     private func execute(_ command: Command, for p: inout Participant) throws -> Outcome {
         var outcome = Outcome()
-        switch command {
-        case .undo(let k):
-            guard k >= 1 else { throw CommandError("undo needs a count of at least 1") }
-            return try undo(k, for: &p)
-        case .redo(let k):
-            guard k >= 1 else { throw CommandError("redo needs a count of at least 1") }
-            return try redo(k, for: &p)
-        case .save(let path):
-            if path != nil, !localKeys.contains(p.key) {
+        // Undo and redo are each participant's own; save writes the shared file.
+        if let undo = command.as(Command.Undo.self) {
+            guard undo.count >= 1 else { throw CommandError("undo needs a count of at least 1") }
+            return try self.undo(undo.count, for: &p)
+        }
+        if let redo = command.as(Command.Redo.self) {
+            guard redo.count >= 1 else { throw CommandError("redo needs a count of at least 1") }
+            return try self.redo(redo.count, for: &p)
+        }
+        if let save = command.as(Command.Save.self) {
+            if save.path != nil, !localKeys.contains(p.key) {
                 throw CommandError("only the host saves elsewhere: 'save' writes the shared file")
             }
-            outcome.message = try session.save(to: path)
+            outcome.message = try session.save(to: save.path)
             return outcome
-        default:
-            break
+        }
+        if command.spec.flags.contains(.refusedWhenShared) {
+            throw CommandError("\(command.spec.head) is not available on a shared document")
         }
         let before = session.view
         session.view = p.view
