@@ -1,7 +1,7 @@
 import TemperaCore
 
 /// The protocol's messages: one line each, JSON objects, except that a participant may also send a bare line
-/// of the command language. See README ("Playing together") for the whole exchange.
+/// of the command language. See the manual (docs/manual.md, "Playing together") for the whole exchange.
 ///
 /// Participant to host:
 /// - `{"hello":1,"name":"ana","token":"…","session":"KEY","replied":N}` first (session and replied when

@@ -34,7 +34,7 @@ public enum EditorCommands {
         },
         EditorCommand(spec: CommandSpec("wq", usage: "wq [FILE]", help: "save, then quit", flags: .editorOnly,
                                         aliases: ["x"])) { d, arg in
-            if d.save(arg.isEmpty ? nil : Dispatcher.expand(arg)) { d.quitRequested = true }
+            if d.save(arg.isEmpty ? nil : Dispatcher.expand(arg), thenQuit: true) { d.quitRequested = true }
         },
         EditorCommand(spec: CommandSpec("open", usage: "open FILE", help: "open another document (asks about unsaved changes)",
                                         flags: [.editorOnly, .refusedWhenShared], aliases: ["e", "edit"])) { d, arg in

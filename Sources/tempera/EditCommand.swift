@@ -39,6 +39,10 @@ struct EditCommand: ParsableCommand {
     @Option(help: "With --serve: the name the others see.")
     var name: String = ProcessInfo.processInfo.environment["USER"] ?? "host"
 
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio), jack (a JACK server: its rate and period) or "
+        + "null (default: the settings file's 'audio', else pulse).", discussion: ""))
+    var audio: AudioChoice?
+
     @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only).")
     var pan: Double = 0
 
@@ -50,9 +54,11 @@ struct EditCommand: ParsableCommand {
         let session: Session
         let keyMap: KeyMap
         let chosenTheme: Theme
+        var audioChoice = audio ?? .pulse
         do {
             keyMap = try KeyMap.load(paths: paths)
             let settings = try Settings.load(paths: paths)
+            audioChoice = audio ?? AudioChoice(rawValue: settings.audio) ?? .pulse
             let name = theme ?? settings.theme
             guard let t = try Theme.named(name, paths: paths) else {
                 throw ConfigError(file: "--theme", line: 0, "no theme '\(name)'")
@@ -77,9 +83,10 @@ struct EditCommand: ParsableCommand {
         if serve { return try host(session, keyMap: keyMap, theme: chosenTheme, paths: paths) }
 
         session.kits = HydrogenKits()
-        let autosave = Autosave(paths: paths)
+        var autosave = Autosave(paths: paths)
+        let sharedFile = autosave.claim(for: session.path)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
-        let engine = AudioEngine()
+        let engine = AudioEngine(output: audioChoice.output)
         // Peers coming and going and the session's tempo changing wake the editor, so its status line shows them.
         let wakeup = Wakeup()
         if link {
@@ -97,6 +104,7 @@ struct EditCommand: ParsableCommand {
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
         if link { dispatcher.say("Ableton Link: playing follows the session's tempo and bar") }
+        if let sharedFile { dispatcher.say(sharedFile) }
         if let recovered { dispatcher.offerRecovery(recovered) }
 
         let screen: CursesScreen
