@@ -98,6 +98,10 @@ public final class Session {
         random = SeededRandom(seed: document.seed ^ 0x5E1E_C7ED_5EED_0001)
     }
 
+    /// Counts the document as changed since it was saved (its content came from elsewhere than its file: a
+    /// host's journal replayed over it).
+    public func markModified() { savedSerial = -1 }
+
     /// Changed since it was loaded or last saved.
     public var isModified: Bool {
         history.currentSerial != savedSerial || transaction?.changed == true

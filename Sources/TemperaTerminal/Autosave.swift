@@ -175,14 +175,14 @@ public struct Autosave {
         return doc
     }
 
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         let p = (path as NSString).expandingTildeInPath
         if p.hasPrefix("/") { return (p as NSString).standardizingPath }
         return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(p) as NSString).standardizingPath
     }
 
     /// FNV-1a, 64 bits, in hex: stable across runs (Swift's `Hasher` is seeded per process).
-    static func hash(_ s: String) -> String {
+    public static func hash(_ s: String) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in s.utf8 {
             h ^= UInt64(b)

@@ -36,6 +36,9 @@ struct EditCommand: ParsableCommand {
     @Option(help: "With --serve: a shared secret participants must give (required beyond loopback).")
     var token: String?
 
+    @Option(help: "With --serve: a file whose first line is the shared secret (or set TEMPERA_TOKEN).")
+    var tokenFile: String?
+
     @Option(help: "With --serve: the name the others see.")
     var name: String = ProcessInfo.processInfo.environment["USER"] ?? "host"
 
@@ -128,10 +131,13 @@ struct EditCommand: ParsableCommand {
         options.listen = listen
         options.port = port
         options.name = name
+        let token: String?
+        do { token = try TokenSource.resolve(token: self.token, file: tokenFile) } catch { throw error }
         options.token = token
+        let autosave = AutosaveBox(Autosave(paths: paths))
+        options.journal = ServeCommand.journalPath(autosave.value, session.path!)
         let host: DocumentHost
         do { host = try DocumentHost(session: session, options: options) } catch { fail("\(error)") }
-        let autosave = AutosaveBox(Autosave(paths: paths))
         let timer = DispatchSource.makeTimerSource(queue: host.queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { _ = autosave.value.tick(session, now: monotonicSeconds()) }
@@ -148,10 +154,14 @@ struct EditCommand: ParsableCommand {
         try joined.run(keyMap: keyMap, theme: theme, paths: paths)
         timer.cancel()
         let problem: String? = host.sync { s in
-            guard s.isModified else { return nil }
+            guard s.isModified else {
+                host.removeJournalNow()
+                return nil
+            }
             do {
                 try s.save()
                 autosave.value.remove(for: s.path)
+                host.removeJournalNow()
                 return nil
             } catch {
                 _ = autosave.value.write(s)
