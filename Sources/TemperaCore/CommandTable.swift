@@ -325,6 +325,9 @@ public struct CommandFlags: OptionSet, Hashable, Sendable {
     public static let editorOnly = CommandFlags(rawValue: 2)
     /// Refused on a shared document (it would leave the share: open another file, start a new document).
     public static let refusedWhenShared = CommandFlags(rawValue: 4)
+    /// Changes every selected marker: on a shared document it is refused when the selection is larger than a
+    /// shared command may touch.
+    public static let touchesSelection = CommandFlags(rawValue: 8)
 }
 
 /// What a family of commands sharing a first word says when a line names none of them (`CommandTable.families`).

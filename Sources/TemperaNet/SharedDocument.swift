@@ -226,8 +226,8 @@ public final class SharedDocument {
                     + "at most \(Limits.count(SharedDocument.maxTouched))")
             }
         }
-        if case .pulse(_, let count, _, _) = command, count > SharedDocument.maxTouched {
-            throw CommandError("pulse would add \(Limits.count(count)) markers; a shared command touches at most "
+        if let pulse = command.as(Command.Pulse.self), pulse.count > SharedDocument.maxTouched {
+            throw CommandError("pulse would add \(Limits.count(pulse.count)) markers; a shared command touches at most "
                 + "\(Limits.count(SharedDocument.maxTouched))")
         }
         let before = session.view
@@ -321,14 +321,8 @@ public final class SharedDocument {
         String(command.text.split(separator: " ").first ?? "the command")
     }
 
-    /// Commands that change every selected marker.
-    static func touchesSelection(_ command: Command) -> Bool {
-        switch command {
-        case .spread, .shift, .scale, .scaleHandle, .subdivide, .rotate, .reverse, .delete, .amp, .copy, .cut,
-             .duplicate, .quantize, .groupStore, .temper: return true
-        default: return false
-        }
-    }
+    /// Commands that change every selected marker (flagged so in the command table).
+    static func touchesSelection(_ command: Command) -> Bool { command.spec.flags.contains(.touchesSelection) }
 
     /// How many markers a step put or removed.
     static func touched(by step: History.Step, in document: Document) -> Int {
@@ -347,15 +341,15 @@ public final class SharedDocument {
             if ref.hasPrefix("/") || ref.hasPrefix("~") { return true }
             return ref.split(separator: "/").contains("..")
         }
-        switch command {
-        case .slot(_, let s):
+        if let slot = command.as(Command.Slot.self) {
+            let s = slot.settings
             for ref in [s.file, s.soundFont].compactMap({ $0 }) + (s.layers ?? []).map(\.file) where outside(ref) { return ref }
-            return nil
-        case .kitLoad(let name, _):
-            return name.contains("/") || name.hasPrefix("~") || name.hasPrefix(".") ? name : nil
-        default:
-            return nil
         }
+        if let kit = command.as(Command.KitLoad.self) {
+            let name = kit.name
+            return name.contains("/") || name.hasPrefix("~") || name.hasPrefix(".") ? name : nil
+        }
+        return nil
     }
 
     static func sameView(_ a: Session.View, _ b: Session.View) -> Bool {

@@ -45,15 +45,15 @@ extension Command {
         func run(in session: Session) throws -> String? { try session.runMarkerAdd(time: time, amp: amp, content: content) }
     }
 
-    struct Pulse: CommandBody {
-        var period: Double
-        var count: Int
-        var start: Double?
-        var amp: Double?
-        static let spec = CommandSpec("pulse", usage: "pulse period=TIME count=N [start=TIME] [amp=A]",
+    public struct Pulse: CommandBody {
+        public var period: Double
+        public var count: Int
+        public var start: Double?
+        public var amp: Double?
+        public static let spec = CommandSpec("pulse", usage: "pulse period=TIME count=N [start=TIME] [amp=A]",
                                       help: "N evenly spaced markers on the current track (from the cursor, or start)")
-        static let examples = [Pulse(period: 0.5, count: 8, start: nil, amp: nil), Pulse(period: 0.25, count: 3, start: 1, amp: 0.6)]
-        static func parse(_ p: inout LineParser) throws -> Pulse {
+        public static let examples = [Pulse(period: 0.5, count: 8, start: nil, amp: nil), Pulse(period: 0.25, count: 3, start: 1, amp: 0.6)]
+        public static func parse(_ p: inout LineParser) throws -> Pulse {
             let usage = spec.usage
             let opts = try p.options(["period", "count", "start", "amp"], usage: usage)
             let period = try p.number(try p.required(opts, "period", usage: usage), "period",
@@ -62,11 +62,11 @@ extension Command {
             return Pulse(period: period, count: count, start: try opts["start"].map { try p.time($0, "start") },
                          amp: try opts["amp"].map(p.amp))
         }
-        var text: String {
+        public var text: String {
             "pulse period=\(Command.number(period)) count=\(count)" + (start.map { " start=\(Command.number($0))" } ?? "")
                 + (amp.map { " amp=\(Command.number($0))" } ?? "")
         }
-        func run(in session: Session) throws -> String? {
+        public func run(in session: Session) throws -> String? {
             try session.runPulse(period: period, count: count, start: start, amp: amp)
         }
     }
@@ -181,7 +181,7 @@ extension Command {
     struct Spread: CommandBody {
         var code: PatternCode
         static let spec = CommandSpec("spread", usage: "spread \"CODE\"",
-                                      help: "the code's symbols over the loop in equal steps, on the current track")
+                                      help: "the code's symbols over the loop in equal steps, on the current track", flags: .touchesSelection)
         static let examples = [Spread(code: try! PatternParser.parse(".2.2"))]
         static func parse(_ p: inout LineParser) throws -> Spread { Spread(code: try p.code(1, p.words.count, usage: spec.usage)) }
         var text: String { "spread \(Command.quote(code.source))" }

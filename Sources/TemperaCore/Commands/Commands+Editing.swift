@@ -5,7 +5,7 @@ extension Command {
         var value: Double
         var relative: Bool
         static let spec = CommandSpec("amp", usage: "amp A | amp +D | amp -D",
-                                      help: "the selection's amplitude: set, or change clamped to 0..1")
+                                      help: "the selection's amplitude: set, or change clamped to 0..1", flags: .touchesSelection)
         static let examples = [Amp(value: 0.5, relative: false), Amp(value: 0.1, relative: true), Amp(value: -0.25, relative: true),
                                Amp(value: 0, relative: true)]
         static func parse(_ p: inout LineParser) throws -> Amp {
@@ -28,7 +28,7 @@ extension Command {
 
     /// `copy`: the selection to the clipboard (session state, not an undo step).
     struct Copy: CommandBody {
-        static let spec = CommandSpec("copy", usage: "copy", help: "the selection to the clipboard (a group keeping its span)")
+        static let spec = CommandSpec("copy", usage: "copy", help: "the selection to the clipboard (a group keeping its span)", flags: .touchesSelection)
         static let examples = [Copy()]
         static func parse(_ p: inout LineParser) throws -> Copy {
             try p.end(usage: "copy")
@@ -40,7 +40,7 @@ extension Command {
 
     /// `cut`: copy, then delete the selection (one step).
     struct Cut: CommandBody {
-        static let spec = CommandSpec("cut", usage: "cut", help: "copy the selection, then delete it")
+        static let spec = CommandSpec("cut", usage: "cut", help: "copy the selection, then delete it", flags: .touchesSelection)
         static let examples = [Cut()]
         static func parse(_ p: inout LineParser) throws -> Cut {
             try p.end(usage: "cut")
@@ -64,7 +64,7 @@ extension Command {
 
     /// `duplicate`: the selection repeated right after its span.
     struct Duplicate: CommandBody {
-        static let spec = CommandSpec("duplicate", usage: "duplicate", help: "the selection again, right after its span")
+        static let spec = CommandSpec("duplicate", usage: "duplicate", help: "the selection again, right after its span", flags: .touchesSelection)
         static let examples = [Duplicate()]
         static func parse(_ p: inout LineParser) throws -> Duplicate {
             try p.end(usage: "duplicate")
@@ -79,7 +79,7 @@ extension Command {
         var steps: Int
         var strength: Double
         static let spec = CommandSpec("quantize", usage: "quantize N [strength=S]",
-                                      help: "the selection toward the nearest 1/N of a beat, by the fraction S (1)")
+                                      help: "the selection toward the nearest 1/N of a beat, by the fraction S (1)", flags: .touchesSelection)
         static let examples = [Quantize(steps: 4, strength: 1), Quantize(steps: 3, strength: 0.5)]
         static func parse(_ p: inout LineParser) throws -> Quantize {
             let usage = spec.usage

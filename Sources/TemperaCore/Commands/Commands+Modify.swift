@@ -35,7 +35,7 @@ extension Command {
     struct Shift: CommandBody {
         var by: Double
         static let spec = CommandSpec("shift", usage: "shift BY",
-                                      help: "move the selection BY seconds (clip mode with snap: BY markers)")
+                                      help: "move the selection BY seconds (clip mode with snap: BY markers)", flags: .touchesSelection)
         static let examples = [Shift(by: 0.125), Shift(by: -2)]
         static func parse(_ p: inout LineParser) throws -> Shift {
             let usage = spec.usage
@@ -52,7 +52,7 @@ extension Command {
         var factor: Double
         var handle: ScaleHandle
         static let spec = CommandSpec("scale", usage: "scale FACTOR [handle=first|last]",
-                                      help: "stretch the selection about a handle; the opposite end stays fixed")
+                                      help: "stretch the selection about a handle; the opposite end stays fixed", flags: .touchesSelection)
         static let examples = [Scale(factor: 2, handle: .last), Scale(factor: 0.75, handle: .first)]
         static func parse(_ p: inout LineParser) throws -> Scale {
             let usage = "scale FACTOR [handle=first|last] | scale handle=K to=TIME"
@@ -78,7 +78,7 @@ extension Command {
         var k: Int
         var to: Double
         static let spec = CommandSpec("scale =", usage: "scale handle=K to=TIME",
-                                      help: "move the K-th selected element (from 1) to TIME; the ends stay fixed")
+                                      help: "move the K-th selected element (from 1) to TIME; the ends stay fixed", flags: .touchesSelection)
         static let examples = [ScaleTo(k: 2, to: 1.5)]
         static func parse(_ p: inout LineParser) throws -> ScaleTo {
             let usage = "scale FACTOR [handle=first|last] | scale handle=K to=TIME"
@@ -94,7 +94,7 @@ extension Command {
     struct Subdivide: CommandBody {
         var n: Int
         static let spec = CommandSpec("subdivide", usage: "subdivide N",
-                                      help: "N new markers between each pair of selected neighbours")
+                                      help: "N new markers between each pair of selected neighbours", flags: .touchesSelection)
         static let examples = [Subdivide(n: 3)]
         static func parse(_ p: inout LineParser) throws -> Subdivide {
             let usage = spec.usage
@@ -107,7 +107,7 @@ extension Command {
     }
 
     struct Rotate: CommandBody {
-        static let spec = CommandSpec("rotate", usage: "rotate", help: "rotate the selection's clips one marker on")
+        static let spec = CommandSpec("rotate", usage: "rotate", help: "rotate the selection's clips one marker on", flags: .touchesSelection)
         static let examples = [Rotate()]
         static func parse(_ p: inout LineParser) throws -> Rotate {
             try p.end(usage: "rotate")
@@ -118,7 +118,7 @@ extension Command {
     }
 
     struct Reverse: CommandBody {
-        static let spec = CommandSpec("reverse", usage: "reverse", help: "reverse the selection in time")
+        static let spec = CommandSpec("reverse", usage: "reverse", help: "reverse the selection in time", flags: .touchesSelection)
         static let examples = [Reverse()]
         static func parse(_ p: inout LineParser) throws -> Reverse {
             try p.end(usage: "reverse")
@@ -129,7 +129,7 @@ extension Command {
     }
 
     struct Delete: CommandBody {
-        static let spec = CommandSpec("delete", usage: "delete", help: "delete the selection")
+        static let spec = CommandSpec("delete", usage: "delete", help: "delete the selection", flags: .touchesSelection)
         static let examples = [Delete()]
         static func parse(_ p: inout LineParser) throws -> Delete {
             try p.end(usage: "delete")
@@ -141,7 +141,7 @@ extension Command {
 
     struct GroupStore: CommandBody {
         var group: Int
-        static let spec = CommandSpec("group store", usage: "group store N", help: "store the selection in group N")
+        static let spec = CommandSpec("group store", usage: "group store N", help: "store the selection in group N", flags: .touchesSelection)
         static let examples = [GroupStore(group: 4)]
         static func parse(_ p: inout LineParser) throws -> GroupStore {
             let n = try p.integer(try p.next("N", usage: "group store N"), "group", GroupBank.range)

@@ -1,15 +1,15 @@
 /// Sounds: the clip slots and the drumkits that fill them (DESIGN §7, §13).
 extension Command {
     /// `slot N file=... note=... gain=... mode=... attack=... release=...`: only the given settings change.
-    struct Slot: CommandBody {
-        var slot: Int
-        var settings: SlotSettings
-        static let spec = CommandSpec(
+    public struct Slot: CommandBody {
+        public var slot: Int
+        public var settings: SlotSettings
+        public static let spec = CommandSpec(
             "slot",
             usage: "slot N file=PATH|note=MIDI|none|sf2=PATH|default|layer=MIN:MAX[:GAIN:PITCH]:PATH... [program=P] [bank=B] "
                 + "[gain=G] [pan=P] [choke=G|none] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS] [name=NAME] [layers=none]",
             help: "set slot N's sound (1..16): a file, a pitched note, a SoundFont preset or velocity layers, and how it plays")
-        static let examples = [
+        public static let examples = [
             Slot(slot: 1, settings: SlotSettings(file: "kick.wav", gain: 0.8, mode: .gate, attack: 2, release: 40)),
             Slot(slot: 3, settings: SlotSettings(note: 64, decay: 120, name: "bell", pan: -0.5, choke: 2)),
             Slot(slot: 4, settings: SlotSettings(soundFont: "default", program: 0, bank: 128)),
@@ -17,8 +17,8 @@ extension Command {
             Slot(slot: 5, settings: SlotSettings(layers: [ClipSlot.Layer(file: "soft.wav", min: 0, max: 0.5, gain: 1, pitch: 0),
                                                            ClipSlot.Layer(file: "a:b.wav", min: 0.5, max: 1, gain: 2, pitch: -3)])),
         ]
-        static func parse(_ p: inout LineParser) throws -> Slot { try p.parseSlot() }
-        var text: String {
+        public static func parse(_ p: inout LineParser) throws -> Slot { try p.parseSlot() }
+        public var text: String {
             let s = settings
             func n(_ v: Double) -> String { Command.number(v) }
             func q(_ s: String) -> String { Command.quote(s) }
@@ -45,7 +45,7 @@ extension Command {
             if let choke = s.choke { out += choke == 0 ? " choke=none" : " choke=\(choke)" }
             return out
         }
-        func run(in session: Session) throws -> String? { try session.runSlot(slot, settings) }
+        public func run(in session: Session) throws -> String? { try session.runSlot(slot, settings) }
     }
 
     /// `kit list`: the kits installed, named in one line.
@@ -61,13 +61,13 @@ extension Command {
     }
 
     /// `kit load NAME|PATH [from=N]`: the kit's instruments onto slots N, N+1, ... (at most up to 16).
-    struct KitLoad: CommandBody {
-        var name: String
-        var from: Int
-        static let spec = CommandSpec("kit load", usage: "kit load NAME|PATH [from=N]",
+    public struct KitLoad: CommandBody {
+        public var name: String
+        public var from: Int
+        public static let spec = CommandSpec("kit load", usage: "kit load NAME|PATH [from=N]",
                                       help: "a Hydrogen drumkit's instruments onto slots N, N+1, ... (from slot 1)")
-        static let examples = [KitLoad(name: "GMRockKit", from: 1), KitLoad(name: "my kits/jazz", from: 9)]
-        static func parse(_ p: inout LineParser) throws -> KitLoad {
+        public static let examples = [KitLoad(name: "GMRockKit", from: 1), KitLoad(name: "my kits/jazz", from: 9)]
+        public static func parse(_ p: inout LineParser) throws -> KitLoad {
             let usage = "kit list | kit load NAME|PATH [from=N]"
             let name = try p.next("NAME or PATH", usage: usage)
             if name.equals != nil && !name.quoted { throw p.fail("missing NAME or PATH before '\(name.text)' (\(usage))", at: name) }
@@ -75,8 +75,8 @@ extension Command {
             let from = try opts["from"].map { try p.integer($0, "from", ClipSlot.range) } ?? 1
             return KitLoad(name: name.text, from: from)
         }
-        var text: String { "kit load \(Command.quote(name))" + (from == 1 ? "" : " from=\(from)") }
-        func run(in session: Session) throws -> String? { try session.runKitLoad(name, from: from) }
+        public var text: String { "kit load \(Command.quote(name))" + (from == 1 ? "" : " from=\(from)") }
+        public func run(in session: Session) throws -> String? { try session.runKitLoad(name, from: from) }
     }
 
     public static func slot(_ slot: Int, _ settings: SlotSettings) -> Command { Command(Slot(slot: slot, settings: settings)) }

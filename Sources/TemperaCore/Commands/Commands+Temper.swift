@@ -10,7 +10,7 @@ extension Command {
         var slider: Double?
         static let spec = CommandSpec(
             "temper =", usage: "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,...|none] [s=X]",
-            help: "define the temperament: A pulses over B in SPAN; BEATS: 0,2,4 | all | euclid(K[,R])")
+            help: "define the temperament: A pulses over B in SPAN; BEATS: 0,2,4 | all | euclid(K[,R])", flags: .touchesSelection)
         static let examples = [
             TemperDefine(span: 2, top: 7, topBeats: .euclid(k: 5, rotation: 6), bottom: 5, bottomBeats: .all, map: nil, slider: 0.5),
             TemperDefine(span: 1.5, top: 3, topBeats: .list([0, 2]), bottom: 2, bottomBeats: .euclid(k: 1, rotation: 0),
@@ -32,7 +32,7 @@ extension Command {
     struct TemperSlider: CommandBody {
         var value: Double
         static let spec = CommandSpec("temper slider", usage: "temper slider X",
-                                      help: "the designer's slider: 0 the top row, 1 the bottom, between and beyond")
+                                      help: "the designer's slider: 0 the top row, 1 the bottom, between and beyond", flags: .touchesSelection)
         static let examples = [TemperSlider(value: 0.25)]
         static func parse(_ p: inout LineParser) throws -> TemperSlider {
             let v = try p.slider(try p.next("X", usage: "temper slider X"), "slider")
@@ -46,7 +46,7 @@ extension Command {
     struct TemperStamp: CommandBody {
         var times: Int
         static let spec = CommandSpec("temper stamp", usage: "temper stamp [times=K]",
-                                      help: "stamp the designer's result at the cursor, K times")
+                                      help: "stamp the designer's result at the cursor, K times", flags: .touchesSelection)
         static let examples = [TemperStamp(times: 1), TemperStamp(times: 3)]
         static func parse(_ p: inout LineParser) throws -> TemperStamp {
             let opts = try p.options(["times"], usage: "temper stamp [times=K]")
@@ -58,7 +58,7 @@ extension Command {
 
     struct TemperGroup: CommandBody {
         var group: Int
-        static let spec = CommandSpec("temper group", usage: "temper group N", help: "store the designer's result in group N")
+        static let spec = CommandSpec("temper group", usage: "temper group N", help: "store the designer's result in group N", flags: .touchesSelection)
         static let examples = [TemperGroup(group: 2)]
         static func parse(_ p: inout LineParser) throws -> TemperGroup {
             let n = try p.integer(try p.next("N", usage: "temper group N"), "group", GroupBank.range)
@@ -71,7 +71,7 @@ extension Command {
 
     struct TemperApply: CommandBody {
         static let spec = CommandSpec("temper apply", usage: "temper apply",
-                                      help: "retime the selected markers to the designer's result")
+                                      help: "retime the selected markers to the designer's result", flags: .touchesSelection)
         static let examples = [TemperApply()]
         static func parse(_ p: inout LineParser) throws -> TemperApply {
             try p.end(usage: "temper apply")
@@ -86,7 +86,7 @@ extension Command {
         var from: Double
         var to: Double
         static let spec = CommandSpec("temper morph", usage: "temper morph times=K from=S0 to=S1",
-                                      help: "stamp K copies, the slider moving from S0 to S1")
+                                      help: "stamp K copies, the slider moving from S0 to S1", flags: .touchesSelection)
         static let examples = [TemperMorph(times: 4, from: -0.5, to: 1.5)]
         static func parse(_ p: inout LineParser) throws -> TemperMorph {
             let u = "temper morph times=K from=S0 to=S1"
@@ -102,7 +102,7 @@ extension Command {
     struct TemperPreset: CommandBody {
         var name: String
         static let spec = CommandSpec("temper preset", usage: "temper preset swing|tigrigna|five-seven",
-                                      help: "a preset temperament")
+                                      help: "a preset temperament", flags: .touchesSelection)
         static let examples = TemperamentPreset.names.map { TemperPreset(name: $0) }
         static func parse(_ p: inout LineParser) throws -> TemperPreset {
             let u = "temper preset swing|tigrigna|five-seven"
@@ -123,7 +123,7 @@ extension Command {
         var beat: Int
         var amp: Double
         static let spec = CommandSpec("temper amp", usage: "temper amp top|bottom BEAT A",
-                                      help: "the amplitude of one pulse of a row")
+                                      help: "the amplitude of one pulse of a row", flags: .touchesSelection)
         static let examples = [TemperAmp(row: .top, beat: 2, amp: 0.5), TemperAmp(row: .bottom, beat: 0, amp: 1)]
         static func parse(_ p: inout LineParser) throws -> TemperAmp {
             let u = "temper amp top|bottom BEAT A"
