@@ -198,7 +198,8 @@ extension MixEvent {
     /// An event whose slot has one sound (layer 0); a `?` gets -1, its layer picked when its slot is drawn.
     init(_ e: Schedule.Event) {
         self.init(time: e.time, gateEnd: e.gateEnd, amp: e.amp, track: Int32(e.track), clip: Int32(e.clip),
-                  randomKey: e.randomKey, isCut: e.kind == .cut, layer: e.clip == 0 ? -1 : 0, marker: e.marker)
+                  randomKey: e.randomKey, isCut: e.kind == .cut, layer: e.clip == 0 ? -1 : 0, marker: e.marker,
+                  probability: e.probability, from: e.from, hit: Int32(e.hit))
     }
 
     /// An event with its velocity layer chosen from the slots (`ClipSlot.layer(for:)`): the layer is part of the

@@ -79,6 +79,7 @@ public enum CommandTable {
         // The rhythm designer
         Command.TemperDefine.self, Command.TemperSlider.self, Command.TemperStamp.self, Command.TemperGroup.self,
         Command.TemperApply.self, Command.TemperMorph.self, Command.TemperPreset.self, Command.TemperAmp.self,
+        Command.TemperFit.self,
         // Recording
         Command.RecordArm.self, Command.RecordTake.self,
         // The song
@@ -91,6 +92,9 @@ public enum CommandTable {
         // Editing the selection
         Command.Amp.self, Command.Copy.self, Command.Cut.self, Command.Paste.self, Command.Duplicate.self,
         Command.Quantize.self,
+        // Grooves
+        Command.Prob.self, Command.Ratchet.self, Command.Humanize.self, Command.GrooveExtract.self,
+        Command.GrooveApply.self,
     ]
 
     /// Families whose router says more than "expected a or b": what is missing after the name, the number that
@@ -119,6 +123,14 @@ public enum CommandTable {
                 return message
             },
             missingAfterNumber: { verbs in "what to change: \(verbs.joined(separator: ", "))" }),
+        "groove": CommandFamily(
+            missing: "extract or apply",
+            unknown: { word, names, usage in
+                if let near = LineParser.nearest(word, in: names) {
+                    return "unknown groove command '\(Limits.echo(word))' (did you mean '\(near)'?)"
+                }
+                return "unknown groove command '\(Limits.echo(word))' (\(usage))"
+            }),
         "temper": CommandFamily(
             missing: "a designer command",
             unknown: { word, names, _ in

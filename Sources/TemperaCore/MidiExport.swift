@@ -166,6 +166,8 @@ public enum MidiExport {
                             // A `-` stops whatever the track is sounding.
                             for n in notes.indices where notes[n].off > t { notes[n].off = max(t, notes[n].on + 1) }
                         case .onset:
+                            guard Schedule.sounds(probability: e.probability, seed: doc.seed, key: e.randomKey,
+                                                  pass: play.drawBase + k) else { continue }
                             let clip = e.clip != 0 ? e.clip
                                 : Schedule.randomClip(seed: doc.seed, pool: pool, key: e.randomKey, pass: play.drawBase + k)
                             guard (1...voices.count).contains(clip), let voice = voices[clip - 1] else { continue }

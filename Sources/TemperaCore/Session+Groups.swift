@@ -31,7 +31,7 @@ extension Session {
         for (track, markers) in groups {
             for m in markers {
                 elements.append(GroupElement(offset: m.time - first, trackOffset: track - firstTrack, amp: m.amp,
-                                             content: m.content))
+                                             content: m.content, extras: m.extras))
             }
         }
         elements.sort { ($0.offset, $0.trackOffset) < ($1.offset, $1.trackOffset) }
@@ -88,7 +88,9 @@ extension Session {
                 let start = origin + Double(r) * group.span
                 for e in group.elements {
                     let track = t + e.trackOffset
-                    let id = edit.insert(Marker(id: 0, time: start + e.offset, amp: e.amp, content: e.content), track: track)
+                    var m = Marker(id: 0, time: start + e.offset, amp: e.amp, content: e.content)
+                    m.extras = e.extras
+                    let id = edit.insert(m, track: track)
                     stamped[track, default: []].insert(id)
                 }
             }

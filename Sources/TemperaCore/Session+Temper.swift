@@ -60,6 +60,9 @@ extension Session {
             return "retimed \(retimed.count) marker\(retimed.count == 1 ? "" : "s")"
                 + (cycles > 1 ? " in \(cycles) cycles" : "") + " at s = \(Temperament.format(document.designer.slider))"
 
+        case .fit(let most, let span):
+            return try runTemperFit(max: most, span: span)
+
         case .preset(let name):
             let preset = try TemperamentPreset.named(name)
             let t = preset.temperament

@@ -81,7 +81,8 @@ public struct SongSchedule: Sendable {
             let events = regionEvents[sectionRegion[j]]
             for k in 0..<s.repeats {
                 let draw = timing.drawPass(songPass: m, section: j, pass: k)
-                for e in events where e.kind == .onset {
+                for e in events where e.kind == .onset
+                    && Schedule.sounds(probability: e.probability, seed: seed, key: e.randomKey, pass: draw) {
                     let time = SongTiming.time(songPass: m, total: timing.total, offset: s.offset, pass: k, time: e.time,
                                                span: s.span, tempo: s.tempo)
                     let clip = e.clip != 0 ? e.clip

@@ -57,6 +57,9 @@ public enum EditorCommands {
         EditorCommand(spec: CommandSpec("export", usage: "export FILE.mid",
                                         help: "the song (or one pass of the loop) as a Standard MIDI File",
                                         flags: .editorOnly)) { d, arg in d.exportMidi(arg) },
+        EditorCommand(spec: CommandSpec("import", usage: "import FILE [split] [slice]",
+                                        help: "a recording or a MIDI file as a new document, as tempera import makes it",
+                                        flags: [.editorOnly, .refusedWhenShared])) { d, arg in d.importFile(arg) },
         EditorCommand(spec: CommandSpec("theme", usage: "theme NAME", help: "the screen's colours: a shipped theme or your own",
                                         flags: .editorOnly)) { d, arg in
             // Short enough to be read whole on the status line of an 80-column screen.

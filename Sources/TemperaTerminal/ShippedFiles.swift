@@ -138,6 +138,11 @@ global    C-c        quit
 global    ?          help
 global    F1         help
 global    :          command
+# Grooves: a probability, a ratchet, humanize and a groove for the selection, typed on the : line; :import FILE
+global    Y          command prob
+global    E          command ratchet
+global    H          command humanize time=
+global    B          command groove apply
 global    esc        esc
 
 # Tabs: Tab moves the keys between the timeline and the tab area
@@ -280,6 +285,7 @@ designer  p          designer.preset.next
 designer  P          designer.preset.prev
 designer  A          designer.audition
 designer  E          designer.edit
+designer  F          run temper fit
 
 # The : line
 prompt    enter      prompt.accept

@@ -140,6 +140,28 @@ extension Command {
         func run(in session: Session) throws -> String? { try session.runTemper(.amp(row: row, beat: beat, amp: amp)) }
     }
 
+    /// `temper fit [max=N] [span=TIME]`: the designer set to the temperament that best explains the selected
+    /// markers of one span (`Temperament.fit`); span defaults to the designer's.
+    struct TemperFit: CommandBody {
+        var most: Int
+        var span: Double?
+        static let spec = CommandSpec("temper fit", usage: "temper fit [max=N] [span=TIME]",
+                                      help: "the designer set to the temperament that best explains the selection",
+                                      flags: .touchesSelection)
+        static let examples = [TemperFit(most: 16, span: nil), TemperFit(most: 24, span: 2)]
+        static func parse(_ p: inout LineParser) throws -> TemperFit {
+            let u = spec.usage
+            let opts = try p.options(["max", "span"], usage: u)
+            let most = try opts["max"].map { try p.integer($0, "max", 2...64) } ?? 16
+            let span = try opts["span"].map {
+                try p.number($0, "span", { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
+            }
+            return TemperFit(most: most, span: span)
+        }
+        var text: String { "temper " + TemperCommand.fit(max: most, span: span).text }
+        func run(in session: Session) throws -> String? { try session.runTemper(.fit(max: most, span: span)) }
+    }
+
     /// The designer command `t` as a command of the table.
     public static func temper(_ t: TemperCommand) -> Command {
         switch t {
@@ -153,6 +175,7 @@ extension Command {
         case .morph(let times, let from, let to): return Command(TemperMorph(times: times, from: from, to: to))
         case .preset(let name): return Command(TemperPreset(name: name))
         case .amp(let row, let beat, let amp): return Command(TemperAmp(row: row, beat: beat, amp: amp))
+        case .fit(let most, let span): return Command(TemperFit(most: most, span: span))
         }
     }
 }
@@ -170,6 +193,9 @@ public enum TemperCommand: Hashable, Sendable {
     case preset(String)
     /// `temper amp top|bottom BEAT A`: the amplitude of one pulse of a template row.
     case amp(row: Temperament.RowName, beat: Int, amp: Double)
+    /// `temper fit [max=16] [span=L]`: the designer set to the temperament that best explains the selected
+    /// markers of one span (`Temperament.fit`); span defaults to the designer's.
+    case fit(max: Int, span: Double?)
 
     /// How a row's beats are chosen.
     public enum BeatChoice: Hashable, Sendable {
@@ -202,6 +228,7 @@ public enum TemperCommand: Hashable, Sendable {
         case .morph(let times, let from, let to): return "morph times=\(times) from=\(n(from)) to=\(n(to))"
         case .preset(let name): return "preset \(name)"
         case .amp(let row, let beat, let amp): return "amp \(row.rawValue) \(beat) \(DocumentFile.number(amp))"
+        case .fit(let most, let span): return "fit" + (most == 16 ? "" : " max=\(most)") + (span.map { " span=\(n($0))" } ?? "")
         }
     }
 }
