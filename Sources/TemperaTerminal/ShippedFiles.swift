@@ -262,7 +262,7 @@ designer  1          designer.slider.one
 designer  +          designer.division.up
 designer  =          designer.division.up
 designer  -          designer.division.down
-designer  e          designer.euclid
+designer  e          designer.euclid.ask
 designer  k          designer.k.up
 designer  K          designer.k.down
 designer  r          designer.rotate
@@ -271,6 +271,7 @@ designer  S-up       designer.amp.up
 designer  S-down     designer.amp.down
 designer  x          designer.map.clear
 designer  X          designer.map.reset
+designer  n          designer.map.nearest
 designer  *          designer.span.double
 designer  /          designer.span.half
 designer  s          designer.stamp

@@ -266,3 +266,32 @@ final class GrooveAudioTests: XCTestCase {
         XCTAssertLessThan(fit.rms, 0.001)
     }
 }
+
+/// Live play on the null output plays probability, ratchets and slice offsets as the offline render does.
+final class GrooveLiveTests: XCTestCase {
+    func testLivePlayMatchesTheRenderWithProbabilityRatchetsAndSlices() throws {
+        let dir = TestPaths.temporaryDirectory("groove-live")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A ramp, so where a voice starts in the sound shows in its samples.
+        let ramp = (0..<4_800).map { Float($0) / 4_800 * 0.5 }
+        let file = try Fixture.wav(ramp, in: dir, name: "ramp.wav")
+        var a = Marker(id: 0, time: 0, amp: 1, content: .clip(1)); a.p = 0.5
+        var b = Marker(id: 1, time: 0.1, amp: 1, content: .clip(1)); b.rep = 3; b.repSpan = 0.03
+        var c = Marker(id: 2, time: 0.2, amp: 1, content: .clip(1)); c.from = 0.05
+        var doc = Fixture.document(tracks: [], slots: [ClipSlot(file: file)], span: 0.3)
+        doc.tracks = [Track(name: "x", markers: MarkerList([a, b, c]))]
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        _ = pump(engine, 4_800)
+        engine.play(loops: 8)
+        let offline = OfflineRenderer(document: doc, baseDirectory: dir, loops: 8, maxTail: 1).renderAll()
+        let live = pump(engine, offline.count / 2)
+        assertSamplesEqual(live, offline)
+        // The first marker sounded in the passes its probability chose, in both.
+        let first = Schedule(document: doc, sampleRate: 48_000).onsets(loops: 8).filter { abs($0.time - Double($0.loop) * 0.3) < 1e-9 }
+        let chosen = (0..<8).filter { Schedule.sounds(probability: 0.5, seed: doc.seed, key: Schedule.randomKey(time: 0, track: 0), pass: $0) }
+        XCTAssertEqual(first.map(\.loop), chosen)
+        XCTAssertTrue(chosen.count > 0 && chosen.count < 8, "\(chosen)")
+    }
+}

@@ -3,7 +3,8 @@ extension Command {
     /// `prob P`: the selected elements sound with probability P on each pass (`p=`).
     struct Prob: CommandBody {
         var p: Double
-        static let spec = CommandSpec("prob", usage: "prob P", help: "the selection sounds with probability P a pass")
+        static let spec = CommandSpec("prob", usage: "prob P", help: "the selection sounds with probability P a pass",
+                                      flags: .touchesSelection)
         static let examples = [Prob(p: 0.5), Prob(p: 1)]
         static func parse(_ p: inout LineParser) throws -> Prob {
             let u = spec.usage
@@ -21,7 +22,8 @@ extension Command {
         var count: Int
         var span: Double?
         static let spec = CommandSpec("ratchet", usage: "ratchet N[:SPAN]",
-                                      help: "the selection plays N equal hits (over SPAN seconds; 1: no ratchet)")
+                                      help: "the selection plays N equal hits (over SPAN seconds; 1: no ratchet)",
+                                      flags: .touchesSelection)
         static let examples = [Ratchet(count: 3, span: nil), Ratchet(count: 4, span: 0.125), Ratchet(count: 1, span: nil)]
         static func parse(_ p: inout LineParser) throws -> Ratchet {
             let u = spec.usage
@@ -52,7 +54,8 @@ extension Command {
         var amp: Double
         var seed: UInt64?
         static let spec = CommandSpec("humanize", usage: "humanize time=MS [amp=A] [seed=K]",
-                                      help: "the selection moved by up to ±MS ms (and amp by up to ±A), reproducibly")
+                                      help: "the selection moved by up to ±MS ms (and amp by up to ±A), reproducibly",
+                                      flags: .touchesSelection)
         static let examples = [Humanize(time: 10, amp: 0, seed: nil), Humanize(time: 7.5, amp: 0.1, seed: 42)]
         static func parse(_ p: inout LineParser) throws -> Humanize {
             let u = spec.usage
@@ -72,7 +75,8 @@ extension Command {
         var group: Int
         var grid: Int?
         static let spec = CommandSpec("groove extract", usage: "groove extract N [grid=G]",
-                                      help: "the selection's groove (offsets and amplitudes from a grid) into group N")
+                                      help: "the selection's groove (offsets and amplitudes from a grid) into group N",
+                                      flags: .touchesSelection)
         static let examples = [GrooveExtract(group: 5, grid: 4), GrooveExtract(group: 1, grid: nil)]
         static func parse(_ p: inout LineParser) throws -> GrooveExtract {
             let n = try p.integer(try p.next("N", usage: "groove extract N [grid=G] | groove apply N [time=S] [amp=S]"),
@@ -90,7 +94,8 @@ extension Command {
         var time: Double
         var amp: Double
         static let spec = CommandSpec("groove apply", usage: "groove apply N [time=S] [amp=S]",
-                                      help: "the selection toward group N's groove, by the fractions given (1)")
+                                      help: "the selection toward group N's groove, by the fractions given (1)",
+                                      flags: .touchesSelection)
         static let examples = [GrooveApply(group: 5, time: 1, amp: 1), GrooveApply(group: 2, time: 0.5, amp: 0)]
         static func parse(_ p: inout LineParser) throws -> GrooveApply {
             let n = try p.integer(try p.next("N", usage: "groove extract N [grid=G] | groove apply N [time=S] [amp=S]"),
