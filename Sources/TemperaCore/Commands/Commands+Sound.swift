@@ -7,13 +7,15 @@ extension Command {
         public static let spec = CommandSpec(
             "slot",
             usage: "slot N file=PATH|note=MIDI|none|sf2=PATH|default|layer=MIN:MAX[:GAIN:PITCH]:PATH... [program=P] [bank=B] "
-                + "[gain=G] [pan=P] [choke=G|none] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS] [name=NAME] [layers=none]",
-            help: "set slot N's sound (1..16): a file, a pitched note, a SoundFont preset or velocity layers, and how it plays")
+                + "[gain=G] [pan=P] [choke=G|none] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS] [name=NAME] [layers=none] [midi=CH[:NOTE]|none]",
+            help: "set slot N's sound (1..16): a file, a pitched note, a SoundFont preset or velocity layers, how it plays, its MIDI out")
         public static let examples = [
             Slot(slot: 1, settings: SlotSettings(file: "kick.wav", gain: 0.8, mode: .gate, attack: 2, release: 40)),
             Slot(slot: 3, settings: SlotSettings(note: 64, decay: 120, name: "bell", pan: -0.5, choke: 2)),
             Slot(slot: 4, settings: SlotSettings(soundFont: "default", program: 0, bank: 128)),
             Slot(slot: 2, settings: SlotSettings(clearNote: true, layers: [], choke: 0)),
+            Slot(slot: 6, settings: SlotSettings(midiChannel: 10, midiNote: 36)),
+            Slot(slot: 7, settings: SlotSettings(midiChannel: 0)),
             Slot(slot: 5, settings: SlotSettings(layers: [ClipSlot.Layer(file: "soft.wav", min: 0, max: 0.5, gain: 1, pitch: 0),
                                                            ClipSlot.Layer(file: "a:b.wav", min: 0.5, max: 1, gain: 2, pitch: -3)])),
         ]
@@ -43,6 +45,7 @@ extension Command {
             }
             if let pan = s.pan { out += " pan=\(n(pan))" }
             if let choke = s.choke { out += choke == 0 ? " choke=none" : " choke=\(choke)" }
+            if let ch = s.midiChannel { out += ch == 0 ? " midi=none" : " midi=\(ch)" + (s.midiNote.map { ":\($0)" } ?? "") }
             return out
         }
         public func run(in session: Session) throws -> String? { try session.runSlot(slot, settings) }
@@ -104,11 +107,17 @@ extension Command {
         public var soundFont: String?
         public var program: Int?
         public var bank: Int?
+        /// `midi=CH[:NOTE]`: MIDI out on channel CH (1...16), 0 for `midi=none`; the note it sends (nil: the slot's).
+        public var midiChannel: Int?
+        public var midiNote: Int?
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
                     attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
                     soundFont: String? = nil, program: Int? = nil, bank: Int? = nil, clearNote: Bool = false,
-                    layers: [ClipSlot.Layer]? = nil, pan: Double? = nil, choke: Int? = nil) {
+                    layers: [ClipSlot.Layer]? = nil, pan: Double? = nil, choke: Int? = nil, midiChannel: Int? = nil,
+                    midiNote: Int? = nil) {
+            self.midiChannel = midiChannel
+            self.midiNote = midiNote
             self.clearNote = clearNote
             self.layers = layers
             self.pan = pan
