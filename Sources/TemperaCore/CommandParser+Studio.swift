@@ -15,16 +15,3 @@ extension LineParser {
     }
 }
 
-extension LineParser {
-    /// `midi map NOTE SLOT|none`.
-    mutating func parseMidi() throws -> Command {
-        let usage = "midi map NOTE SLOT|none"
-        let what = try next("map", usage: usage)
-        guard what.text == "map" else { throw fail("midi takes map (\(usage))", at: what) }
-        let note = try integer(try next("NOTE", usage: usage), "note", 0...127)
-        let target = try next("SLOT", usage: usage)
-        let slot: Int? = target.text == "none" && !target.quoted ? nil : try integer(target, "slot", ClipSlot.range)
-        try end(usage: usage)
-        return .midiMap(note: note, slot: slot)
-    }
-}
