@@ -870,14 +870,7 @@ struct LineParser {
             let a = try amp(try next("A", usage: u))
             try end(usage: u)
             return .amp(row: row, beat: beat, amp: a)
-        case "fit":
-            let u = "temper fit [max=N] [span=TIME]"
-            let opts = try options(["max", "span"], usage: u)
-            let most = try opts["max"].map { try integer($0, "max", 2...64) } ?? 16
-            let span = try opts["span"].map {
-                try number($0, "span", { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
-            }
-            return .fit(max: most, span: span)
+        case "fit": return try parseTemperFit()
         case "preset":
             let u = "temper preset swing|tigrigna|five-seven"
             let name = try next("NAME", usage: u)
