@@ -87,7 +87,7 @@ final class EveryEditIsACommandTests: XCTestCase {
         for (i, step) in steps.enumerated() {
             switch step.event {
             case .ran(let command, let view):
-                if case .save = command { continue }
+                if command.is(Command.Save.self) { continue }
                 let text = command.text
                 let parsed = try XCTUnwrap(try CommandParser.parse(text), text)
                 XCTAssertEqual(parsed, command, "'\(text)' does not read back as the command that ran")
