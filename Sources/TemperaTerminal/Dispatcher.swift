@@ -124,50 +124,9 @@ public final class Dispatcher {
         }
     }
 
+    /// Routes a key to the input modes (`InputModes.all`, most modal first) until one takes it.
     public func handle(_ key: Key) {
-        if let offset = helpOffset {
-            let page = max(1, height - 4)
-            switch key.name {
-            case "up": helpOffset = max(0, offset - 1)
-            case "down": helpOffset = offset + 1
-            case "pgup": helpOffset = max(0, offset - page)
-            case "pgdn", "space": helpOffset = offset + page
-            default: helpOffset = nil
-            }
-            return
-        }
-        if let q = question {
-            answer(q, key)
-            return
-        }
-        if picker != nil {
-            handlePicker(key)
-            return
-        }
-        if prompt != nil {
-            if let action = keyMap.action(for: key, in: .prompt) {
-                perform(action)
-            } else if let c = key.character {
-                if view.messageIsError { say("") }
-                prompt!.insert(c)
-                syncPrompt()
-            }
-            return
-        }
-        // The Pads tab plays with a whole block of the keyboard (q among them): its own keys come first there.
-        if contexts.first == .pads, let action = keyMap.action(for: key, in: .pads) {
-            perform(action)
-            return
-        }
-        if let global = keyMap.action(for: key, in: .global), global.verb.isAlwaysGlobal {
-            perform(global)
-            return
-        }
-        guard let action = keyMap.action(for: key, in: contexts) else {
-            say("\(KeyMap.label(key)) is not bound (? lists the keys)")
-            return
-        }
-        perform(action)
+        for mode in InputModes.all where mode.handle(key, self) { return }
     }
 
     // MARK: Actions
@@ -272,10 +231,6 @@ public final class Dispatcher {
         case .ampSet:
             let amps = Set(s.selection.keys.flatMap { s.selectedMarkers(track: $0).map(\.amp) })
             openPrompt("amp " + (amps.count == 1 ? DocumentFile.number(amps.first!) : ""), keep: 4)
-        case .copy: try command(.copy)
-        case .cut: try command(.cut)
-        case .paste: try command(.paste)
-        case .duplicate: try command(.duplicate)
         case .clickToggle:
             try command(.click(on: !s.document.transport.click, level: nil))
             say(s.document.transport.click ? "metronome on" : "metronome off")
@@ -293,13 +248,8 @@ public final class Dispatcher {
             openPrompt("render " + suggestedRenderPath(), keep: 7)
         case .select(let verb):
             switch verb {
-            case .all: try command(.select(.init(.all)))
-            case .none: try command(.select(.init(.none)))
-            case .left: try command(.select(.init(.left)))
-            case .right: try command(.select(.init(.right)))
             case .pick: try command(.select(.init(.at(s.cursor))))
             case .hold: try command(.select(.init(.at(s.cursor), add: true)))
-            case .tracks: try command(.select(.init(.all, allTracks: true)))
             }
         case .patternEdit:
             openPrompt("pattern \"" + s.document.pattern + "\"", cursorBack: 1)
@@ -309,8 +259,6 @@ public final class Dispatcher {
             say("subdivide n=\(s.subdivision): \(s.subdivision) new marker\(s.subdivision == 1 ? "" : "s") between each pair")
         case .groupStore: try command(.groupStore(view.chosenGroup))
         case .groupStamp: try command(.drawGroup(view.chosenGroup))
-        case .undo: try command(.undo(1))
-        case .redo: try command(.redo(1))
         case .save:
             if s.path == nil { openPrompt("save " + suggestedPath(), keep: 5) } else { _ = save(nil) }
         case .saveAs: openPrompt("save " + (s.path ?? suggestedPath()), keep: 5)
@@ -393,10 +341,6 @@ public final class Dispatcher {
             let n = s.document.tracks.count
             guard n > 0 else { return }
             s.currentTrack = min(max(s.currentTrack + (verb == .down ? 1 : -1), 0), n - 1)
-        case .add:
-            try command(.trackAdd(name: nil))
-        case .mute: try command(.trackMute(track: nil, on: nil))
-        case .solo: try command(.trackSolo(track: nil, on: nil))
         case .gainUp, .gainDown:
             guard s.document.tracks.indices.contains(s.currentTrack) else { return say("no track", error: true) }
             let gain = Dispatcher.stepDecibels(s.document.tracks[s.currentTrack].gain, by: verb == .gainUp ? 1 : -1,

@@ -1,3 +1,5 @@
+import TemperaCore
+
 /// The `?` / F1 overlay: every binding in force, read from the live key map so it cannot go stale, grouped
 /// by context, each with what it does; then every command the `:` line takes, read from the command table.
 public enum Help {
@@ -36,8 +38,8 @@ public enum Help {
             out.append((contextTitles[context] ?? context.rawValue, .title))
             for (action, keys) in byAction {
                 let label = keys.map(KeyMap.label).joined(separator: " ")
-                let what = action.name == "run" || action.name == "command"
-                    ? "\(action.name) \(action.argument)" : (Action.describe(action.name) ?? "")
+                let what = action.verb == .run ? commandHelp(action.argument) ?? "run \(action.argument)"
+                    : action.verb == .command ? "\(action.name) \(action.argument)" : (Action.describe(action.name) ?? "")
                 add(pad(label, 16) + " " + pad(action.description, 26) + " " + what, .normal,
                     indent: descriptionColumn)
             }
@@ -58,6 +60,13 @@ public enum Help {
             }
         }
         return out
+    }
+
+    /// The help of the command a `run` line runs, from the command table (nil for a line that does not read).
+    static func commandHelp(_ line: String) -> String? {
+        let word = String(line.prefix { $0 != " " })
+        if let entry = EditorCommands.entry(named: word) { return entry.spec.help }
+        return (try? CommandParser.parse(line))?.spec.help
     }
 
     /// `text` broken at spaces into lines of at most `width` characters; continuation lines start with

@@ -124,4 +124,33 @@ final class CommandTableTests: XCTestCase {
         try d.runLine("tempo 1.5")
         XCTAssertEqual(sent, ["tempo 1.5"])
     }
+
+    func testAKeyThatOnlyRunsACommandNamesTheCommandLine() throws {
+        let map = KeyMap.standard
+        XCTAssertEqual(map.action(for: Key(name: "u")!, in: .global), Action(.run, "undo"))
+        XCTAssertEqual(map.action(for: Key(name: "*")!, in: .global), Action(.run, "select all"))
+        XCTAssertEqual(map.hints["undo"], "u", "the status line still names the undo key")
+        // A key file of an earlier version, naming the old actions, still binds them to the same commands.
+        let old = try KeyMap().merging("global F5 undo\nglobal F6 select.tracks\nglobal F7 track.mute\nglobal F8 quantize 4\n",
+                                       file: "keys")
+        XCTAssertEqual(old.action(for: Key(name: "F5")!, in: .global), Action(.run, "undo"))
+        XCTAssertEqual(old.action(for: Key(name: "F6")!, in: .global), Action(.run, "select all tracks=all"))
+        XCTAssertEqual(old.action(for: Key(name: "F7")!, in: .global), Action(.run, "track mute"))
+        XCTAssertEqual(old.action(for: Key(name: "F8")!, in: .global), Action(.run, "quantize 4"))
+        XCTAssertThrowsError(try KeyMap().merging("global F9 quantise 4\n", file: "keys"))
+        // Every key that runs a command runs one that reads, and the ? screen says what it does.
+        let help = Help.lines(map).map(\.text).joined(separator: "\n")
+        for b in map.bindings where b.action.verb == .run {
+            let command = try XCTUnwrap(try CommandParser.parse(b.action.argument), b.action.argument)
+            XCTAssertTrue(help.contains(command.spec.help), "? does not say what \(b.action) does")
+        }
+        // Pressed, the key runs the command as the : line would.
+        let d = Dispatcher(session: Session(document: .demo()))
+        d.handle(Key(name: "*")!)
+        XCTAssertGreaterThan(d.session.selectionCount, 0)
+        d.handle(Key(name: "C-t")!)
+        XCTAssertEqual(d.session.undoName, "track add")
+        d.handle(Key(name: "u")!)
+        XCTAssertEqual(d.view.message, "undid track add")
+    }
 }
