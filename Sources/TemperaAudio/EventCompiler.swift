@@ -66,10 +66,9 @@ final class EventCompiler {
             let key = SongSchedule.Region(start: a, end: b)
             let buffer = regionBuffer(doc, key, Schedule.trackGains(of: doc.tracks))
             regions = regions.filter { $0.key == key }
-            return Playback.loop(events: buffer, start: a, end: b, tempo: doc.transport.tempo,
-                                 looping: doc.transport.loopOn)
+            return Playback.loop(events: buffer, start: a, end: b, transport: doc.transport)
         }
-        let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo)
+        let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
         let gains = Schedule.trackGains(of: doc.tracks)
         var placed: [SongSchedule.Region: RegionEvents] = [:]
         var lists: [RegionEvents] = []
@@ -83,11 +82,12 @@ final class EventCompiler {
             }
             let t = timing.sections[j], buffer = placed[key]!
             sections.append(MixSection(start: s.start, span: t.span, tempo: t.tempo, repeats: t.repeats, offset: t.offset,
-                                       passesBefore: t.passesBefore, events: buffer.pointer, eventCount: buffer.count))
+                                       passesBefore: t.passesBefore, clock: t.clock, events: buffer.pointer,
+                                       eventCount: buffer.count))
         }
         regions = regions.filter { placed[$0.key] != nil }
         return Playback(regions: lists, sections: sections, song: true, looping: doc.song.loop, total: timing.total,
-                        totalPasses: timing.totalPasses)
+                        totalPasses: timing.totalPasses, pieces: timing.pieces)
     }
 
     /// One region's events in schedule order, from the cache where the tracks' markers there did not change.
@@ -102,7 +102,10 @@ final class EventCompiler {
         var lists: [[MixEvent]] = []
         var changed: [Int] = []
         for (ti, track) in doc.tracks.enumerated() {
-            if let e = cache.entries[ti], e.track.markers.sharesMarkers(with: track.markers, from: a, to: b) {
+            // A track with its own cycle reads its markers there; its cycle and ratio are part of what it plays.
+            let (ma, mb) = track.cycle.map { ($0.start, $0.end) } ?? (a, b)
+            if let e = cache.entries[ti], e.track.cycle == track.cycle, e.track.ratio == track.ratio,
+               e.track.markers.sharesMarkers(with: track.markers, from: ma, to: mb) {
                 // Keep the newest track so its chunks, not the old ones, are what the next edit is compared with.
                 cache.entries[ti]!.track = track
                 if gains[ti] > 0 { lists.append(e.events) }
@@ -198,7 +201,8 @@ extension MixEvent {
     /// An event whose slot has one sound (layer 0); a `?` gets -1, its layer picked when its slot is drawn.
     init(_ e: Schedule.Event) {
         self.init(time: e.time, gateEnd: e.gateEnd, amp: e.amp, track: Int32(e.track), clip: Int32(e.clip),
-                  randomKey: e.randomKey, isCut: e.kind == .cut, layer: e.clip == 0 ? -1 : 0, marker: e.marker)
+                  randomKey: e.randomKey, isCut: e.kind == .cut, layer: e.clip == 0 ? -1 : 0, marker: e.marker,
+                  cycle: Int32(truncatingIfNeeded: e.cycle))
     }
 
     /// An event with its velocity layer chosen from the slots (`ClipSlot.layer(for:)`): the layer is part of the
@@ -224,13 +228,18 @@ struct Playback {
     var total: Double
     /// Σ R_i (0 for the loop).
     var totalPasses: Int
+    /// The tempo pieces the sections' clocks read.
+    var pieces: [TempoPiece] = []
 
-    /// The loop over [start, end) as one section repeated without end; its frames are the loop's of §8.
-    static func loop(events: RegionEvents, start: Double, end: Double, tempo: Double, looping: Bool) -> Playback {
-        Playback(regions: [events],
-                 sections: [MixSection(start: start, span: end - start, tempo: tempo, repeats: Int.max, offset: 0,
-                                       passesBefore: 0, events: events.pointer, eventCount: events.count)],
-                 song: false, looping: looping, total: 0, totalPasses: 0)
+    /// The loop over [start, end) as one section repeated without end; its frames are the loop's of §8 (§18 with
+    /// a tempo map).
+    static func loop(events: RegionEvents, start: Double, end: Double, transport t: Transport) -> Playback {
+        let (clock, pieces) = Schedule.clock(of: t, start: start, end: end)
+        return Playback(regions: [events],
+                        sections: [MixSection(start: start, span: end - start, tempo: clock.tempo, repeats: Int.max,
+                                              offset: 0, passesBefore: 0, clock: clock, events: events.pointer,
+                                              eventCount: events.count)],
+                        song: false, looping: t.loopOn, total: 0, totalPasses: 0, pieces: pieces)
     }
 }
 

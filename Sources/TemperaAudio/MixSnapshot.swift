@@ -17,6 +17,8 @@ struct MixEvent: Equatable {
     var layer: Int32 = -1
     /// The marker the event comes from (`Schedule.Event.marker`): with the track, its identity across edits.
     var marker: MarkerID
+    /// The cycle of a track with its own cycle (`Schedule.Event.cycle`).
+    var cycle: Int32 = 0
 }
 
 /// One sound of a slot: its file, or one of its velocity layers.
@@ -69,6 +71,8 @@ struct MixSection {
     var offset: Double
     /// Σ_{i<j} R_i: for the pass a `?` draws with.
     var passesBefore: Int
+    /// How a pass and a time become play time inside the section (its pieces in `MixSnapshot.pieces`).
+    var clock: SectionClock
     /// The events of the section's region (shared by every section and snapshot playing that region).
     var events: UnsafeMutablePointer<MixEvent>
     var eventCount: Int
@@ -86,6 +90,9 @@ struct MixSnapshot {
     var total: Double
     /// Σ R_i (0 for the loop).
     var totalPasses: Int
+    /// The tempo pieces the sections' clocks read (nil: every section plays at one tempo).
+    var pieces: UnsafeMutablePointer<TempoPiece>?
+    var pieceCount: Int
     var slots: UnsafeMutablePointer<MixSlot>
     var layers: UnsafeMutablePointer<MixLayer>
     var trackGains: UnsafeMutablePointer<Float>
@@ -112,8 +119,21 @@ struct MixSnapshot {
     @inline(__always)
     func frame(songPass: Int, section: Int, pass: Int, time: Double, rate: Double) -> Int64 {
         let s = sections[section]
-        return SongTiming.frame(songPass: songPass, total: total, offset: s.offset, pass: pass, time: time,
-                                span: s.span, tempo: s.tempo, sampleRate: rate)
+        return Int64((SongTiming.time(songPass: songPass, total: total, offset: s.offset, pass: pass, time: time,
+                                      clock: s.clock, pieces: pieces) * rate).rounded())
+    }
+
+    /// The musical position (k·span + t, seconds at x1 from the section's start) at play time `s` from the
+    /// section's start: the inverse of the section's clock.
+    @inline(__always)
+    func music(section: Int, atPlay s: Double) -> Double {
+        sections[section].clock.music(atPlay: s, pieces: pieces)
+    }
+
+    /// The tempo heard at musical position `x` of section `section`.
+    @inline(__always)
+    func tempo(section: Int, atMusic x: Double) -> Double {
+        sections[section].clock.tempo(atMusic: x, pieces: pieces)
     }
 
     /// Where pass `pass` of section `section` ends: the next pass's start, or the next section's (the next song
@@ -133,7 +153,11 @@ struct MixSnapshot {
         for j in 0..<sectionCount {
             let x = sections[j], y = o.sections[j]
             if x.start != y.start || x.span != y.span || x.tempo != y.tempo || x.repeats != y.repeats
-                || x.offset != y.offset { return false }
+                || x.offset != y.offset || x.clock != y.clock { return false }
+        }
+        guard pieceCount == o.pieceCount else { return false }
+        if pieceCount > 0, let p = pieces, let q = o.pieces {
+            for i in 0..<pieceCount where p[i] != q[i] { return false }
         }
         return true
     }

@@ -20,8 +20,8 @@ final class PublishedSnapshot {
                      samples: [[SampleBuffer?]], clickSound: ClickSound? = nil) {
         let (start, end) = Schedule.region(of: doc.transport)
         self.init(seq: seq, document: doc, sampleRate: rate, samples: samples,
-                  playback: .loop(events: RegionEvents(compiled), start: start, end: end, tempo: doc.transport.tempo,
-                                  looping: doc.transport.loopOn), clickSound: clickSound)
+                  playback: .loop(events: RegionEvents(compiled), start: start, end: end, transport: doc.transport),
+                  clickSound: clickSound)
     }
 
     /// A snapshot of `doc` playing `playback` (the loop or the song, compiled by an `EventCompiler`).
@@ -31,7 +31,14 @@ final class PublishedSnapshot {
         self.samples = samples
         self.preview = preview?.buffer
         self.clickSound = clickSound
-        songTiming = playback.song ? SongTiming(song: doc.song, tempo: doc.transport.tempo) : nil
+        songTiming = playback.song ? SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
+            : nil
+        var pieces: UnsafeMutablePointer<TempoPiece>? = nil
+        if !playback.pieces.isEmpty {
+            let p = UnsafeMutablePointer<TempoPiece>.allocate(capacity: playback.pieces.count)
+            playback.pieces.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress!, count: $0.count) }
+            pieces = p
+        }
         let sections = UnsafeMutablePointer<MixSection>.allocate(capacity: max(playback.sections.count, 1))
         playback.sections.withUnsafeBufferPointer {
             if let p = $0.baseAddress { sections.initialize(from: p, count: $0.count) }
@@ -70,7 +77,7 @@ final class PublishedSnapshot {
         pointer.initialize(to: MixSnapshot(
             seq: seq, sections: sections,
             sectionCount: playback.sections.count, song: playback.song, total: playback.total,
-            totalPasses: playback.totalPasses, slots: mixSlots, layers: layers, trackGains: gains,
+            totalPasses: playback.totalPasses, pieces: pieces, pieceCount: playback.pieces.count, slots: mixSlots, layers: layers, trackGains: gains,
             trackCount: trackGains.count, looping: playback.looping,
             volume: Float(min(max(doc.transport.volume, 0), 1)),
             seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots),
@@ -92,6 +99,7 @@ final class PublishedSnapshot {
         pointer.pointee.slots.deallocate()
         pointer.pointee.layers.deallocate()
         pointer.pointee.trackGains.deallocate()
+        pointer.pointee.pieces?.deallocate()
         pointer.deallocate()
     }
 }

@@ -240,7 +240,7 @@ struct RenderState {
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
                     // waits for the next pass. (A pass with more markers than the table holds records only the
                     // first ones; the others play as before, unguarded.)
-                    if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker)) { fire(ev, snap: snap) }
+                    if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker, cycle: ev.cycle)) { fire(ev, snap: snap) }
                     lastFired = ev.time
                     next += 1
                     continue
@@ -461,7 +461,8 @@ struct RenderState {
         let os = o.sections[min(section, o.sectionCount - 1)]
         // Seconds at x1 into the current pass, on the old clock.
         let position = Double(frame - base) / rate
-        var inPass = (position - (Double(songPass) * o.total + os.offset)) * os.tempo - Double(pass) * os.span
+        var inPass = o.music(section: min(section, o.sectionCount - 1),
+                             atPlay: position - (Double(songPass) * o.total + os.offset)) - Double(pass) * os.span
         if !(inPass > 0) { inPass = 0 }
         if section >= n.sectionCount {
             // The section playing is gone: the song goes on with its next pass.
@@ -492,8 +493,7 @@ struct RenderState {
             }
         }
         let ns = n.sections[section]
-        base = frame - Int64((SongTiming.time(songPass: songPass, total: n.total, offset: ns.offset, pass: pass,
-                                              time: inPass, span: ns.span, tempo: ns.tempo) * rate).rounded())
+        base = frame - n.frame(songPass: songPass, section: section, pass: pass, time: inPass, rate: rate)
         stoppedOffset = frame - base
         songShiftFrames += oldBase - base
         // Where playing started was counted in the old sections: in the new count it is no later than here.
@@ -579,7 +579,9 @@ struct RenderState {
                 // Count-in bars of click first, at the tempo playback starts with; the music stays where it
                 // stands until they end.
                 let ck = snap.pointee.click
-                let tempo = snap.pointee.sections[min(section, snap.pointee.sectionCount - 1)].tempo
+                // The tempo heard where the music stands (a ramp's or a tempo map's there).
+                let j = min(section, snap.pointee.sectionCount - 1)
+                let tempo = snap.pointee.tempo(section: j, atMusic: j == section ? music : 0)
                 countingIn = true
                 countInStart = frame
                 countInMeter = ck.meter
@@ -696,7 +698,7 @@ struct RenderState {
         guard let snap = snapshot, section < snap.pointee.sectionCount else { return 0 }
         let sn = snap.pointee
         let sec = sn.sections[section]
-        return (Double(at - base) / rate - (Double(songPass) * sn.total + sec.offset)) * sec.tempo
+        return sn.music(section: section, atPlay: Double(at - base) / rate - (Double(songPass) * sn.total + sec.offset))
     }
 
     /// Stamps the playhead clock once a block has reached the output, with the latency the output reports then
@@ -709,7 +711,7 @@ struct RenderState {
         var tempo = 1.0, start = 0.0, span = 0.0
         if let sn = st.snapshot?.pointee, st.section < sn.sectionCount {
             let sec = sn.sections[st.section]
-            tempo = sec.tempo
+            tempo = sn.tempo(section: st.section, atMusic: st.music)
             start = sec.start
             span = sec.span
         }
@@ -797,12 +799,14 @@ struct RenderState {
         sh.pointee.countingIn.store(countingIn, ordering: .relaxed)
         sh.pointee.countInLeft.store(countingIn ? countInBeats - max(countInNext - 1, 0) : 0, ordering: .relaxed)
         sh.pointee.renderedFrames.store(Int(frame), ordering: .relaxed)
-        var seconds = 0.0
+        var seconds = 0.0, tempoHeard = 0.0
         if let snap = snapshot, section < snap.pointee.sectionCount, snap.pointee.sections[section].span > 0 {
             let sn = snap.pointee
             let sec = sn.sections[section]
             let position = Double(frame - base) / rate
-            var inPass = (position - (Double(songPass) * sn.total + sec.offset)) * sec.tempo - Double(pass) * sec.span
+            let heardMusic = sn.music(section: section, atPlay: position - (Double(songPass) * sn.total + sec.offset))
+            tempoHeard = sn.tempo(section: section, atMusic: heardMusic)
+            var inPass = heardMusic - Double(pass) * sec.span
             if inPass < 0 { inPass = 0 }
             if inPass >= sec.span { inPass = inPass.truncatingRemainder(dividingBy: sec.span) }
             seconds = sec.start + inPass
@@ -811,6 +815,7 @@ struct RenderState {
         sh.pointee.sectionPass.store(pass, ordering: .relaxed)
         sh.pointee.songPass.store(songPass, ordering: .relaxed)
         sh.pointee.positionBits.store(seconds.bitPattern, ordering: .relaxed)
+        sh.pointee.tempoBits.store(tempoHeard.bitPattern, ordering: .relaxed)
         publishSlots()
     }
 

@@ -16,6 +16,13 @@ extension Command {
         case .loopRange(let a, let b): return "loop \(n(a)) \(n(b))"
         case .loop(let on): return on ? "loop on" : "loop off"
         case .tempo(let x): return "tempo \(n(x))"
+        case .tempoPoint(let t, let v, let bpm, let shape):
+            return (bpm ? "bpm" : "tempo") + " at \(n(t)) \(n(v))" + (shape == .step ? "" : " shape=\(shape.rawValue)")
+        case .tempoPointDelete(let t): return "tempo at \(n(t)) delete"
+        case .tempoClear: return "tempo clear"
+        case .trackCycle(let t, let c):
+            return Command.trackPrefix(t) + "cycle " + (c.map { "\(n($0.start)) \(n($0.end))" } ?? "off")
+        case .trackRatio(let t, let r): return Command.trackPrefix(t) + "ratio \(Command.quote(r))"
         case .volume(let v): return "volume \(n(v))"
         case .slot(let number, let s):
             var out = "slot \(number)"
@@ -97,6 +104,10 @@ extension Command {
             switch change {
             case .repeats(let r): return "section \(k) repeats \(r)"
             case .tempo(let x): return "section \(k) tempo \(n(x))"
+            case .bpm(let x): return "section \(k) bpm \(n(x))"
+            case .ramp(let x, let y, let bpm, let shape):
+                return "section \(k) \(bpm ? "bpm" : "tempo") \(n(x))..\(n(y))" + (shape == .linear ? "" : " shape=\(shape.rawValue)")
+            case .meter(let m): return "section \(k) meter \(m.map(String.init) ?? "off")"
             case .region(let a, let b): return "section \(k) region \(n(a)) \(n(b))"
             case .name(let name): return "section \(k) name \(q(name))"
             case .move(let m): return "section \(k) move \(m)"

@@ -18,6 +18,16 @@ public enum Command: Hashable, Sendable {
     case loopRange(Double, Double)
     case loop(on: Bool)
     case tempo(Double)
+    /// `tempo at TIME X [shape=S]` (`bpm` true: `bpm at TIME B [shape=S]`): adds or replaces a tempo point.
+    case tempoPoint(time: Double, value: Double, bpm: Bool, shape: TempoMap.Shape)
+    /// `tempo at TIME delete`.
+    case tempoPointDelete(Double)
+    /// `tempo clear`: the map emptied; the document's tempo plays throughout.
+    case tempoClear
+    /// `track [N] cycle A B` (nil: `cycle off`).
+    case trackCycle(track: Int?, Track.Cycle?)
+    /// `track [N] ratio R`, R as typed (an exact expression).
+    case trackRatio(track: Int?, String)
     case volume(Double)
     /// `slot N file=... note=... gain=... mode=... attack=... release=...`: only the given settings change.
     case slot(Int, SlotSettings)
@@ -80,6 +90,12 @@ public enum Command: Hashable, Sendable {
     public enum SectionChange: Hashable, Sendable {
         case repeats(Int)
         case tempo(Double)
+        /// `section N bpm B`: the section's tempo in beats per minute.
+        case bpm(Double)
+        /// `section N tempo X..Y [shape=S]` (or `bpm X..Y`): a ramp over the section's whole duration (DESIGN §18).
+        case ramp(from: Double, to: Double, bpm: Bool, shape: TempoMap.Shape)
+        /// `section N meter M` (nil: `off`, the document's meter).
+        case meter(Int?)
         case region(Double, Double)
         case name(String)
         case move(Int)

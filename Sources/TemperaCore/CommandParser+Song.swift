@@ -1,8 +1,8 @@
 /// The song's commands (DESIGN §12): `section ...`, `song on|off`, `song loop on|off`.
 extension LineParser {
-    static let sectionUsage = "section add [NAME] [A B] [x R] [tempo=X] | section N repeats R | section N tempo X | "
+    static let sectionUsage = "section add [NAME] [A B] [x R] [tempo=X] | section N repeats R | section N tempo X[..Y] [shape=linear|exp] | section N bpm B[..B2] | section N meter M|off | "
         + "section N region A B | section N name NAME | section N move M | section N delete | section N duplicate"
-    static let sectionVerbs = ["repeats", "tempo", "region", "name", "move", "delete", "duplicate"]
+    static let sectionVerbs = ["repeats", "tempo", "bpm", "meter", "region", "name", "move", "delete", "duplicate"]
 
     /// `x3` (or `×3`): a repeat count written as one word; nil for anything else.
     static func repeatCount(_ text: String) -> Int? {
@@ -60,9 +60,10 @@ extension LineParser {
             let r = try Self.repeatCount(w.text) ?? integer(w, "repeats", 1...Song.maxRepeats)
             change = .repeats(try repeats(r, at: w))
             try end(usage: u + " R")
-        case "tempo":
-            change = .tempo(try sectionTempo(try next("X", usage: u + " X")))
-            try end(usage: u + " X")
+        case "tempo", "bpm":
+            change = try parseSectionTempo(bpm: verb.text == "bpm", usage: u)
+        case "meter":
+            change = try parseSectionMeter(usage: u)
         case "region":
             let (a, b) = try region(usage: u + " A B")
             change = .region(a, b)

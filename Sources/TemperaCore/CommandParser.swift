@@ -253,6 +253,10 @@ struct LineParser {
             try end(usage: usage)
             return .length(v)
         case "loop": return try parseLoop()
+        case "tempo" where words.count > 1 && (isKeyword(words[1], "at") || isKeyword(words[1], "clear")):
+            return try parseTempoMap(bpm: false)
+        case "bpm" where words.count > 1 && isKeyword(words[1], "at"):
+            return try parseTempoMap(bpm: true)
         case "tempo":
             let usage = "tempo X"
             let range = Transport.tempoRange
@@ -513,6 +517,8 @@ struct LineParser {
             return verb.text == "mute" ? .trackMute(track: target, on: on) : .trackSolo(track: target, on: on)
         case "gain":
             return .trackGain(track: target, gain: try trackGain())
+        case "cycle", "ratio":
+            return try parseTrackTime(verb.text, target: target)
         default:
             let usage = "track [N] name NAME"
             guard let name = try trackName(example: "track name") else {
@@ -524,7 +530,7 @@ struct LineParser {
     }
 
     /// The words after `track` that name a setting.
-    static let trackSettings = ["mute", "solo", "gain", "name", "delete", "move", "duplicate"]
+    static let trackSettings = ["mute", "solo", "gain", "name", "delete", "move", "duplicate", "cycle", "ratio"]
 
     func unknownTrackSetting(_ text: String, usage: String) -> String {
         if let near = Self.nearest(text, in: ["add"] + Self.trackSettings) {

@@ -27,6 +27,9 @@ public struct Schedule: Sendable, Equatable {
         /// marker draws the same clips after a save and reload (marker ids are renumbered on load) and edits
         /// elsewhere do not change its draws.
         public var randomKey: UInt64
+        /// The cycle of a track with its own cycle (DESIGN §18) the event belongs to, from 0: with the track and
+        /// the marker, what makes one sounding of a marker in a pass.
+        public var cycle: Int = 0
 
         public init(kind: Kind, time: Double, track: Int, clip: Int, amp: Double, marker: MarkerID, gateEnd: Double,
                     randomKey: UInt64 = 0) {
@@ -56,7 +59,12 @@ public struct Schedule: Sendable, Equatable {
     public var start: Double
     public var end: Double
     public var looping: Bool
+    /// The tempo at the region's start (the tempo throughout without a tempo map).
     public var tempo: Double
+    /// How a pass and a time become play time: the tempo, or the document's tempo map over the region.
+    public var clock: SectionClock
+    /// The tempo map's pieces the clock reads (empty without a map).
+    public var pieces: [TempoPiece]
     public var sampleRate: Double
     public var events: [Event]
     /// Linear gain of each track (0 for a muted track or one silenced by another's solo).
@@ -72,7 +80,8 @@ public struct Schedule: Sendable, Equatable {
     public init(document doc: Document, sampleRate: Double) {
         (start, end) = Schedule.region(of: doc.transport)
         looping = doc.transport.loopOn
-        tempo = doc.transport.tempo
+        (clock, pieces) = Schedule.clock(of: doc.transport, start: start, end: end)
+        tempo = clock.tempo
         self.sampleRate = sampleRate
         seed = doc.seed
         randomPool = Schedule.randomPool(of: doc.slots)
@@ -88,6 +97,13 @@ public struct Schedule: Sendable, Equatable {
         }
         events.sort(by: Schedule.precedes)
         return events
+    }
+
+    /// The loop's clock over [start, end): the tempo, or the tempo map's pieces when it has points.
+    public static func clock(of t: Transport, start: Double, end: Double) -> (SectionClock, [TempoPiece]) {
+        if t.tempoMap.isEmpty { return (SectionClock(tempo: t.tempo, span: end - start), []) }
+        let pieces = t.tempoMap.pieces(base: t.tempo)
+        return (SongTiming.regionClock(start: start, end: end, first: 0, count: pieces.count, pieces: pieces), pieces)
     }
 
     /// The region played, seconds at tempo x1: the loop region when the loop is on, else 0..length.
@@ -111,6 +127,39 @@ public struct Schedule: Sendable, Equatable {
     /// The events of one track (index `ti`) over the region [a, b), sorted by `precedes`. The schedule is these
     /// lists merged, so a player can recompile only the tracks an edit touched.
     public static func events(of track: Track, index ti: Int, start a: Double, end b: Double) -> [Event] {
+        if track.followsRegion { return regionEvents(of: track, index: ti, start: a, end: b) }
+        // A track with its own cycle [c, d) (else the region) at ratio R: its marker at t on its m-th cycle sits
+        // at x = (m·(d − c) + (t − c)) / R after the region's start, and sounds while x is inside the region.
+        let c = track.cycle?.start ?? a, d = track.cycle?.end ?? b
+        let length = d - c, span = b - a, r = track.ratio
+        guard length > 0, span > 0, r > 0, r.isFinite else { return [] }
+        let one = regionEvents(of: track, index: ti, start: c, end: d)
+        guard !one.isEmpty else { return [] }
+        var out: [Event] = []
+        var m = 0
+        cycles: while true {
+            let shift = Double(m) * length
+            if shift / r >= span { break }
+            for e in one {
+                let x = (shift + e.time) / r
+                if x >= span || out.count >= Schedule.maxCycleEvents { break cycles }
+                var e2 = e
+                e2.time = x
+                e2.gateEnd = min((shift + e.gateEnd) / r, span)
+                e2.cycle = m
+                if m > 0 { e2.randomKey ^= UInt64(m) &* 0xA24B_AED4_963E_E407 }
+                out.append(e2)
+            }
+            m += 1
+        }
+        return out
+    }
+
+    /// The most events one track with its own cycle gives one pass of a region.
+    public static let maxCycleEvents = 1 << 20
+
+    /// The events of a track's markers in [a, b), times after a.
+    static func regionEvents(of track: Track, index ti: Int, start a: Double, end b: Double) -> [Event] {
         let markers = track.markers
         let lo = markers.lowerBound(time: a), hi = markers.lowerBound(time: b)
         guard lo < hi else { return [] }
@@ -157,7 +206,14 @@ public struct Schedule: Sendable, Equatable {
     /// nothing drifts however long the loop runs.
     @inlinable
     public func frame(pass: Int, time: Double) -> Int64 {
-        Schedule.frame(pass: pass, time: time, span: span, tempo: tempo, sampleRate: sampleRate)
+        if clock.isConstant { return Schedule.frame(pass: pass, time: time, span: span, tempo: tempo, sampleRate: sampleRate) }
+        return Int64((self.time(pass: pass, time: time) * sampleRate).rounded())
+    }
+
+    /// The play time of `time` (after the region's start) in pass `pass`: `(pass·span + time)/tempo`, or with a
+    /// tempo map `pass·P(A, B) + P(A, A + time)` (DESIGN §18).
+    public func time(pass: Int, time: Double) -> Double {
+        pieces.withUnsafeBufferPointer { clock.time(pass: pass, time: time, pieces: $0.baseAddress) }
     }
 
     /// The same arithmetic from plain numbers, for code that holds a schedule's fields but not the schedule
@@ -199,11 +255,12 @@ public struct Schedule: Sendable, Equatable {
         return out
     }
 
-    /// The onsets of pass `k` (from 0), in time order: `time = (k * span + t) / tempo`, `frame = round(time * rate)`.
+    /// The onsets of pass `k` (from 0), in time order: `time = (k * span + t) / tempo` (with a tempo map
+    /// `k·P(A, B) + P(A, t)`), `frame = round(time * rate)`.
     public func onsets(pass k: Int) -> [Onset] {
         var out: [Onset] = []
         for e in events where e.kind == .onset {
-            let time = (Double(k) * span + e.time) / tempo
+            let time = self.time(pass: k, time: e.time)
             out.append(Onset(loop: k, track: e.track + 1, clip: clip(of: e, pass: k), amp: e.amp, time: time,
                              frame: frame(pass: k, time: e.time)))
         }

@@ -129,6 +129,12 @@ public final class Session {
         case .loopRange(let a, let b): return try runLoopRange(a, b)
         case .loop(let on): return try runLoop(on: on)
         case .tempo(let x): return try runTempo(x)
+        case .tempoPoint(let time, let value, let bpm, let shape):
+            return try runTempoPoint(time: time, value: value, bpm: bpm, shape: shape)
+        case .tempoPointDelete(let time): return try runTempoPointDelete(time)
+        case .tempoClear: return try runTempoClear()
+        case .trackCycle(let t, let c): return try runTrackCycle(t, c)
+        case .trackRatio(let t, let r): return try runTrackRatio(t, r)
         case .volume(let v): return try runVolume(v)
         case .slot(let n, let settings): return try runSlot(n, settings)
         case .kitList: return try runKitList()

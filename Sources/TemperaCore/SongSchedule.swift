@@ -31,7 +31,7 @@ public struct SongSchedule: Sendable {
 
     /// Compiles the song of `doc` (its sections may be empty: then nothing plays).
     public init(document doc: Document, sampleRate: Double) {
-        timing = SongTiming(song: doc.song, tempo: doc.transport.tempo)
+        timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
         self.sampleRate = sampleRate
         seed = doc.seed
         randomPool = Schedule.randomPool(of: doc.slots)
@@ -65,9 +65,7 @@ public struct SongSchedule: Sendable {
 
     /// The sample frame of pass k of section j (from 0), song pass m, time `time` after the region's start.
     public func frame(songPass m: Int, section j: Int, pass k: Int, time: Double) -> Int64 {
-        let s = timing.sections[j]
-        return SongTiming.frame(songPass: m, total: timing.total, offset: s.offset, pass: k, time: time, span: s.span,
-                                tempo: s.tempo, sampleRate: sampleRate)
+        Int64((timing.time(songPass: m, section: j, pass: k, time: time) * sampleRate).rounded())
     }
 
     /// The frames one pass of the whole song takes: where song pass 1 starts.
@@ -82,8 +80,7 @@ public struct SongSchedule: Sendable {
             for k in 0..<s.repeats {
                 let draw = timing.drawPass(songPass: m, section: j, pass: k)
                 for e in events where e.kind == .onset {
-                    let time = SongTiming.time(songPass: m, total: timing.total, offset: s.offset, pass: k, time: e.time,
-                                               span: s.span, tempo: s.tempo)
+                    let time = timing.time(songPass: m, section: j, pass: k, time: e.time)
                     let clip = e.clip != 0 ? e.clip
                         : Schedule.randomClip(seed: seed, pool: randomPool, key: e.randomKey, pass: draw)
                     out.append(Onset(loop: m, section: j + 1, pass: k, track: e.track + 1, clip: clip, amp: e.amp,
