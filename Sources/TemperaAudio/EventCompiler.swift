@@ -66,13 +66,19 @@ final class EventCompiler {
             let key = SongSchedule.Region(start: a, end: b)
             let buffer = regionBuffer(doc, key, Schedule.trackGains(of: doc.tracks))
             regions = regions.filter { $0.key == key }
-            return Playback.loop(events: buffer, start: a, end: b, transport: doc.transport)
+            var playback = Playback.loop(events: buffer, start: a, end: b, transport: doc.transport)
+            let cycles = Self.cycles(doc, a, b, Schedule.trackGains(of: doc.tracks))
+            playback.sections[0].cycleCount = cycles.count
+            playback.cycles = cycles
+            return playback
         }
         let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
         let gains = Schedule.trackGains(of: doc.tracks)
         var placed: [SongSchedule.Region: RegionEvents] = [:]
         var lists: [RegionEvents] = []
         var sections: [MixSection] = []
+        var cycles: [(CycleTrack, [MixEvent])] = []
+        var cyclesOf: [SongSchedule.Region: (first: Int, count: Int)] = [:]
         for (j, s) in doc.song.sections.enumerated() {
             let key = SongSchedule.Region(start: s.start, end: s.end)
             if placed[key] == nil {
@@ -81,13 +87,26 @@ final class EventCompiler {
                 lists.append(buffer)
             }
             let t = timing.sections[j], buffer = placed[key]!
+            if cyclesOf[key] == nil {
+                let mine = Self.cycles(doc, s.start, s.end, gains)
+                cyclesOf[key] = (cycles.count, mine.count)
+                cycles += mine
+            }
             sections.append(MixSection(start: s.start, span: t.span, tempo: t.tempo, repeats: t.repeats, offset: t.offset,
                                        passesBefore: t.passesBefore, clock: t.clock, events: buffer.pointer,
-                                       eventCount: buffer.count))
+                                       eventCount: buffer.count, cycleFirst: cyclesOf[key]!.first,
+                                       cycleCount: cyclesOf[key]!.count))
         }
         regions = regions.filter { placed[$0.key] != nil }
         return Playback(regions: lists, sections: sections, song: true, looping: doc.song.loop, total: timing.total,
-                        totalPasses: timing.totalPasses, pieces: timing.pieces)
+                        totalPasses: timing.totalPasses, pieces: timing.pieces, cycles: cycles)
+    }
+
+    /// The cycle tracks over [a, b) with their events for the mixer (at most `MixCycle.capacity`).
+    static func cycles(_ doc: Document, _ a: Double, _ b: Double, _ gains: [Double]) -> [(CycleTrack, [MixEvent])] {
+        CycleTrack.of(doc.tracks, gains: gains, start: a, end: b).prefix(MixCycle.capacity).map { c in
+            (c, c.events.map { MixEvent($0, slots: doc.slots) })
+        }
     }
 
     /// One region's events in schedule order, from the cache where the tracks' markers there did not change.
@@ -230,6 +249,8 @@ struct Playback {
     var totalPasses: Int
     /// The tempo pieces the sections' clocks read.
     var pieces: [TempoPiece] = []
+    /// The cycle tracks the sections point into.
+    var cycles: [(CycleTrack, [MixEvent])] = []
 
     /// The loop over [start, end) as one section repeated without end; its frames are the loop's of §8 (§18 with
     /// a tempo map).

@@ -76,6 +76,23 @@ struct MixSection {
     /// The events of the section's region (shared by every section and snapshot playing that region).
     var events: UnsafeMutablePointer<MixEvent>
     var eventCount: Int
+    /// The tracks with their own cycle or ratio over its region: `MixSnapshot.cycles[cycleFirst ..< cycleFirst +
+    /// cycleCount]` (at most `MixCycle.capacity`).
+    var cycleFirst = 0
+    var cycleCount = 0
+}
+
+/// A track with its own cycle or ratio as the audio thread reads it (`CycleTrack`): one cycle's events, times
+/// after the cycle's start, repeated every `length`, `ratio` times as fast, from the start of the loop's playing or
+/// of the section.
+struct MixCycle {
+    var length: Double
+    var ratio: Double
+    var events: UnsafeMutablePointer<MixEvent>
+    var eventCount: Int
+
+    /// The most cycle tracks one section plays (the render state keeps a cursor for each).
+    static let capacity = 64
 }
 
 /// Everything the render path needs, flattened into raw memory: the schedule's events, the sections that play
@@ -112,6 +129,8 @@ struct MixSnapshot {
     /// Seconds per beat at x1 and beats per bar: an Ableton Link session's beats and quantum (see `LinkFollow`).
     var beat = 0.5
     var meter = 4
+    /// The cycle tracks the sections point into (nil: none).
+    var cycles: UnsafeMutablePointer<MixCycle>? = nil
 
     /// The output frame offset of `time` in pass `pass` of section `section`, song pass `songPass`: exactly
     /// `SongTiming.frame`, which for the loop (one section, offset 0, pass 0 of the song) is

@@ -13,6 +13,8 @@ final class PublishedSnapshot {
     let clickSound: ClickSound?
     /// The song's timing as this snapshot plays it (nil for the loop): where a pad hit heard at a song time goes.
     let songTiming: SongTiming?
+    /// How many cycle tracks `pointer.pointee.cycles` holds.
+    let cycleCount: Int
     var seq: Int { pointer.pointee.seq }
 
     /// A snapshot of `doc` playing its loop, with the loop's events already compiled (by an `EventCompiler`).
@@ -33,6 +35,17 @@ final class PublishedSnapshot {
         self.clickSound = clickSound
         songTiming = playback.song ? SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
             : nil
+        var cycles: UnsafeMutablePointer<MixCycle>? = nil
+        if !playback.cycles.isEmpty {
+            let c = UnsafeMutablePointer<MixCycle>.allocate(capacity: playback.cycles.count)
+            for (i, (track, events)) in playback.cycles.enumerated() {
+                let e = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(events.count, 1))
+                events.withUnsafeBufferPointer { if let p = $0.baseAddress { e.initialize(from: p, count: $0.count) } }
+                (c + i).initialize(to: MixCycle(length: track.length, ratio: track.ratio, events: e, eventCount: events.count))
+            }
+            cycles = c
+        }
+        cycleCount = playback.cycles.count
         var pieces: UnsafeMutablePointer<TempoPiece>? = nil
         if !playback.pieces.isEmpty {
             let p = UnsafeMutablePointer<TempoPiece>.allocate(capacity: playback.pieces.count)
@@ -83,7 +96,8 @@ final class PublishedSnapshot {
             seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots),
             click: Self.click(doc.transport, sound: clickSound),
             previewData: preview.map { UnsafePointer($0.buffer.data) }, previewFrames: preview?.buffer.frames ?? 0,
-            previewSerial: preview?.serial ?? 0, beat: doc.transport.beat, meter: max(1, doc.transport.meter)))
+            previewSerial: preview?.serial ?? 0, beat: doc.transport.beat, meter: max(1, doc.transport.meter),
+            cycles: cycles))
     }
 
     static func click(_ t: Transport, sound: ClickSound?) -> MixClick {
@@ -100,6 +114,10 @@ final class PublishedSnapshot {
         pointer.pointee.layers.deallocate()
         pointer.pointee.trackGains.deallocate()
         pointer.pointee.pieces?.deallocate()
+        if let c = pointer.pointee.cycles {
+            for i in 0..<cycleCount { c[i].events.deallocate() }
+            c.deallocate()
+        }
         pointer.deallocate()
     }
 }

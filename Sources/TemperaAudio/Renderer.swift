@@ -81,6 +81,10 @@ struct RenderState {
     let stealFrames: Int
     /// Following an Ableton Link session (see `LinkFollow`).
     var link = LinkFollow()
+    /// Per cycle track of the current section (`MixCycle`), the next event to fire: its cycle (-1: none left in
+    /// this pass) and its index in the cycle's events.
+    let cycleM: UnsafeMutablePointer<Int>
+    let cycleI: UnsafeMutablePointer<Int>
 
     /// Allocates a render state (editor thread). Free it with `destroy` once no thread renders with it.
     static func make(rate: Double, shared: UnsafeMutablePointer<EngineShared>) -> UnsafeMutablePointer<RenderState> {
@@ -89,16 +93,22 @@ struct RenderState {
         let p = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
         let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: EngineShared.slotCount)
         scratch.initialize(repeating: 0, count: EngineShared.slotCount)
+        let cycleM = UnsafeMutablePointer<Int>.allocate(capacity: MixCycle.capacity)
+        cycleM.initialize(repeating: -1, count: MixCycle.capacity)
+        let cycleI = UnsafeMutablePointer<Int>.allocate(capacity: MixCycle.capacity)
+        cycleI.initialize(repeating: 0, count: MixCycle.capacity)
         p.initialize(to: RenderState(shared: shared, rate: rate, played: .make(), voices: voices, slotScratch: scratch,
                                      trackSmoothing: Float(1 - exp(-1 / (0.003 * rate))),
                                      masterSmoothing: Float(1 - exp(-1 / (0.005 * rate))),
-                                     stealFrames: max(1, Int(Fades.steal * rate))))
+                                     stealFrames: max(1, Int(Fades.steal * rate)), cycleM: cycleM, cycleI: cycleI))
         return p
     }
 
     static func destroy(_ p: UnsafeMutablePointer<RenderState>) {
         p.pointee.voices.deallocate()
         p.pointee.slotScratch.deallocate()
+        p.pointee.cycleM.deallocate()
+        p.pointee.cycleI.deallocate()
         p.pointee.played.deallocate()
         p.deinitialize(count: 1)
         p.deallocate()
@@ -233,8 +243,14 @@ struct RenderState {
                 }
                 clickAt = at
             }
-            if next < sec.eventCount {
-                let ev = sec.events[next]
+            // The next event: the region's, or a cycle track's, whichever comes first in schedule order.
+            var due: MixEvent? = next < sec.eventCount ? sec.events[next] : nil
+            var fromCycle = -1
+            if sec.cycleCount > 0, let c = nextCycleEvent(sn, sec), due.map({ EventCompiler.precedes(c.event, $0) }) ?? true {
+                due = c.event
+                fromCycle = c.index
+            }
+            if let ev = due {
                 let at = base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.time, rate: rate)
                 if at <= now {
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
@@ -242,7 +258,7 @@ struct RenderState {
                     // first ones; the others play as before, unguarded.)
                     if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker, cycle: ev.cycle)) { fire(ev, snap: snap) }
                     lastFired = ev.time
-                    next += 1
+                    if fromCycle >= 0 { advanceCycle(fromCycle, sn.cycles![sec.cycleFirst + fromCycle]) } else { next += 1 }
                     continue
                 }
                 return offset + Int(min(min(at, clickAt) - now, Int64(count - offset)))
@@ -313,8 +329,79 @@ struct RenderState {
             gateSection: 0, gateSongPass: 0, seq: snap.pointee.seq, order: order)
     }
 
+    /// The region of musical position (from the start of the loop's playing or of the section) the current pass
+    /// covers: [k·span, (k+1)·span), cut at the section's end.
+    private func passWindow(_ sn: MixSnapshot, _ sec: MixSection) -> (from: Double, to: Double) {
+        let from = Double(pass) * sec.span
+        return (from, sn.song ? min(from + sec.span, Double(sec.repeats) * sec.span) : from + sec.span)
+    }
+
+    /// The next event of cycle track `c` (its cursor's) in the current pass, times after the pass's start; nil
+    /// when none is left in this pass.
+    @inline(__always)
+    private func cycleEvent(_ c: Int, _ cy: MixCycle, from: Double, to: Double) -> MixEvent? {
+        let m = cycleM[c]
+        guard m >= 0, cy.eventCount > 0 else { return nil }
+        let e = cy.events[cycleI[c]]
+        let x = CycleTrack.position(cycle: m, time: e.time, length: cy.length, ratio: cy.ratio)
+        guard x < to else { return nil }
+        var placed = e
+        placed.time = x - from
+        placed.gateEnd = CycleTrack.position(cycle: m, time: e.gateEnd, length: cy.length, ratio: cy.ratio) - from
+        placed.cycle = Int32(truncatingIfNeeded: m)
+        if m > 0 { placed.randomKey ^= CycleTrack.cycleKey(m) }
+        return placed
+    }
+
+    /// The first in schedule order of the cycle tracks' next events, and whose it is.
+    private func nextCycleEvent(_ sn: MixSnapshot, _ sec: MixSection) -> (event: MixEvent, index: Int)? {
+        guard let cycles = sn.cycles else { return nil }
+        let (from, to) = passWindow(sn, sec)
+        var best: (event: MixEvent, index: Int)? = nil
+        for c in 0..<min(sec.cycleCount, MixCycle.capacity) {
+            guard let e = cycleEvent(c, cycles[sec.cycleFirst + c], from: from, to: to) else { continue }
+            if best.map({ EventCompiler.precedes(e, $0.event) }) ?? true { best = (e, c) }
+        }
+        return best
+    }
+
+    /// Moves cycle track `c`'s cursor to its next event (the next cycle's first after its last).
+    @inline(__always)
+    private mutating func advanceCycle(_ c: Int, _ cy: MixCycle) {
+        cycleI[c] += 1
+        if cycleI[c] >= cy.eventCount {
+            cycleI[c] = 0
+            cycleM[c] += 1
+        }
+    }
+
+    /// Each cycle track's cursor to its first event of the current pass; with `skipPast`, to its first event still
+    /// to come (at or after the current frame and after the last fired), as after a re-anchoring.
+    private mutating func resetCycles(skipPast: Bool) {
+        guard let snap = snapshot, section < snap.pointee.sectionCount else { return }
+        let sn = snap.pointee
+        let sec = sn.sections[section]
+        guard sec.cycleCount > 0, let cycles = sn.cycles, sec.span > 0 else { return }
+        let (from, to) = passWindow(sn, sec)
+        for c in 0..<min(sec.cycleCount, MixCycle.capacity) {
+            let cy = cycles[sec.cycleFirst + c]
+            cycleM[c] = CycleTrack.firstCycle(atOrAfter: from, length: cy.length, ratio: cy.ratio)
+            cycleI[c] = 0
+            while true {
+                let e = cy.events[cycleI[c]]
+                let x = CycleTrack.position(cycle: cycleM[c], time: e.time, length: cy.length, ratio: cy.ratio)
+                if x >= to { break }
+                let past = x < from || (skipPast && (x - from <= lastFired
+                    || base + sn.frame(songPass: songPass, section: section, pass: pass, time: x - from, rate: rate) < frame))
+                if !past { break }
+                advanceCycle(c, cy)
+            }
+        }
+    }
+
     /// The metronome back to the first beat of the current pass.
     private mutating func resetClick() {
+        resetCycles(skipPast: false)
         guard let snap = snapshot, section < snap.pointee.sectionCount else { clickNext = 0; return }
         let sec = snap.pointee.sections[section]
         clickNext = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: snap.pointee.click.beat).first
@@ -455,6 +542,7 @@ struct RenderState {
         if n.sameTiming(as: o) {
             next = nextIndex(in: new)
             clickNext = firstClick(in: new)
+            resetCycles(skipPast: true)
             return
         }
         let oldBase = base
@@ -500,6 +588,7 @@ struct RenderState {
         playStartSong = min(playStartSong, Double(stoppedOffset) / rate)
         next = nextIndex(in: new)
         clickNext = firstClick(in: new)
+        resetCycles(skipPast: true)
         // Open gates close where the music now puts their end (never before the present).
         let shift = os.start - ns.start
         for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].stage != .release

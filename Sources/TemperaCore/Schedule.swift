@@ -67,6 +67,8 @@ public struct Schedule: Sendable, Equatable {
     public var pieces: [TempoPiece]
     public var sampleRate: Double
     public var events: [Event]
+    /// The tracks with their own cycle or ratio, whose events run across the passes (DESIGN §18).
+    public var cycles: [CycleTrack]
     /// Linear gain of each track (0 for a muted track or one silenced by another's solo).
     public var trackGains: [Double]
     public var seed: UInt64
@@ -87,6 +89,7 @@ public struct Schedule: Sendable, Equatable {
         randomPool = Schedule.randomPool(of: doc.slots)
         trackGains = Schedule.trackGains(of: doc.tracks)
         events = Schedule.events(of: doc.tracks, gains: trackGains, start: start, end: end)
+        cycles = CycleTrack.of(doc.tracks, gains: trackGains, start: start, end: end)
     }
 
     /// The events of every audible track over the region [a, b), in schedule order.
@@ -127,36 +130,9 @@ public struct Schedule: Sendable, Equatable {
     /// The events of one track (index `ti`) over the region [a, b), sorted by `precedes`. The schedule is these
     /// lists merged, so a player can recompile only the tracks an edit touched.
     public static func events(of track: Track, index ti: Int, start a: Double, end b: Double) -> [Event] {
-        if track.followsRegion { return regionEvents(of: track, index: ti, start: a, end: b) }
-        // A track with its own cycle [c, d) (else the region) at ratio R: its marker at t on its m-th cycle sits
-        // at x = (m·(d − c) + (t − c)) / R after the region's start, and sounds while x is inside the region.
-        let c = track.cycle?.start ?? a, d = track.cycle?.end ?? b
-        let length = d - c, span = b - a, r = track.ratio
-        guard length > 0, span > 0, r > 0, r.isFinite else { return [] }
-        let one = regionEvents(of: track, index: ti, start: c, end: d)
-        guard !one.isEmpty else { return [] }
-        var out: [Event] = []
-        var m = 0
-        cycles: while true {
-            let shift = Double(m) * length
-            if shift / r >= span { break }
-            for e in one {
-                let x = (shift + e.time) / r
-                if x >= span || out.count >= Schedule.maxCycleEvents { break cycles }
-                var e2 = e
-                e2.time = x
-                e2.gateEnd = min((shift + e.gateEnd) / r, span)
-                e2.cycle = m
-                if m > 0 { e2.randomKey ^= UInt64(m) &* 0xA24B_AED4_963E_E407 }
-                out.append(e2)
-            }
-            m += 1
-        }
-        return out
+        // A track with its own cycle or ratio runs across passes (`CycleTrack`), not in the region's events.
+        track.followsRegion ? regionEvents(of: track, index: ti, start: a, end: b) : []
     }
-
-    /// The most events one track with its own cycle gives one pass of a region.
-    public static let maxCycleEvents = 1 << 20
 
     /// The events of a track's markers in [a, b), times after a.
     static func regionEvents(of track: Track, index ti: Int, start a: Double, end b: Double) -> [Event] {
@@ -259,7 +235,7 @@ public struct Schedule: Sendable, Equatable {
     /// `k·P(A, B) + P(A, t)`), `frame = round(time * rate)`.
     public func onsets(pass k: Int) -> [Onset] {
         var out: [Onset] = []
-        for e in events where e.kind == .onset {
+        for e in CycleTrack.merged(events, cycles, pass: k, span: span) where e.kind == .onset {
             let time = self.time(pass: k, time: e.time)
             out.append(Onset(loop: k, track: e.track + 1, clip: clip(of: e, pass: k), amp: e.amp, time: time,
                              frame: frame(pass: k, time: e.time)))

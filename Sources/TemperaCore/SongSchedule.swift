@@ -26,6 +26,8 @@ public struct SongSchedule: Sendable {
     public let randomPool: UInt16
     /// The events of each distinct region, times after the region's start.
     public let regionEvents: [[Schedule.Event]]
+    /// The tracks with their own cycle or ratio over each distinct region (DESIGN §18).
+    public let regionCycles: [[CycleTrack]]
     /// For each section, the index of its region in `regionEvents`.
     public let sectionRegion: [Int]
 
@@ -38,6 +40,7 @@ public struct SongSchedule: Sendable {
         let gains = Schedule.trackGains(of: doc.tracks)
         var regions: [Region: Int] = [:]
         var lists: [[Schedule.Event]] = []
+        var cycles: [[CycleTrack]] = []
         var map: [Int] = []
         for s in doc.song.sections {
             let key = Region(start: s.start, end: s.end)
@@ -47,9 +50,11 @@ public struct SongSchedule: Sendable {
                 regions[key] = lists.count
                 map.append(lists.count)
                 lists.append(Schedule.events(of: doc.tracks, gains: gains, start: s.start, end: s.end))
+                cycles.append(CycleTrack.of(doc.tracks, gains: gains, start: s.start, end: s.end))
             }
         }
         regionEvents = lists
+        regionCycles = cycles
         sectionRegion = map
     }
 
@@ -76,10 +81,11 @@ public struct SongSchedule: Sendable {
         var out: [Onset] = []
         for j in timing.sections.indices {
             let s = timing.sections[j]
-            let events = regionEvents[sectionRegion[j]]
+            let events = regionEvents[sectionRegion[j]], cycles = regionCycles[sectionRegion[j]]
             for k in 0..<s.repeats {
                 let draw = timing.drawPass(songPass: m, section: j, pass: k)
-                for e in events where e.kind == .onset {
+                let limit = Double(s.repeats) * s.span
+                for e in CycleTrack.merged(events, cycles, pass: k, span: s.span, limit: limit) where e.kind == .onset {
                     let time = timing.time(songPass: m, section: j, pass: k, time: e.time)
                     let clip = e.clip != 0 ? e.clip
                         : Schedule.randomClip(seed: seed, pool: randomPool, key: e.randomKey, pass: draw)
