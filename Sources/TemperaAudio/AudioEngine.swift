@@ -500,7 +500,7 @@ public final class AudioEngine {
         let played = live.last(where: { $0.seq == clock.snapshot }) ?? live.last
         let songPasses = passLimit > 0 ? passLimit : (played?.pointer.pointee.looping == true ? Int.max : 1)
         return PadHit(slot: slot, velocity: v, arrival: arrival, clock: clock, song: played?.songTiming,
-                      songPasses: songPasses)
+                      songPasses: songPasses, loop: played?.loopTiming)
     }
 
     /// The playhead clock as last stamped by the output: what is heard when (see `PlayheadClock`).
@@ -633,8 +633,13 @@ public struct PadHit: Equatable, Sendable {
     public var song: SongTiming?
     public var songPasses: Int
 
+    /// The loop's timing when the loop played through a tempo map (nil: at one tempo, where the clock's music is
+    /// exact): a hit heard during a ramp lands at its document time through the map's inverse.
+    public var loop: LoopTiming?
+
     public init(slot: Int, velocity: Double, arrival: UInt64, clock: PlayheadClock, song: SongTiming? = nil,
-                songPasses: Int = 1) {
+                songPasses: Int = 1, loop: LoopTiming? = nil) {
+        self.loop = loop
         self.slot = slot
         self.velocity = velocity
         self.arrival = arrival
@@ -664,6 +669,7 @@ public struct PadHit: Equatable, Sendable {
     /// document's timeline, inside the region that was sounding. Nil when not playing.
     public var timeline: (pass: Int, time: Double)? {
         if song != nil { return place.map { ($0.pass, $0.time) } }
+        if let loop, let t = heardSong { return loop.place(atPlay: t) }
         return heard.map { clock.timeline($0) }
     }
 

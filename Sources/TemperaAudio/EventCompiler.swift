@@ -95,7 +95,7 @@ final class EventCompiler {
             sections.append(MixSection(start: s.start, span: t.span, tempo: t.tempo, repeats: t.repeats, offset: t.offset,
                                        passesBefore: t.passesBefore, clock: t.clock, events: buffer.pointer,
                                        eventCount: buffer.count, cycleFirst: cyclesOf[key]!.first,
-                                       cycleCount: cyclesOf[key]!.count))
+                                       cycleCount: cyclesOf[key]!.count, meter: s.meter ?? 0))
         }
         regions = regions.filter { placed[$0.key] != nil }
         return Playback(regions: lists, sections: sections, song: true, looping: doc.song.loop, total: timing.total,

@@ -80,6 +80,9 @@ struct MixSection {
     /// cycleCount]` (at most `MixCycle.capacity`).
     var cycleFirst = 0
     var cycleCount = 0
+    /// The section's own beats per bar (0: the metronome's): its click accents each bar counted from the region's
+    /// first beat.
+    var meter = 0
 }
 
 /// A track with its own cycle or ratio as the audio thread reads it (`CycleTrack`): one cycle's events, times

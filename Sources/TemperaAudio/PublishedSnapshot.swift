@@ -13,6 +13,8 @@ final class PublishedSnapshot {
     let clickSound: ClickSound?
     /// The song's timing as this snapshot plays it (nil for the loop): where a pad hit heard at a song time goes.
     let songTiming: SongTiming?
+    /// The loop's timing when it plays through a tempo map (nil: the song, or the loop at one tempo).
+    let loopTiming: LoopTiming?
     /// How many cycle tracks `pointer.pointee.cycles` holds.
     let cycleCount: Int
     var seq: Int { pointer.pointee.seq }
@@ -35,6 +37,11 @@ final class PublishedSnapshot {
         self.clickSound = clickSound
         songTiming = playback.song ? SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
             : nil
+        if !playback.song, let s = playback.sections.first, !s.clock.isConstant {
+            loopTiming = LoopTiming(start: s.start, clock: s.clock, pieces: playback.pieces)
+        } else {
+            loopTiming = nil
+        }
         var cycles: UnsafeMutablePointer<MixCycle>? = nil
         if !playback.cycles.isEmpty {
             let c = UnsafeMutablePointer<MixCycle>.allocate(capacity: playback.cycles.count)

@@ -237,7 +237,7 @@ struct RenderState {
                 let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
                                          time: sn.click.time(clickNext, start: sec.start), rate: rate)
                 if at <= now {
-                    fireClick(accent: clickNext % sn.click.meter == 0, sn.click, seq: sn.seq)
+                    fireClick(accent: accent(clickNext, sec, sn.click), sn.click, seq: sn.seq)
                     clickNext += 1
                     continue
                 }
@@ -287,6 +287,15 @@ struct RenderState {
             }
             return offset + Int(min(min(wrap, clickAt) - now, Int64(count - offset)))
         }
+    }
+
+    /// Whether beat `k` of the timeline is a bar's first: by the metronome's meter from time 0, or in a section
+    /// with its own meter, counted from the first beat of its region.
+    @inline(__always)
+    private func accent(_ k: Int, _ sec: MixSection, _ click: MixClick) -> Bool {
+        guard sec.meter > 0 else { return k % click.meter == 0 }
+        let first = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: click.beat).first
+        return (k - first) % sec.meter == 0
     }
 
     /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
@@ -673,8 +682,9 @@ struct RenderState {
                 let tempo = snap.pointee.tempo(section: j, atMusic: j == section ? music : 0)
                 countingIn = true
                 countInStart = frame
-                countInMeter = ck.meter
-                countInBeats = ck.countIn * ck.meter
+                let own = snap.pointee.sections[j].meter
+                countInMeter = own > 0 ? own : ck.meter
+                countInBeats = ck.countIn * countInMeter
                 countInBeatFrames = ck.beat / tempo * rate
                 countInNext = 0
                 countInEnd = frame + Int64((Double(countInBeats) * countInBeatFrames).rounded())

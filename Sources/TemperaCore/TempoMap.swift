@@ -350,3 +350,27 @@ public struct SectionClock: Equatable, Sendable {
         return TempoCurve.tempo(at: origin + t, ps: ps, count: count)
     }
 }
+
+/// The loop's timing when it plays through a tempo map: where an instant of its playing is on the timeline.
+public struct LoopTiming: Equatable, Sendable {
+    /// The loop region's start.
+    public var start: Double
+    public var clock: SectionClock
+    public var pieces: [TempoPiece]
+
+    public init(start: Double, clock: SectionClock, pieces: [TempoPiece]) {
+        self.start = start
+        self.clock = clock
+        self.pieces = pieces
+    }
+
+    /// The pass and the time on the timeline heard `seconds` of play after pass 0 started: the clock's inverse.
+    public func place(atPlay seconds: Double) -> (pass: Int, time: Double) {
+        let x = pieces.withUnsafeBufferPointer { clock.music(atPlay: max(seconds, 0), pieces: $0.baseAddress) }
+        guard clock.span > 0 else { return (0, start) }
+        let k = Int((x / clock.span).rounded(.down))
+        let t = x - Double(k) * clock.span
+        if t >= clock.span { return (k + 1, start) }
+        return (k, start + max(t, 0))
+    }
+}

@@ -102,6 +102,24 @@ final class TempoPlaybackTests: XCTestCase {
         XCTAssertEqual(Onsets.soundStarts(out), Schedule(document: doc, sampleRate: 48_000).onsets(loops: 1).map { Int($0.frame) })
     }
 
+    func testAPadHitHeardDuringARampLandsAtItsExactDocumentTimeThroughTheInverse() throws {
+        let doc = rampDocument()
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        // 10 s of play time: the second pass (the first lasts ln(4/3)/k = 9.206 s).
+        _ = pump(engine, 480_000)
+        let hit = engine.hitPad(slot: 1, velocity: 1)
+        let heard = try XCTUnwrap(hit.heardSong)
+        let (pass, time) = try XCTUnwrap(hit.timeline)
+        let k = 0.25 / 8, first = log(1 / 0.75) / k
+        XCTAssertEqual(pass, 1)
+        // P(0, t) = heard − first pass: t = τ0·(e^(k·s) − 1)/k.
+        XCTAssertEqual(time, 0.75 * (exp(k * (heard - first)) - 1) / k, accuracy: 1e-9)
+        XCTAssertNotNil(hit.loop)
+    }
+
     func testWhatTheServerPlayedAcrossARampIsTheRenderSampleForSample() throws {
         let server = try PulseTestServer()
         servers.append(server)
