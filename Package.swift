@@ -17,6 +17,7 @@ let package = Package(
                        providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse",
                        providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
@@ -32,7 +33,7 @@ let package = Package(
         // The document, commands, undo, command language, temperaments, schedule compiler: pure Swift.
         .target(name: "TemperaCore", linkerSettings: [.linkedLibrary("m")]),
         // Samples, voices, mixer, the engine and its output backends.
-        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth", "CLink"]),
+        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth", "CLink", "CJack"]),
         // Hydrogen drumkits and songs, read with libxml2 where they are installed.
         .target(name: "TemperaKits", dependencies: ["TemperaCore", "TemperaXML"]),
         // libxml2 behind a small element tree (its own module: see XMLTree).

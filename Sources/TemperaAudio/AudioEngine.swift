@@ -26,6 +26,8 @@ public final class AudioEngine {
     public enum Output {
         /// PulseAudio (the server named by `PULSE_SERVER`, else the user's default).
         case pulse
+        /// A JACK server (the one `JACK_DEFAULT_SERVER` names, else the default): its rate and period rule.
+        case jack
         /// Nowhere: nothing renders until `pump(frames:)` is called (tests, benchmarks).
         case null
     }
@@ -57,6 +59,8 @@ public final class AudioEngine {
     private let shared: UnsafeMutablePointer<EngineShared>
     private let renderState: UnsafeMutablePointer<RenderState>
     private var output: AudioOutput?
+    /// The JACK client opened at `init` to learn the server's rate: the first connection uses it.
+    private var firstJack: JackOutput?
     private var started = false
     private var attemptAt = Date.distantPast
     /// The frames rendered when the running output was last seen taking audio, and when.
@@ -86,18 +90,25 @@ public final class AudioEngine {
     private var linkBPM: Double?
 
     /// - Parameters:
-    ///   - sampleRate: the output rate; samples are converted to it once, at load.
-    ///   - output: PulseAudio, or the null output driven by `pump(frames:)`.
+    ///   - sampleRate: the output rate; samples are converted to it once, at load. With JACK, the server's rate
+    ///     when one answers (the client connects here, so its rate is known before anything loads).
+    ///   - output: PulseAudio, JACK, or the null output driven by `pump(frames:)`.
     ///   - kitDirectory: where `kit/NAME.wav` points (default: found as `SamplePaths.kitDirectory()` says).
     ///   - polyphony: voices sounding at once before the oldest is stolen (with a short fade).
     public init(sampleRate: Double = 48_000, output: Output = .pulse, kitDirectory: String? = nil, polyphony: Int = 64) {
-        self.sampleRate = sampleRate
+        var rate = sampleRate
+        if output == .jack {
+            let jack = JackOutput()
+            rate = jack.serverRate ?? sampleRate
+            firstJack = jack
+        }
+        self.sampleRate = rate
         self.outputKind = output
-        bank = SampleBank(sampleRate: sampleRate, kitDirectory: kitDirectory)
-        clickSound = ClickSound(sampleRate: sampleRate)
+        bank = SampleBank(sampleRate: rate, kitDirectory: kitDirectory)
+        clickSound = ClickSound(sampleRate: rate)
         shared = .allocate(capacity: 1)
         shared.initialize(to: EngineShared())
-        renderState = RenderState.make(rate: sampleRate, shared: shared)
+        renderState = RenderState.make(rate: rate, shared: shared)
         renderState.pointee.polyphony = min(max(1, polyphony), RenderState.voiceCapacity - 8)
     }
 
@@ -118,7 +129,14 @@ public final class AudioEngine {
 
     private func connect() {
         output?.close()
-        let o: AudioOutput = outputKind == .pulse ? PulseOutput(targetLatency: outputLatency) : NullOutput()
+        let o: AudioOutput
+        switch outputKind {
+        case .pulse: o = PulseOutput(targetLatency: outputLatency)
+        case .jack:
+            o = firstJack ?? JackOutput()
+            firstJack = nil
+        case .null: o = NullOutput()
+        }
         o.open(render: renderState, shared: shared, sampleRate: sampleRate)
         shared.pointee.streamStarted.store(false, ordering: .relaxed)
         output = o
@@ -584,7 +602,8 @@ public final class AudioEngine {
             connect()
         case .connecting where elapsed >= Self.connectTimeout:
             output.close()
-            self.output = FailedOutput(reason: "PulseAudio server not answering")
+            self.output = FailedOutput(reason: outputKind == .jack ? "JACK server not answering"
+                                                                   : "PulseAudio server not answering")
             attemptAt = Date()
         case .running where outputKind == .pulse:
             // A server that freezes keeps its socket open: the stream only stops asking for audio.

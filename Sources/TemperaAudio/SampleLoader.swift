@@ -40,6 +40,10 @@ public enum SampleLoader {
             throw LoadError(description: "\(label): no audio in the file")
         }
         guard expected > 0 else { throw LoadError(description: "\(label): the file holds no frames") }
+        if let why = SampleLoader.limits.problem(frames: expected, channels: channels, rate: Int(info.samplerate),
+                                                 outputRate: sampleRate, note: note, pitch: pitch) {
+            throw LoadError(description: "\(label): \(why)")
+        }
         var raw = [Float](repeating: 0, count: expected * channels)
         let read = raw.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(expected)) }
         let err = sf_error(file)
@@ -65,9 +69,7 @@ public enum SampleLoader {
             stereo[2 * i] = l
             stereo[2 * i + 1] = r
         }
-        var ratio = sampleRate / Double(info.samplerate)
-        if let note { ratio *= pow(2, Double(60 - note) / 12) }
-        if pitch != 0 { ratio *= pow(2, -pitch / 12) }
+        let ratio = SampleLoader.ratio(from: Double(info.samplerate), to: sampleRate, note: note, pitch: pitch)
         var out = try convert(stereo, frames: frames, ratio: ratio, label: label)
         let outFrames = out.count / 2
         let fade = min(outFrames, max(1, Int(endFadeSeconds * sampleRate)))
@@ -79,6 +81,14 @@ public enum SampleLoader {
         let buffer = SampleBuffer(stereo: out, sampleRate: sampleRate)
         buffer.replacedNonFinite += replaced
         return buffer
+    }
+
+    /// Output frames per frame of the file: the rate conversion times the pitching.
+    static func ratio(from rate: Double, to sampleRate: Double, note: Int?, pitch: Double) -> Double {
+        var ratio = sampleRate / rate
+        if let note { ratio *= pow(2, Double(60 - note) / 12) }
+        if pitch != 0 { ratio *= pow(2, -pitch / 12) }
+        return ratio
     }
 
     /// Why `path` cannot be read as a sound file without risk of blocking, or nil when it is a regular file

@@ -35,7 +35,10 @@ public enum SamplePaths {
             return (kitDirectory ?? Self.kitDirectory()) + "/" + reference.dropFirst(4)
         }
         if reference.hasPrefix("~/") {
-            return NSHomeDirectory() + "/" + reference.dropFirst(2)
+            // `~` is $HOME, as in a shell (Foundation's home directory is the password file's, which differs
+            // under sudo or a test's own HOME).
+            let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            return home + "/" + reference.dropFirst(2)
         }
         let base = baseDirectory ?? FileManager.default.currentDirectoryPath
         return base + "/" + reference

@@ -12,6 +12,16 @@ public final class Session {
     public internal(set) var document: Document
     /// Where `save` without a path writes.
     public var path: String?
+    /// The file at `path` as this session last read or wrote it (nil: there was none), to tell whether another
+    /// program or editor has written it since.
+    public var diskStamp: FileStamp?
+
+    /// True when the file at `path` is no longer what this session read or last wrote: another program or
+    /// another editor wrote it (or removed it, or created it).
+    public var changedOnDisk: Bool {
+        guard let path else { return false }
+        return FileStamp.of(path) != diskStamp
+    }
     /// Bumped on every change of the document (undo and redo included); listeners recompile when it moves.
     public internal(set) var revision: Int = 0
     /// The cursor's time in seconds (tempo x1).
@@ -84,8 +94,13 @@ public final class Session {
     public init(document: Document, path: String? = nil) {
         self.document = document
         self.path = path
+        diskStamp = path.flatMap(FileStamp.of)
         random = SeededRandom(seed: document.seed ^ 0x5E1E_C7ED_5EED_0001)
     }
+
+    /// Counts the document as changed since it was saved (its content came from elsewhere than its file: a
+    /// host's journal replayed over it).
+    public func markModified() { savedSerial = -1 }
 
     /// Changed since it was loaded or last saved.
     public var isModified: Bool {
@@ -326,6 +341,7 @@ public final class Session {
             throw CommandError("cannot save \(target): \(error)")
         }
         self.path = target
+        diskStamp = FileStamp.of(target)
         savedSerial = history.currentSerial
         if moved > 0 {
             // Not an undo step: the references name the same files as before, only written from the new folder.

@@ -21,8 +21,10 @@ final class LineConnection: @unchecked Sendable {
     let queue: DispatchQueue
     let maxLine: Int
     /// Outgoing bytes beyond which the peer counts as gone.
-    let maxOutbox: Int
+    var maxOutbox: Int
     var onInput: ((Input) -> Void)?
+    /// Called whenever bytes arrive (before they make a line): the peer is alive.
+    var onBytes: (() -> Void)?
     var onClose: (() -> Void)?
     private(set) var isOpen = true
     /// A description of the peer for logs.
@@ -37,6 +39,11 @@ final class LineConnection: @unchecked Sendable {
     private var sent = 0
     private var writing = false
     private var readPaused = false
+    /// Reading held by the owner (too many of this peer's requests are waiting their turn).
+    private var held = false
+    /// The bytes waiting to go out beyond which `onOverflow` is called (when set) rather than the peer being
+    /// dropped.
+    var onOverflow: (() -> Void)?
     private var started = false
     /// Complete lines are handed over a batch at a time, so one busy peer does not hold the queue.
     static let linesPerTurn = 256
@@ -68,7 +75,7 @@ final class LineConnection: @unchecked Sendable {
     deinit {
         // A Dispatch source must not be released suspended.
         guard isOpen else { return }
-        if readPaused || !started { readSource.resume() }
+        if sourceSuspended || !started { readSource.resume() }
         if !writing { writeSource.resume() }
         readSource.cancel()
         writeSource.cancel()
@@ -117,6 +124,13 @@ final class LineConnection: @unchecked Sendable {
         }
         let waiting = pending
         if waiting > maxOutbox {
+            if let overflow = onOverflow {
+                // The owner resyncs the peer from a snapshot: what was queued is dropped.
+                outbox.removeAll(keepingCapacity: false)
+                sent = 0
+                overflow()
+                return
+            }
             close()
             return
         }
@@ -128,14 +142,41 @@ final class LineConnection: @unchecked Sendable {
             writeSource.suspend()
         }
         // Reading waits while the peer is not taking what it is sent.
-        if waiting > LineConnection.pauseOutbox, !readPaused {
+        if waiting > min(LineConnection.pauseOutbox, maxOutbox / 2), !readPaused {
             readPaused = true
-            readSource.suspend()
-        } else if waiting <= LineConnection.pauseOutbox / 8, readPaused {
+            updateReading()
+        } else if waiting <= min(LineConnection.pauseOutbox, maxOutbox / 2) / 8, readPaused {
             readPaused = false
+            updateReading()
+        }
+    }
+
+    /// Holds or releases reading from the peer (its requests wait their turn elsewhere).
+    func hold(_ on: Bool) {
+        guard isOpen, held != on else { return }
+        held = on
+        updateReading()
+    }
+
+    private var sourceSuspended = false
+
+    private func updateReading() {
+        guard started, isOpen else { return }
+        let want = readPaused || held
+        if want, !sourceSuspended {
+            sourceSuspended = true
+            readSource.suspend()
+        } else if !want, sourceSuspended {
+            sourceSuspended = false
             readSource.resume()
             deliver()
         }
+    }
+
+    /// Stops reading for good: what the peer sends from now on is ignored (a refused peer being closed).
+    func stopReading() {
+        hold(true)
+        onInput = nil
     }
 
     private func readable() {
@@ -152,6 +193,7 @@ final class LineConnection: @unchecked Sendable {
             return
         }
         inbox.append(contentsOf: chunk[0..<n])
+        onBytes?()
         deliver()
     }
 
@@ -159,7 +201,7 @@ final class LineConnection: @unchecked Sendable {
     private func deliver() {
         var delivered = 0
         var start = 0
-        while isOpen, !readPaused, delivered < LineConnection.linesPerTurn {
+        while isOpen, !readPaused, !held, delivered < LineConnection.linesPerTurn {
             guard let nl = inbox[scanned...].firstIndex(of: 0x0A) else {
                 scanned = inbox.count
                 break
@@ -186,7 +228,7 @@ final class LineConnection: @unchecked Sendable {
             inbox.removeAll(keepingCapacity: false)
             scanned = 0
         }
-        if delivered >= LineConnection.linesPerTurn, !readPaused {
+        if delivered >= LineConnection.linesPerTurn, !readPaused, !held {
             queue.async { [weak self] in self?.deliver() }
         }
     }
@@ -195,7 +237,7 @@ final class LineConnection: @unchecked Sendable {
     func close() {
         guard isOpen else { return }
         isOpen = false
-        if readPaused || !started { readSource.resume() }
+        if sourceSuspended || !started { readSource.resume() }
         if !writing { writeSource.resume() }
         readSource.cancel()
         writeSource.cancel()

@@ -30,6 +30,11 @@ public final class Participant: @unchecked Sendable {
         case disconnected
         /// The shared transport started, stopped or changed pace (see `SharedTransport`).
         case transport(SharedTransport)
+        /// Nothing has come from the host for this many seconds (said once a second while it lasts); commands
+        /// wait in the queue.
+        case unreachable(Int)
+        /// The host is heard again after being unreachable.
+        case reachable
     }
 
     /// One participant's cursor, as the host reports it.
@@ -45,6 +50,11 @@ public final class Participant: @unchecked Sendable {
     public var name: String
     public let token: String?
     public var onEvent: (@Sendable (Event) -> Void)?
+    /// Makes the connection instead of TCP to `host:port` (ssh to the document's machine, say): returns a
+    /// connected socket's descriptor, or throws a one-line error.
+    public var connector: (@Sendable () throws -> Int32)?
+    /// True when the last connection ended before the host's welcome (refused, or never reached).
+    public private(set) var endedBeforeWelcome = false
 
     /// The document as the host last said it is.
     public private(set) var document = Document(tracks: [])
@@ -83,6 +93,13 @@ public final class Participant: @unchecked Sendable {
     static let probeEvery = 3.0
 
     private var connection: LineConnection?
+    /// When the host was last heard from (monotonic seconds), and how many whole seconds of silence were said.
+    private var lastHeard = 0.0
+    private var silenceSaid = 0
+    private var watchdog: DispatchSourceTimer?
+    /// Seconds between keep-alive probes, and of silence before the host counts as unreachable.
+    static let keepAlive = 0.5
+    static let unreachableAfter = 1.0
     private var sessionKey: String?
     private var nextID = 1
     private var lastAnswered = 0
@@ -100,11 +117,13 @@ public final class Participant: @unchecked Sendable {
     /// Connects and says hello (again, after a break: the host then sends what was missed). Throws a
     /// one-line error when the host cannot be reached.
     public func connect() throws {
-        let fd = try Sockets.connect(host: host, port: port)
+        let fd = try connector?() ?? Sockets.connect(host: host, port: port)
         queue.sync {
+            endedBeforeWelcome = false
             let c = LineConnection(fd: fd, queue: queue, maxLine: Wire.maxHostLine, peer: "\(host):\(port)")
             c.onInput = { [weak self] input in self?.handle(input) }
             c.onClose = { [weak self] in self?.lost() }
+            c.onBytes = { [weak self] in self?.heard() }
             connection = c
             c.start()
             c.send(Wire.hello(name: name, token: token, session: sessionKey, replied: lastAnswered))
@@ -197,14 +216,43 @@ public final class Participant: @unchecked Sendable {
         try queue.sync { try body(self) }
     }
 
+    /// Bytes came from the host.
+    private func heard() {
+        lastHeard = monotonicSeconds()
+        if silenceSaid > 0 {
+            silenceSaid = 0
+            onEvent?(.reachable)
+        }
+    }
+
+    /// Every quarter second while connected: a keep-alive probe, and the host's silence told once a second.
+    private func watch() {
+        guard connected else { return }
+        let now = monotonicSeconds()
+        let silent = now - lastHeard
+        if silent >= Participant.keepAlive { connection?.send(Wire.ping(now)) }
+        if silent >= Participant.unreachableAfter, Int(silent) > silenceSaid {
+            silenceSaid = Int(silent)
+            onEvent?(.unreachable(silenceSaid))
+        }
+    }
+
     private func lost() {
         probeTimer?.cancel()
         probeTimer = nil
+        watchdog?.cancel()
+        watchdog = nil
+        silenceSaid = 0
         connection = nil
         let was = connected
         connected = false
         sentUpTo = 0
-        if was { onEvent?(.disconnected) }
+        if was {
+            onEvent?(.disconnected)
+        } else {
+            endedBeforeWelcome = true
+            onEvent?(.notice("the connection ended before the host welcomed this participant"))
+        }
     }
 
     private func handle(_ input: LineConnection.Input) {
@@ -261,6 +309,17 @@ public final class Participant: @unchecked Sendable {
         while let first = unanswered.first, first.id <= done { answered(first.id, message: nil, error: nil, view: nil) }
         connected = true
         onEvent?(.joined(name: given, host: m["host"]?.string ?? host))
+        if let n = m["recovered"]?.int, n > 0 {
+            onEvent?(.notice("the host restarted after a crash and recovered \(n) change\(n == 1 ? "" : "s") from its "
+                + "journal: this is its document"))
+        }
+        lastHeard = monotonicSeconds()
+        watchdog?.cancel()
+        let dog = DispatchSource.makeTimerSource(queue: queue)
+        dog.schedule(deadline: .now() + 0.25, repeating: 0.25)
+        dog.setEventHandler { [weak self] in self?.watch() }
+        dog.resume()
+        watchdog = dog
         probeBurst()
         probeTimer?.cancel()
         let timer = DispatchSource.makeTimerSource(queue: queue)

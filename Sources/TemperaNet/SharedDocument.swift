@@ -45,7 +45,16 @@ public final class SharedDocument {
         /// of requests whose answers it missed.
         var recent: [(id: Int, outcome: Outcome)] = []
         public var connected = true
+        /// When they left (monotonic seconds), while they are remembered for a reconnect.
+        var leftAt: Double?
     }
+
+    /// The most markers one shared command may touch (add, move, remove, change): about a tenth of a second
+    /// of the host's work, so no participant's command holds up the others for long.
+    public static let maxTouched = 100_000
+    /// How long a participant who left is remembered for a reconnect, and how many such are kept at most.
+    public static let rememberSeconds = 600.0
+    public static let rememberCount = 256
 
     /// The document and its one history.
     public let session: Session
@@ -65,12 +74,27 @@ public final class SharedDocument {
         head = DocumentDelta.headText(of: session.document)
     }
 
+    /// Why `name` cannot be the name of the participant with `key`, or nil when it can: a name holds no control
+    /// characters (they would reach others' screens and the host's log) and is not another's, connected or
+    /// remembered for a reconnect.
+    public func nameProblem(_ name: String, key: String?) -> String? {
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+            || $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator }) {
+            return "a name may not hold control characters"
+        }
+        if participants.values.contains(where: { $0.name == name && $0.key != key }) {
+            return "the name '\(name)' is taken: choose another (--name)"
+        }
+        return nil
+    }
+
     /// Adds a participant (or finds one that is coming back with its key) and returns it.
     @discardableResult
     public func join(key: String, name: String) -> Participant {
         if var p = participants[key] {
-            p.name = name
+            if nameProblem(name, key: key) == nil { p.name = name }
             p.connected = true
+            p.leftAt = nil
             participants[key] = p
             return p
         }
@@ -80,9 +104,40 @@ public final class SharedDocument {
         return p
     }
 
-    /// Marks a participant as gone (their state stays, for a reconnect).
-    public func leave(key: String) {
+    /// Marks a participant as gone (their state stays a while, for a reconnect); participants gone longer
+    /// than `rememberSeconds`, or beyond the `rememberCount` most recent, are forgotten.
+    public func leave(key: String, now: Double = 0) {
         participants[key]?.connected = false
+        participants[key]?.leftAt = now
+        forget(now: now)
+    }
+
+    /// Forgets participants gone too long, or too many.
+    public func forget(now: Double) {
+        var gone = participants.values.filter { !$0.connected }
+        for p in gone where now - (p.leftAt ?? now) > SharedDocument.rememberSeconds { participants[p.key] = nil }
+        gone = participants.values.filter { !$0.connected }
+        if gone.count > SharedDocument.rememberCount {
+            for p in gone.sorted(by: { ($0.leftAt ?? 0) < ($1.leftAt ?? 0) }).prefix(gone.count - SharedDocument.rememberCount) {
+                participants[p.key] = nil
+            }
+        }
+    }
+
+    /// Takes back what a journal held after a crash: the changes are already in the session's document; the
+    /// change numbers go on from the last, and each participant is remembered with their last request, so a
+    /// reconnecting participant is not sent again what was done.
+    public func recover(_ entries: [Journal.Entry]) {
+        for e in entries {
+            if let last = e.deltas.last?.seq { seq = max(seq, last) }
+            var p = participants[e.key] ?? Participant(key: e.key, name: e.name,
+                                                        view: Session.View(random: SeededRandom(seed: session.document.seed)))
+            p.connected = false
+            p.leftAt = 0
+            if let id = e.id { p.lastRequest = max(p.lastRequest, id) }
+            participants[e.key] = p
+        }
+        head = DocumentDelta.headText(of: session.document)
     }
 
     /// The names of the participants connected now, in joining order of their keys.
@@ -157,6 +212,21 @@ public final class SharedDocument {
         default:
             break
         }
+        if !localKeys.contains(p.key), let file = SharedDocument.outsideFile(command) {
+            throw CommandError("\(file): a participant names files in the document's folder or the kit only "
+                + "(relative, without '..', '~' or '/')")
+        }
+        if SharedDocument.touchesSelection(command) {
+            let selected = p.view.selection.values.reduce(0) { $0 + $1.count }
+            if selected > SharedDocument.maxTouched {
+                throw CommandError("\(SharedDocument.verb(command)) would touch \(Limits.count(selected)) markers; a shared command touches "
+                    + "at most \(Limits.count(SharedDocument.maxTouched))")
+            }
+        }
+        if case .pulse(_, let count, _, _) = command, count > SharedDocument.maxTouched {
+            throw CommandError("pulse would add \(Limits.count(count)) markers; a shared command touches at most "
+                + "\(Limits.count(SharedDocument.maxTouched))")
+        }
         let before = session.view
         session.view = p.view
         defer {
@@ -167,6 +237,12 @@ public final class SharedDocument {
         let oldView = p.view
         outcome.message = try session.run(command)
         if session.history.undoSteps.count > steps, let step = session.lastStep {
+            let touched = SharedDocument.touched(by: step, in: session.document)
+            if touched > SharedDocument.maxTouched {
+                _ = try? session.undo(1)
+                throw CommandError("\(SharedDocument.verb(command)) would touch \(Limits.count(touched)) markers; a shared command touches "
+                    + "at most \(Limits.count(SharedDocument.maxTouched))")
+            }
             p.undo.append(step)
             p.redo.removeAll()
             outcome.deltas.append(record(step, by: p.name))
@@ -235,6 +311,48 @@ public final class SharedDocument {
         for part in step.parts { authors[part] = name }
         seq += 1
         return Delta(seq: seq, by: name, name: step.name, change: change)
+    }
+
+    /// The command's first word, for messages.
+    static func verb(_ command: Command) -> String {
+        String(command.text.split(separator: " ").first ?? "the command")
+    }
+
+    /// Commands that change every selected marker.
+    static func touchesSelection(_ command: Command) -> Bool {
+        switch command {
+        case .spread, .shift, .scale, .scaleHandle, .subdivide, .rotate, .reverse, .delete, .amp, .copy, .cut,
+             .duplicate, .quantize, .groupStore, .temper: return true
+        default: return false
+        }
+    }
+
+    /// How many markers a step put or removed.
+    static func touched(by step: History.Step, in document: Document) -> Int {
+        let change = DocumentDelta(step: step, after: document, headChanged: false)
+        if let whole = change.whole { return whole.tracks.reduce(0) { $0 + $1.markers.count } }
+        return change.markers.reduce(0) { $0 + $1.put.count + $1.removed.count }
+    }
+
+    /// A file reference in a command that a remote participant may not give, or nil: only references inside
+    /// the document's folder (relative, no `..`) or the kit's (`kit/…`), and SoundFonts by those rules or
+    /// `default`. The host and every participant open what the document names, so a remote cannot make them
+    /// open `/etc/shadow` or `~/.ssh/id_ed25519`.
+    static func outsideFile(_ command: Command) -> String? {
+        func outside(_ ref: String) -> Bool {
+            if ref.isEmpty || ref == "default" || ref == "none" { return false }
+            if ref.hasPrefix("/") || ref.hasPrefix("~") { return true }
+            return ref.split(separator: "/").contains("..")
+        }
+        switch command {
+        case .slot(_, let s):
+            for ref in [s.file, s.soundFont].compactMap({ $0 }) + (s.layers ?? []).map(\.file) where outside(ref) { return ref }
+            return nil
+        case .kitLoad(let name, _):
+            return name.contains("/") || name.hasPrefix("~") || name.hasPrefix(".") ? name : nil
+        default:
+            return nil
+        }
     }
 
     static func sameView(_ a: Session.View, _ b: Session.View) -> Bool {

@@ -109,6 +109,52 @@ enum Sockets {
         throw lastError
     }
 
+    /// A listening Unix socket at `path` (only its owner may connect: the folder it is in is the user's own).
+    static func listenUnix(path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw NetError.system("cannot open a socket") }
+        var address = try unixAddress(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, Glibc.listen(fd, 64) == 0 else {
+            let e = NetError.system("cannot listen on \(path)")
+            close(fd)
+            throw e
+        }
+        _ = chmod(path, 0o600)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return fd
+    }
+
+    /// A socket connected to the Unix socket at `path`.
+    static func connectUnix(path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw NetError.system("cannot open a socket") }
+        var address = try unixAddress(path)
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard rc == 0 else {
+            let e = NetError.system("cannot connect to \(path)")
+            close(fd)
+            throw e
+        }
+        return fd
+    }
+
+    static func unixAddress(_ path: String) throws -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw NetError("\(path): too long for a socket's path") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        return address
+    }
+
     /// A connected socket to `host:port`, giving up after `timeout` seconds.
     static func connect(host: String, port: Int, timeout: Double = 3) throws -> Int32 {
         var lastError = NetError("cannot connect to \(host):\(port)")
@@ -158,4 +204,10 @@ enum Sockets {
         }
         return (host, port)
     }
+}
+
+/// Unix sockets for the programs: a document's local host (what `serve --stdio` joins).
+public enum LocalSocket {
+    /// A socket connected to the Unix socket at `path`; throws a one-line error when nothing listens there.
+    public static func connect(path: String) throws -> Int32 { try Sockets.connectUnix(path: path) }
 }

@@ -1,7 +1,7 @@
 import TemperaCore
 
 /// The protocol's messages: one line each, JSON objects, except that a participant may also send a bare line
-/// of the command language. See README ("Playing together") for the whole exchange.
+/// of the command language. See the manual (docs/manual.md, "Playing together") for the whole exchange.
 ///
 /// Participant to host:
 /// - `{"hello":1,"name":"ana","token":"…","session":"KEY","replied":N}` first (session and replied when
@@ -11,7 +11,8 @@ import TemperaCore
 /// - `{"play":true}` / `{"play":false}`: start everyone playing from the start, or stop everyone.
 ///
 /// Host to participant:
-/// - `{"welcome":"ana","session":"KEY","host":"studio","done":17,"results":[…]}`, then
+/// - `{"welcome":"ana","session":"KEY","host":"studio","done":17,"results":[…]}` (with `"recovered":N` when
+///   the host replayed N changes from its journal after a crash), then
 /// - `{"delta":0,…whole document…}`: the document with its marker ids, then the changes as they happen:
 /// - `{"delta":N,"by":"ana","name":"shift","change":{…}}`;
 /// - `{"reply":17,"ok":"message"}` or `{"reply":17,"error":"nothing is selected"}` to the sender only,
@@ -52,8 +53,10 @@ public enum Wire {
     // MARK: Host to participant
 
     public static func welcome(name: String, session: String, host: String, done: Int,
-                               results: [(id: Int, outcome: SharedDocument.Outcome)]) -> String {
-        var out = "{\"welcome\":\(q(name)),\"session\":\(q(session)),\"host\":\(q(host)),\"done\":\(done),\"results\":["
+                               results: [(id: Int, outcome: SharedDocument.Outcome)], recovered: Int = 0) -> String {
+        var out = "{\"welcome\":\(q(name)),\"session\":\(q(session)),\"host\":\(q(host)),\"done\":\(done)"
+        if recovered > 0 { out += ",\"recovered\":\(recovered)" }
+        out += ",\"results\":["
         out += results.map { r in
             "{\"id\":\(r.id)" + (r.outcome.error.map { ",\"error\":\(q($0))" } ?? ",\"ok\":" + (r.outcome.message.map(q) ?? "null")) + "}"
         }.joined(separator: ",")

@@ -3,7 +3,12 @@ import TemperaCore
 
 /// Recovery files: a few seconds after the document changes, a copy goes to
 /// `$XDG_STATE_HOME/tempera/autosave/`, one file per document (the demo and unnamed documents have their own).
-/// A clean save or quit removes it; at the next start a copy newer than its file is offered back.
+/// A clean save or quit removes it; at the next start a copy holding changes its file does not is offered back,
+/// whatever the two files' dates.
+///
+/// Each document's recovery file is locked (`flock`) by the editor that has the document open: a second editor
+/// on the same file is told so, and writes its own recovery file (`NAME-HASH-2.tempera`), so that after both
+/// crash neither's unsaved work is lost.
 ///
 /// The periodic copy is encoded and written on a background queue (a 100,000-marker document takes tens of
 /// milliseconds to encode and sync, a visible hitch on the editor thread); writing on a signal, removing and
@@ -20,6 +25,12 @@ public struct Autosave {
     private var changedAt: Double?
     private var savedRevision: Int?
     private let writer = Writer()
+    /// Which recovery file of the document this editor writes: 1 for the first editor on it, 2 for a second...
+    public private(set) var instance = 1
+    /// The lock held on the recovery file (kept open while this editor has the document).
+    private var lockFD: Int32 = -1
+    /// The document (full path) whose recovery file this editor has claimed.
+    public private(set) var claimed: String?
 
     /// The background writer: one serial queue, and the last failure for the editor thread to report.
     private final class Writer: @unchecked Sendable {
@@ -63,7 +74,41 @@ public struct Autosave {
         let absolute = Autosave.absolute(documentPath)
         let base = (absolute as NSString).lastPathComponent
         // The name keeps the file's name readable and a hash of its full path tells same-named files apart.
-        return directory + "/" + base + "-" + Autosave.hash(absolute) + ".tempera"
+        return directory + "/" + base + "-" + Autosave.hash(absolute) + (instance > 1 ? "-\(instance)" : "") + ".tempera"
+    }
+
+    /// Takes the lock on the document's recovery file. Returns nil when this is the only editor on it, else the
+    /// line to tell the user (another editor holds it: this one writes its own recovery file).
+    @discardableResult
+    public mutating func claim(for documentPath: String?) -> String? {
+        release()
+        guard let documentPath else { return nil }
+        claimed = Autosave.absolute(documentPath)
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for k in 1...64 {
+            instance = k
+            let fd = open(file(for: documentPath) + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if fd < 0 { break }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                lockFD = fd
+                guard k > 1 else { return nil }
+                let name = (documentPath as NSString).lastPathComponent
+                return "\(name) is open in another editor too: saving asks before writing over its changes"
+            }
+            close(fd)
+        }
+        instance = 1
+        return nil
+    }
+
+    /// Lets go of the lock (another document opened, or the editor ends).
+    public mutating func release() {
+        if lockFD >= 0 {
+            close(lockFD)
+            lockFD = -1
+        }
+        instance = 1
+        claimed = nil
     }
 
     /// Notes the session's state at time `now` (seconds) and, when changes have waited `interval` seconds,
@@ -120,29 +165,24 @@ public struct Autosave {
         savedRevision = nil
     }
 
-    /// A recovery copy to offer at start: it exists, reads, is newer than the document's file (or the document
-    /// has no file) and differs from what was loaded.
+    /// A recovery copy to offer at start: this editor's recovery file exists, reads, and holds something the
+    /// document's file does not (whatever the two files' dates: a `touch`, a clock set back or a copy must not
+    /// hide a crash's work).
     public func recoverable(for documentPath: String?, loaded: Document) -> Document? {
         let path = file(for: documentPath)
-        let fm = FileManager.default
-        guard let attrs = try? fm.attributesOfItem(atPath: path), let saved = attrs[.modificationDate] as? Date else { return nil }
-        if let documentPath, let docAttrs = try? fm.attributesOfItem(atPath: documentPath),
-           let docDate = docAttrs[.modificationDate] as? Date, docDate >= saved {
-            return nil
-        }
-        guard let doc = try? DocumentFile.load(path) else { return nil }
+        guard FileManager.default.fileExists(atPath: path), let doc = try? DocumentFile.load(path) else { return nil }
         guard DocumentFile.encode(doc) != DocumentFile.encode(loaded) else { return nil }
         return doc
     }
 
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         let p = (path as NSString).expandingTildeInPath
         if p.hasPrefix("/") { return (p as NSString).standardizingPath }
         return ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(p) as NSString).standardizingPath
     }
 
     /// FNV-1a, 64 bits, in hex: stable across runs (Swift's `Hasher` is seeded per process).
-    static func hash(_ s: String) -> String {
+    public static func hash(_ s: String) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in s.utf8 {
             h ^= UInt64(b)

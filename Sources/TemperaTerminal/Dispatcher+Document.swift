@@ -10,14 +10,19 @@ extension Dispatcher {
         case quit
         /// Discard unsaved changes before opening another document? y / n.
         case discard
-        /// An autosave newer than the file exists: recover it? y / n.
+        /// An autosave holds changes the file does not: recover it? y / n.
         case recover(Document)
+        /// The file changed on disk since it was read (another program, another editor): save over it? y / n.
+        /// `path` is the save's target as asked; `thenQuit`: the save was asked for on the way out.
+        case overwrite(path: String?, file: String, thenQuit: Bool)
 
         public var text: String {
             switch self {
             case .quit: return "save changes before quitting? (y)es (n)o (c)ancel"
             case .discard: return "discard unsaved changes? (y/n)"
-            case .recover: return "an autosave newer than the file exists: recover it? (y/n)"
+            case .recover: return "an autosave holds changes the file does not: recover it? (y/n)"
+            case .overwrite(_, let file, _):
+                return "\((file as NSString).lastPathComponent) changed on disk since it was read: save over it? (y/n)"
             }
         }
     }
@@ -40,7 +45,7 @@ extension Dispatcher {
                 question = nil
                 // Without a file name the save asks for one first; the quit follows the save.
                 quitAfterSave = session.path == nil
-                if save(nil) { quitRequested = true }
+                if save(nil, thenQuit: true) { quitRequested = true }
             case "n":
                 question = nil
                 discardedChanges = true
@@ -63,6 +68,8 @@ extension Dispatcher {
                 say("")
             default: return
             }
+        case .overwrite(let path, let file, let thenQuit):
+            answerOverwrite(path: path, file: file, thenQuit: thenQuit, c)
         case .recover(let doc):
             switch c {
             case "y":
@@ -80,11 +87,20 @@ extension Dispatcher {
         }
     }
 
-    /// Saves (to `path`, or where the document came from). Returns false and says why on failure.
+    /// Saves (to `path`, or where the document came from). Returns false and says why on failure. When the
+    /// document's own file changed on disk since it was read, it asks first (unless `overwrite`), as vim does;
+    /// `thenQuit` quits once that question is answered yes and the save is done.
     @discardableResult
-    public func save(_ path: String?) -> Bool {
+    public func save(_ path: String?, overwrite: Bool = false, thenQuit: Bool = false) -> Bool {
         guard path != nil || session.path != nil else {
             openPrompt("save " + suggestedPath(), keep: 5)
+            return false
+        }
+        if !overwrite, let own = session.path, path == nil || Autosave.absolute(path!) == Autosave.absolute(own),
+           session.changedOnDisk {
+            let q = Question.overwrite(path: path, file: own, thenQuit: thenQuit)
+            question = q
+            say(q.text)
             return false
         }
         do {
@@ -101,6 +117,19 @@ extension Dispatcher {
         } catch {
             fail(error)
             return false
+        }
+    }
+
+    func answerOverwrite(path: String?, file: String, thenQuit: Bool, _ c: String) {
+        switch c {
+        case "y":
+            question = nil
+            if save(path, overwrite: true), thenQuit { quitRequested = true }
+        case "n", "c", "esc":
+            question = nil
+            quitAfterSave = false
+            say("not saved: \(file) was changed by another program (:w PATH saves elsewhere)", error: true)
+        default: return
         }
     }
 

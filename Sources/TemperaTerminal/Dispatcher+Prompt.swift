@@ -204,7 +204,7 @@ extension Dispatcher {
             discardedChanges = true
             quitRequested = true
         case "w", "write", "save": _ = save(arg.isEmpty ? nil : Dispatcher.expand(arg))
-        case "wq", "x": if save(arg.isEmpty ? nil : Dispatcher.expand(arg)) { quitRequested = true }
+        case "wq", "x": if save(arg.isEmpty ? nil : Dispatcher.expand(arg), thenQuit: true) { quitRequested = true }
         case "e", "open", "edit":
             guard !arg.isEmpty else { return say("open needs a file name", error: true) }
             let path = Dispatcher.expand(arg)

@@ -190,6 +190,10 @@ public final class Editor {
             engineGeneration = dispatcher.sessionGeneration
             published = now
             autosave.reset()
+            // Another document opened: its recovery file is this editor's now (the lock follows the document).
+            if autosave.claimed != s.path.map(Autosave.absolute) {
+                if let told = autosave.claim(for: s.path) { dispatcher.say(told) }
+            }
             if let engine = dispatcher.engine, loadsInBackground {
                 let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
                 engine.loadInBackground(document: document, baseDirectory: base)

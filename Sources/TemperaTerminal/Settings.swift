@@ -6,6 +6,9 @@
 public struct Settings: Equatable, Sendable {
     /// The theme's name (shipped or in `themes/`).
     public var theme = "dark"
+    /// Where the sound goes: `pulse` (PulseAudio), `jack` (a JACK server) or `null` (nowhere).
+    public var audio = "pulse"
+    public static let audioBackends = ["pulse", "jack", "null"]
 
     public init() {}
 
@@ -22,7 +25,12 @@ public struct Settings: Equatable, Sendable {
             let key = parts[0].trimmingSpaces, value = parts[1].trimmingSpaces
             switch key {
             case "theme": s.theme = value
-            default: throw ConfigError(file: file, line: n, "unknown setting '\(key)' (known: theme)")
+            case "audio":
+                guard Self.audioBackends.contains(value) else {
+                    throw ConfigError(file: file, line: n, "audio is pulse, jack or null (got '\(value)')")
+                }
+                s.audio = value
+            default: throw ConfigError(file: file, line: n, "unknown setting '\(key)' (known: theme, audio)")
             }
         }
         return s

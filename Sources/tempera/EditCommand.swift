@@ -36,8 +36,15 @@ struct EditCommand: ParsableCommand {
     @Option(help: "With --serve: a shared secret participants must give (required beyond loopback).")
     var token: String?
 
+    @Option(help: "With --serve: a file whose first line is the shared secret (or set TEMPERA_TOKEN).")
+    var tokenFile: String?
+
     @Option(help: "With --serve: the name the others see.")
     var name: String = ProcessInfo.processInfo.environment["USER"] ?? "host"
+
+    @Option(help: ArgumentHelp("Where the sound goes: pulse (PulseAudio), jack (a JACK server: its rate and period) or "
+        + "null (default: the settings file's 'audio', else pulse).", discussion: ""))
+    var audio: AudioChoice?
 
     @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only).")
     var pan: Double = 0
@@ -50,9 +57,11 @@ struct EditCommand: ParsableCommand {
         let session: Session
         let keyMap: KeyMap
         let chosenTheme: Theme
+        var audioChoice = audio ?? .pulse
         do {
             keyMap = try KeyMap.load(paths: paths)
             let settings = try Settings.load(paths: paths)
+            audioChoice = audio ?? AudioChoice(rawValue: settings.audio) ?? .pulse
             let name = theme ?? settings.theme
             guard let t = try Theme.named(name, paths: paths) else {
                 throw ConfigError(file: "--theme", line: 0, "no theme '\(name)'")
@@ -77,9 +86,10 @@ struct EditCommand: ParsableCommand {
         if serve { return try host(session, keyMap: keyMap, theme: chosenTheme, paths: paths) }
 
         session.kits = HydrogenKits()
-        let autosave = Autosave(paths: paths)
+        var autosave = Autosave(paths: paths)
+        let sharedFile = autosave.claim(for: session.path)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
-        let engine = AudioEngine()
+        let engine = AudioEngine(output: audioChoice.output)
         // Peers coming and going and the session's tempo changing wake the editor, so its status line shows them.
         let wakeup = Wakeup()
         if link {
@@ -97,6 +107,7 @@ struct EditCommand: ParsableCommand {
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
         if link { dispatcher.say("Ableton Link: playing follows the session's tempo and bar") }
+        if let sharedFile { dispatcher.say(sharedFile) }
         if let recovered { dispatcher.offerRecovery(recovered) }
 
         let screen: CursesScreen
@@ -120,10 +131,13 @@ struct EditCommand: ParsableCommand {
         options.listen = listen
         options.port = port
         options.name = name
+        let token: String?
+        do { token = try TokenSource.resolve(token: self.token, file: tokenFile) } catch { throw error }
         options.token = token
+        let autosave = AutosaveBox(Autosave(paths: paths))
+        options.journal = ServeCommand.journalPath(autosave.value, session.path!)
         let host: DocumentHost
         do { host = try DocumentHost(session: session, options: options) } catch { fail("\(error)") }
-        let autosave = AutosaveBox(Autosave(paths: paths))
         let timer = DispatchSource.makeTimerSource(queue: host.queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { _ = autosave.value.tick(session, now: monotonicSeconds()) }
@@ -140,10 +154,14 @@ struct EditCommand: ParsableCommand {
         try joined.run(keyMap: keyMap, theme: theme, paths: paths)
         timer.cancel()
         let problem: String? = host.sync { s in
-            guard s.isModified else { return nil }
+            guard s.isModified else {
+                host.removeJournalNow()
+                return nil
+            }
             do {
                 try s.save()
                 autosave.value.remove(for: s.path)
+                host.removeJournalNow()
                 return nil
             } catch {
                 _ = autosave.value.write(s)

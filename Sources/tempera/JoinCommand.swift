@@ -20,7 +20,7 @@ struct JoinCommand: ParsableCommand {
             refused.
             """)
 
-    @Argument(help: "The host: HOST:PORT (PORT defaults to 7400).")
+    @Argument(help: "The host: HOST:PORT (PORT defaults to 7400), or [USER@]HOST:PATH to reach the document PATH on HOST over ssh.")
     var address: String
 
     @Option(help: "The name the others see.")
@@ -28,6 +28,9 @@ struct JoinCommand: ParsableCommand {
 
     @Option(help: "The host's shared secret, if it has one.")
     var token: String?
+
+    @Option(help: "A file whose first line is the host's shared secret (or set TEMPERA_TOKEN).")
+    var tokenFile: String?
 
     @Option(help: "Commands to send, one a line ('-' reads standard input), instead of opening the editor.")
     var script: String?
@@ -41,21 +44,32 @@ struct JoinCommand: ParsableCommand {
     @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only), to tell players apart.")
     var pan: Double = 0
 
-    func run() throws {
-        let (host, port): (String, Int)
+    /// The participant the address names: TCP to HOST:PORT, or ssh to [USER@]HOST for the document PATH.
+    func makeParticipant() throws -> (Participant, SshLink?) {
+        let token = try TokenSource.resolve(token: self.token, file: tokenFile)
+        if let (target, path) = SshLink.split(address) {
+            let link = SshLink(target: target, path: path)
+            let p = Participant(host: target, port: 0, name: name, token: token)
+            p.connector = { try link.connect() }
+            return (p, link)
+        }
         do {
-            (host, port) = try Participant.split(address)
+            let (host, port) = try Participant.split(address)
+            return (Participant(host: host, port: port, name: name, token: token), nil)
         } catch {
             throw CommandLineFailure.report("tempera: \(error)")
         }
-        guard let script else { return try runEditor(host: host, port: port) }
+    }
+
+    func run() throws {
+        let (participant, link) = try makeParticipant()
+        guard let script else { return try runEditor(participant) }
         let text: String
         do {
             text = String(decoding: try DocumentFile.readFile(script == "-" ? "/dev/stdin" : script), as: UTF8.self)
         } catch let error as CommandError {
             throw CommandLineFailure.report("tempera: \(error.message)")
         }
-        let participant = Participant(host: host, port: port, name: name, token: token)
         let done = DispatchSemaphore(value: 0)
         let notices = NoticeBox()
         participant.onEvent = { event in
@@ -81,6 +95,10 @@ struct JoinCommand: ParsableCommand {
         while true {
             let (open, seq, connected) = participant.sync { ($0.unanswered.count, $0.seq, $0.connected) }
             if !connected && notices.contains("token") { break }
+            if participant.sync({ $0.endedBeforeWelcome }) {
+                let why = link?.lastError() ?? notices.last ?? "the host closed the connection"
+                throw CommandLineFailure.report("tempera: " + why)
+            }
             if open == 0 {
                 if target < 0 { target = participant.sync { $0.lastReplySeq } }
                 if seq >= target { break }
@@ -127,7 +145,7 @@ extension JoinCommand {
         }
     }
 
-    func runEditor(host: String, port: Int) throws {
+    func runEditor(_ participant: Participant) throws {
         let paths = ConfigPaths()
         let (keyMap, chosen) = try JoinCommand.editorSettings(theme: theme, paths: paths)
         guard isatty(0) == 1, isatty(1) == 1 else {
@@ -136,7 +154,7 @@ extension JoinCommand {
         guard pan.isFinite, (-1...1).contains(pan) else { throw CommandLineFailure.report("tempera: --pan is -1...1") }
         let joined: JoinedEditor
         do {
-            joined = try JoinedEditor(participant: Participant(host: host, port: port, name: name, token: token))
+            joined = try JoinedEditor(participant: participant)
         } catch {
             throw CommandLineFailure.report("tempera: \(error)")
         }

@@ -145,6 +145,10 @@ final class JoinedEditor {
                 lastSentView = nil
             case .notice(let text):
                 dispatcher.say(text, error: true)
+            case .unreachable(let seconds):
+                dispatcher.say("host unreachable, \(seconds) s — edits queued", error: true)
+            case .reachable:
+                dispatcher.say("host reachable again")
             case .transport(let t):
                 follow(t)
             case .disconnected:

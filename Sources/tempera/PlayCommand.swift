@@ -15,7 +15,7 @@ func playSignalHandler(_ signal: Int32) {
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a document through PulseAudio, then exit.")
+        abstract: "Play a document through PulseAudio (or JACK), then exit.")
 
     @Argument(help: "The tempera document.")
     var file: String
@@ -40,6 +40,9 @@ struct PlayCommand: ParsableCommand {
         + "the quantum); playing starts on its next bar.", discussion: ""))
     var link = false
 
+    @Option(help: "Where the sound goes: pulse (PulseAudio), jack (a JACK server: its rate and period) or null.")
+    var audio: AudioChoice = .pulse
+
     @Option(help: ArgumentHelp("With --pads: record the pads into the document and write it to this file.",
                                valueName: "OUT.json"))
     var record: String?
@@ -53,7 +56,7 @@ struct PlayCommand: ParsableCommand {
         document.transport.click = click
         let base = (file as NSString).deletingLastPathComponent
 
-        let engine = AudioEngine()
+        let engine = AudioEngine(output: audio.output)
         for w in engine.load(document: document, baseDirectory: base.isEmpty ? "." : base) { warn(w) }
         var session: LinkSession?
         if link {

@@ -13,11 +13,16 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             The host holds the one document and its history; each participant's commands run against their own \
             cursor and selection, and every change goes to everyone. It listens on 127.0.0.1 unless --listen \
-            names another address, and then a --token that joining participants must give is required. \
-            Every ~5 s of changes a recovery copy goes to the autosave folder (as the editor's does); \
-            'save' from a participant writes FILE atomically, and so does stopping the host (Ctrl-C, SIGTERM) \
-            when there are unsaved changes. What the host refuses (malformed or oversize lines, wrong tokens) \
-            and who comes and goes is logged on standard error.
+            names another address, and then a token that joining participants must give is required \
+            (--token-file FILE or TEMPERA_TOKEN keep it out of the process list). \
+            Every change is written to a journal beside the autosave before it is answered; started again after \
+            a crash, the host replays the journal over FILE and says so. Every ~5 s of changes a recovery copy \
+            goes to the autosave folder (as the editor's does); 'save' from a participant writes FILE \
+            atomically, and so does stopping the host (Ctrl-C, SIGTERM) when there are unsaved changes. What \
+            the host refuses (malformed or oversize lines, wrong tokens) and who comes and goes is logged on \
+            standard error. With --stdio it speaks the protocol on standard input and output (what \
+            'tempera join USER@HOST:PATH' runs over ssh): the document's host on a Unix socket in the user's \
+            runtime folder is started if it is not running, and joined.
             """)
 
     @Argument(help: "The document to share; created on save if it does not exist (a new document).")
@@ -35,15 +40,32 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "A shared secret participants must give (required when --listen is not a loopback address).")
     var token: String?
 
+    @Option(help: "A file whose first line is the shared secret (or set TEMPERA_TOKEN).")
+    var tokenFile: String?
+
+    @Option(help: ArgumentHelp("Host on this Unix socket instead of TCP (what --stdio starts).", visibility: .hidden))
+    var socket: String?
+
+    @Flag(help: "Speak the protocol on standard input and output, joining (or starting) the document's local host.")
+    var stdio = false
+
+    @Option(help: "The most connections at once.")
+    var maxConnections: Int = 64
+
     func run() throws {
+        if stdio { return try StdioRelay.run(file: file) }
         var exists = stat()
         let document = stat(file, &exists) == 0 ? try CommandLineFailure.loadDocument(file) : Document.newDocument()
         let session = Session(document: document, path: file)
+        let autosave = AutosaveBox(Autosave(paths: ConfigPaths()))
         var options = DocumentHost.Options()
         options.listen = listen
         options.port = port
         options.name = name
-        options.token = token
+        options.token = try TokenSource.resolve(token: token, file: tokenFile)
+        options.maxConnections = max(1, maxConnections)
+        options.journal = ServeCommand.journalPath(autosave.value, file)
+        options.unixSocket = socket
         let host: DocumentHost
         do {
             host = try DocumentHost(session: session, options: options)
@@ -52,43 +74,90 @@ struct ServeCommand: ParsableCommand {
         }
         host.log = { line in FileHandle.standardError.write(Data(("tempera serve: " + line + "\n").utf8)) }
         let file = self.file
-        ServeCommand.report("tempera serve: sharing \(file) on \(listen):\(host.port)")
-        let autosave = AutosaveBox(Autosave(paths: ConfigPaths()))
+        let shared = SessionBox(host.sync { $0 })
+        if let aside = host.journalSetAside {
+            ServeCommand.report("tempera serve: a journal that does not follow \(file) (changed since) was set aside: \(aside)")
+        }
+        if host.recovered > 0 {
+            ServeCommand.report("tempera serve: recovered \(host.recovered) change\(host.recovered == 1 ? "" : "s") from the journal "
+                + "after a crash (not yet saved in \(file): 'save' or stopping the host saves them)")
+        }
+        ServeCommand.report("tempera serve: sharing \(file) on " + (socket ?? "\(listen):\(host.port)"))
         let timer = DispatchSource.makeTimerSource(queue: host.queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler {
-            if let failure = autosave.value.tick(session, now: monotonicSeconds()) { host.log(failure) }
+            if let failure = autosave.value.tick(shared.value, now: monotonicSeconds()) { host.log(failure) }
         }
         timer.resume()
+        let socket = self.socket
+        let stop: @Sendable () -> Never = {
+            var status: Int32 = 0
+            if shared.value.isModified {
+                do {
+                    try shared.value.save()
+                    autosave.value.remove(for: file)
+                    ServeCommand.report("tempera serve: saved \(file)")
+                } catch {
+                    _ = autosave.value.write(shared.value)
+                    ServeCommand.report("tempera serve: \(error); a recovery copy was kept")
+                    status = 1
+                }
+            }
+            if status == 0 { host.removeJournalNow() }
+            if let socket { unlink(socket) }
+            Foundation.exit(status)
+        }
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: host.queue)
-            source.setEventHandler {
-                var status: Int32 = 0
-                if session.isModified {
-                    do {
-                        try session.save()
-                        autosave.value.remove(for: file)
-                        ServeCommand.report("tempera serve: saved \(file)")
-                    } catch {
-                        _ = autosave.value.write(session)
-                        ServeCommand.report("tempera serve: \(error); a recovery copy was kept")
-                        status = 1
-                    }
-                }
-                Foundation.exit(status)
-            }
+            source.setEventHandler { stop() }
             source.resume()
             ServeCommand.signalSources.append(source)
+        }
+        if socket != nil {
+            // A host started for ssh participants ends a minute after the last one left, saving first.
+            let idle = DispatchSource.makeTimerSource(queue: host.queue)
+            let since = IdleBox()
+            idle.schedule(deadline: .now() + 5, repeating: 5)
+            idle.setEventHandler {
+                if host.participantsPresent > 0 {
+                    since.value = nil
+                } else if let t = since.value {
+                    if monotonicSeconds() - t > ServeCommand.idleSeconds { stop() }
+                } else {
+                    since.value = monotonicSeconds()
+                }
+            }
+            idle.resume()
+            ServeCommand.idleTimer = idle
         }
         dispatchMain()
     }
 
     nonisolated(unsafe) static var signalSources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) static var idleTimer: DispatchSourceTimer?
+    static let idleSeconds = 60.0
+
+    /// The journal of a document: beside its recovery file in the autosave folder.
+    static func journalPath(_ autosave: Autosave, _ file: String) -> String {
+        let recovery = autosave.file(for: file)
+        return String(recovery.dropLast(".tempera".count)) + ".journal"
+    }
 
     static func report(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
+}
+
+/// The host's session, reached from the host's queue only.
+final class SessionBox: @unchecked Sendable {
+    let value: Session
+    init(_ value: Session) { self.value = value }
+}
+
+/// When the host last had nobody (host queue only).
+final class IdleBox: @unchecked Sendable {
+    var value: Double?
 }
 
 /// The autosave state, reached from the host's queue only.

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The command line: the editor by default, and the headless tools beside it.
 @main
@@ -15,4 +18,11 @@ struct Tempera: ParsableCommand {
                       AnalyseCommand.self, LinkCommand.self],
         defaultSubcommand: EditCommand.self
     )
+
+    static func main() {
+        // Past a file-size limit (`ulimit -f`) a write then fails with EFBIG, which every writer reports in one
+        // line (the target untouched), instead of the signal ending tempera without a word.
+        signal(SIGXFSZ, SIG_IGN)
+        main(nil)
+    }
 }

@@ -10,7 +10,7 @@ final class ServeProcess: Sendable {
     let log: String
     let port: Int
 
-    init(_ arguments: [String], in dir: String) throws {
+    init(_ arguments: [String], in dir: String, port fixed: Int = 0, environment: [String: String] = [:]) throws {
         log = dir + "/serve.log"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -21,8 +21,9 @@ final class ServeProcess: Sendable {
         var env = ProcessInfo.processInfo.environment
         env["XDG_STATE_HOME"] = dir + "/state"
         env["XDG_CONFIG_HOME"] = dir + "/config"
+        env.merge(environment) { $1 }
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        let argv = ([TestPaths.binary, "serve"] + arguments + ["--port", "0"]).map { strdup($0) } + [nil]
+        let argv = ([TestPaths.binary, "serve"] + arguments + ["--port", "\(fixed)"]).map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, TestPaths.binary, &actions, nil, argv, envp) == 0 else {
@@ -46,6 +47,37 @@ final class ServeProcess: Sendable {
     }
 
     var isRunning: Bool { kill(pid, 0) == 0 && waitpid(pid, nil, WNOHANG) == 0 }
+
+    /// SIGKILL, and waits for the end.
+    func crash() {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+
+    /// The peak resident memory so far (VmHWM), and now (VmRSS), in bytes.
+    var memory: (peak: Int, now: Int) {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        func field(_ name: String) -> Int {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return -1 }
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1) * 1024
+        }
+        return (field("VmHWM"), field("VmRSS"))
+    }
+
+    /// A TCP port free now on 127.0.0.1.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = inet_addr("127.0.0.1")
+        a.sin_port = 0
+        _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: a.sin_port))
+    }
 
     /// SIGTERM, then the exit status.
     func stop() -> Int32 {

@@ -358,19 +358,38 @@ final class EditorTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))
     }
 
-    func testAutosaveNewerThanTheFileIsOfferedAndAnOlderOneIsNot() throws {
+    func testAnAutosaveHoldingChangesIsOfferedWhateverTheDatesAndOneMatchingTheFileIsNot() throws {
         let path = dir + "/song.tempera"
         try DocumentFile.save(.newDocument(), to: path)
         var autosave = Autosave(paths: paths)
         let edited = Session(document: .newDocument(), path: path)
         try edited.run(.markerAdd(time: 0.3, amp: 0.5))
         XCTAssertNil(autosave.write(edited))
-        // Make the file clearly older than its autosave.
+        // The file older than its autosave, then newer (a `touch` after a crash): offered both times.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: path)
         let offered = try XCTUnwrap(autosave.recoverable(for: path, loaded: .newDocument()))
         XCTAssertEqual(DocumentFile.encode(offered), DocumentFile.encode(edited.document))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
-        XCTAssertNil(autosave.recoverable(for: path, loaded: .newDocument()))
+        XCTAssertNotNil(autosave.recoverable(for: path, loaded: .newDocument()))
+        // Once the file holds what the autosave holds there is nothing to recover.
+        XCTAssertNil(autosave.recoverable(for: path, loaded: edited.document))
+    }
+
+    func testASecondEditorOnAFileIsToldAndKeepsItsOwnAutosave() throws {
+        let path = dir + "/song.tempera"
+        var first = Autosave(paths: paths)
+        var second = Autosave(paths: paths)
+        XCTAssertNil(first.claim(for: path))
+        XCTAssertEqual(second.claim(for: path), "song.tempera is open in another editor too: saving asks before writing over its changes")
+        XCTAssertNotEqual(first.file(for: path), second.file(for: path))
+        XCTAssertTrue(second.file(for: path).hasSuffix("-2.tempera"))
+        // The first lets go: a third editor then takes the first one's place.
+        first.release()
+        var third = Autosave(paths: paths)
+        XCTAssertNil(third.claim(for: path))
+        XCTAssertEqual(third.file(for: path), Autosave(paths: paths).file(for: path))
+        second.release()
+        third.release()
     }
 
     func testAutosaveFilesAreKeptApartPerDocument() {

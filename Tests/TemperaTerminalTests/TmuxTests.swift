@@ -287,7 +287,7 @@ final class TmuxTests: XCTestCase {
         // A fresh server name: reusing one that is shutting down races with its exit.
         socket += "-again"
         launch([path])
-        waitFor("an autosave newer than the file exists")
+        waitFor("an autosave holds changes the file does not")
         keys("y")
         waitFor("recovered")
         keys("C-s")

@@ -1,0 +1,140 @@
+import CJack
+import Foundation
+import Synchronization
+
+/// Plays through a JACK server (jackd2, or PipeWire's JACK): client `tempera` with ports `out_1` and `out_2`
+/// connected to the physical playback ports where there are some, and the MIDI ports `midi_out` and `midi_in`.
+/// The server's rate and period rule: the engine renders at the rate the server runs (`serverRate`), each
+/// process callback one period. Xruns count as underruns; the server going away is reported in one line.
+/// Rendering happens in JACK's process callback, on its real-time thread.
+///
+/// The server is the one `JACK_DEFAULT_SERVER` names (libjack reads it), else the default one; none is ever
+/// started behind the user's back.
+final class JackOutput: AudioOutput {
+    private var link: UnsafeMutablePointer<JackLink>?
+    private var client: OpaquePointer?
+    private var openFailure: String?
+    let clientName: String
+    /// The rate the server runs at (nil: no server was reached).
+    let serverRate: Double?
+
+    /// Connects to the server at once (without activating), so its rate is known before samples are loaded.
+    init(clientName: String = "tempera") {
+        self.clientName = clientName
+        CJack_silence()
+        var status = jack_status_t(rawValue: 0)
+        client = CJack_open(clientName, &status)
+        if let client {
+            serverRate = Double(jack_get_sample_rate(client))
+        } else {
+            serverRate = nil
+            openFailure = Self.describe(status)
+        }
+    }
+
+    /// A failed `jack_client_open`'s status in words.
+    static func describe(_ status: jack_status_t) -> String {
+        let bits = status.rawValue
+        if bits & JackServerFailed.rawValue != 0 || bits & JackServerError.rawValue != 0 {
+            let name = ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"].map { " '\($0)'" } ?? ""
+            return "no JACK server\(name) (cannot connect)"
+        }
+        if bits & JackNameNotUnique.rawValue != 0 { return "JACK: the client name is taken" }
+        if bits & JackVersionError.rawValue != 0 { return "JACK: the server speaks another protocol version" }
+        return "JACK: cannot open a client (status \(bits))"
+    }
+
+    func open(render: UnsafeMutablePointer<RenderState>, shared: UnsafeMutablePointer<EngineShared>, sampleRate: Double) {
+        guard let client else {
+            openFailure = openFailure ?? "JACK: closed"
+            return
+        }
+        let rate = Double(jack_get_sample_rate(client))
+        guard rate == sampleRate else {
+            openFailure = "the JACK server runs at \(Int(rate)) Hz, the samples were loaded at \(Int(sampleRate)) Hz:"
+                + " restart tempera"
+            closeClient()
+            return
+        }
+        // No thread renders yet: the state may be set directly. JACK says how late each period is heard.
+        render.pointee.aimsByClock = true
+        let l = UnsafeMutablePointer<JackLink>.allocate(capacity: 1)
+        l.initialize(to: JackLink(client: client, render: render, shared: shared, rate: rate))
+        link = l
+        func port(_ name: String, _ type: String, _ flags: JackPortFlags) -> OpaquePointer? {
+            jack_port_register(client, name, type, UInt(flags.rawValue), 0)
+        }
+        l.pointee.out1 = port("out_1", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput)
+        l.pointee.out2 = port("out_2", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput)
+        l.pointee.midiOut = port("midi_out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput)
+        l.pointee.midiIn = port("midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput)
+        guard l.pointee.out1 != nil, l.pointee.out2 != nil, l.pointee.midiOut != nil, l.pointee.midiIn != nil else {
+            openFailure = "JACK: cannot register tempera's ports"
+            closeClient()
+            return
+        }
+        let raw = UnsafeMutableRawPointer(l)
+        jack_set_process_callback(client, jackProcess, raw)
+        jack_set_xrun_callback(client, jackXrun, raw)
+        jack_on_info_shutdown(client, jackShutdown, raw)
+        shared.pointee.realTime.store(jack_is_realtime(client) != 0 ? 1 : 2, ordering: .relaxed)
+        guard jack_activate(client) == 0 else {
+            openFailure = "JACK: the server would not run tempera's client"
+            closeClient()
+            return
+        }
+        connectToPhysicalPorts(client)
+        l.pointee.phase.store(1, ordering: .releasing)
+    }
+
+    /// Connects `out_1` and `out_2` to the first two physical playback ports (both to the one, where there is one).
+    private func connectToPhysicalPorts(_ client: OpaquePointer) {
+        guard let ports = jack_get_ports(client, nil, JACK_DEFAULT_AUDIO_TYPE,
+                                         UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)) else { return }
+        defer { jack_free(ports) }
+        var names: [String] = []
+        while let p = ports[names.count] { names.append(String(cString: p)) }
+        guard let first = names.first else { return }
+        jack_connect(client, "\(clientName):out_1", first)
+        jack_connect(client, "\(clientName):out_2", names.count > 1 ? names[1] : first)
+    }
+
+    var state: OutputState {
+        if let why = openFailure { return .failed(why) }
+        guard let l = link else { return .failed("closed") }
+        switch l.pointee.phase.load(ordering: .acquiring) {
+        case 1:
+            let micros = l.pointee.shared.pointee.latencyMicros.load(ordering: .relaxed)
+            return .running(latencyMs: Double(micros) / 1000)
+        case 2:
+            return .failed(l.pointee.lostReason())
+        default:
+            return .connecting
+        }
+    }
+
+    /// The playback latency JACK reports for `out_1`, in frames (the most of its range).
+    var playbackLatencyFrames: Int {
+        guard let l = link else { return 0 }
+        return Int(l.pointee.latencyFrames.load(ordering: .relaxed))
+    }
+
+    func close() {
+        closeClient()
+        if let l = link {
+            link = nil
+            l.deinitialize(count: 1)
+            l.deallocate()
+        }
+    }
+
+    private func closeClient() {
+        guard let c = client else { return }
+        client = nil
+        // Deactivating waits for a process callback under way; after it none runs.
+        jack_deactivate(c)
+        jack_client_close(c)
+    }
+
+    deinit { close() }
+}

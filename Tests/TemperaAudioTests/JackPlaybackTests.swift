@@ -1,0 +1,131 @@
+import Foundation
+@testable import TemperaAudio
+import TemperaCore
+import TemperaTestSupport
+import XCTest
+
+/// Playback through a private JACK server (the dummy backend), checked against what a test client recorded
+/// from tempera's ports, frame by frame.
+final class JackPlaybackTests: XCTestCase {
+    var dir = ""
+    var servers: [JackTestServer] = []
+
+    override func setUp() { dir = TestPaths.temporaryDirectory("jack-play") }
+
+    override func tearDown() {
+        for s in servers { s.stop() }
+        try? FileManager.default.removeItem(atPath: dir)
+        for s in servers { try? FileManager.default.removeItem(atPath: s.dir) }
+    }
+
+    func startServer() throws -> JackTestServer {
+        let s = try JackTestServer()
+        servers.append(s)
+        s.use()
+        return s
+    }
+
+    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            usleep(5_000)
+        }
+        return condition()
+    }
+
+    func isRunning(_ e: AudioEngine) -> Bool { if case .running = e.status { return true } else { return false } }
+
+    /// Clicks on irregular times on two tracks (one a `?`), tempo 1.37, as the PulseAudio tests play them.
+    func clickDocument() throws -> Document {
+        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
+        let b = try Fixture.wav(Fixture.sine(hz: 1_000, seconds: 0.01, amp: 0.3).map { $0 + 0.1 }, in: dir, name: "b.wav")
+        let t1: [(Double, Content?)] = [(0, .clip(1)), (0.1111, .clip(2)), (2.0.squareRoot() / 8, .random), (0.4, .clip(1))]
+        let t2: [(Double, Content?)] = [(0.0625, .clip(2)), (0.3, .clip(1)), (0.45, .clip(2))]
+        return Fixture.document(tracks: [t1, t2], slots: [ClipSlot(file: a), ClipSlot(file: b)], tempo: 1.37, span: 0.5,
+                                volume: 0.9, amp: 0.7)
+    }
+
+    /// Plays `doc` `loops` times through JACK while the test client records; returns the recording and the
+    /// xruns the engine counted while it played.
+    func recordThroughJack(_ doc: Document, loops: Int, send: [(frame: Int, bytes: [UInt8])] = [],
+                           engineSetup: (AudioEngine) -> Void = { _ in }) throws -> (JackRecording, xruns: Int) {
+        let server = try startServer()
+        let client = try server.startClient(send: send)
+        let engine = AudioEngine(output: .jack)
+        XCTAssertEqual(engine.sampleRate, 48_000)
+        engineSetup(engine)
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) }, "\(engine.status)")
+        XCTAssertNotNil(client.waitReady(), "the test client never saw tempera's ports")
+        // Clients joining and ports connecting may cost the graph a period or two: those are not playback's.
+        usleep(200_000)
+        let before = engine.underruns
+        engine.play(loops: loops)
+        XCTAssertTrue(waitFor(20) { engine.isFinished }, "the engine never finished its \(loops) passes")
+        usleep(100_000)
+        let during = engine.underruns - before
+        engine.stop()
+        return (try client.finish(), during)
+    }
+
+    func testWhatJackPlayedIsTheOfflineRenderFrameForFrame() throws {
+        let doc = try clickDocument()
+        let offline = OfflineRenderer(document: doc, baseDirectory: dir, loops: 3).renderAll()
+        let expectedOnsets = Schedule(document: doc, sampleRate: 48_000).onsets(loops: 3).map { Int($0.frame) }.sorted()
+        // An xrun of the dummy server delays a period but loses nothing (no device plays on), so the recording
+        // is exact even on a loaded machine.
+        let (rec, _) = try recordThroughJack(doc, loops: 3)
+        let played = try XCTUnwrap(rec.aligned(with: offline),
+                                   "nothing was recorded, or too little")
+        XCTAssertEqual(Onsets.soundStarts(played), expectedOnsets)
+        assertSamplesEqual(played, offline)
+    }
+
+    func testTheServersRateRulesAndTheStatusSaysJack() throws {
+        _ = try startServer()
+        let engine = AudioEngine(sampleRate: 44_100, output: .jack)
+        XCTAssertEqual(engine.sampleRate, 48_000, "the server's rate, whatever was asked")
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        let ports = Spawn.run("/usr/bin/jack_lsp", ["-c"], environment: ["JACK_DEFAULT_SERVER": servers[0].name]).stdout
+        XCTAssertTrue(ports.contains("tempera:out_1\n   system:playback_1"), ports)
+        XCTAssertTrue(ports.contains("tempera:out_2\n   system:playback_2"), ports)
+        XCTAssertTrue(ports.contains("tempera:midi_out"), ports)
+        XCTAssertTrue(ports.contains("tempera:midi_in"), ports)
+        engine.stop()
+    }
+
+    func testAnXrunCountsAsAnUnderrun() throws {
+        let server = try startServer()
+        let client = try server.startClient()
+        let engine = AudioEngine(output: .jack)
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertNotNil(client.waitReady())
+        usleep(200_000)
+        let before = engine.underruns
+        client.command("stall")
+        XCTAssertTrue(waitFor(5) { engine.underruns > before }, "a period of 100 ms is an xrun")
+        engine.stop()
+        _ = try client.finish()
+    }
+
+    func testTheServerGoingAwayIsOneLineAndNoServerIsSaid() throws {
+        let server = try startServer()
+        let engine = AudioEngine(output: .jack)
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        server.stop()
+        XCTAssertTrue(waitFor(5) { if case .unavailable = engine.status { return true } else { return false } })
+        guard case .unavailable(let why) = engine.status else { return XCTFail() }
+        XCTAssertTrue(why.hasPrefix("JACK server lost"), why)
+        XCTAssertFalse(why.contains("\n"))
+        // Retried every two seconds: with no server, that is said too.
+        XCTAssertTrue(waitFor(5) {
+            if case .unavailable(let w) = engine.status { return w.hasPrefix("no JACK server") } else { return false }
+        }, "\(engine.status)")
+        engine.stop()
+    }
+}
