@@ -242,6 +242,7 @@ public final class Editor {
                                  underruns: underruns.update(total: engine.underruns, playing: playing))
         if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
         info.countIn = engine.countInBeatsLeft
+        if playing { info.heardTempo = engine.heardTempo }
         if let peers = engine.linkPeers, let bpm = engine.linkTempo { info.link = LinkStatus(peers: peers, bpm: bpm) }
         info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
         switch engine.status {

@@ -89,6 +89,10 @@ timeline  up         track.up
 timeline  down       track.down
 timeline  S-up       amp.up
 timeline  S-down     amp.down
+# M-t makes the tempo lane current (again: the tracks): a adds a tempo point at the cursor (the tempo there,
+# ramping linearly to the next point), S-up / S-down make the point at the cursor 1 BPM faster / slower (a held
+# key is one step), delete removes it, the arrows move the cursor as ever.
+timeline  M-t        tempo.lane
 # F spreads a code over the loop on the current track, an equal step each symbol: with a 4/4 bar as the loop,
 # F 1x4 Enter puts clip 1 on the four beats, F .2.2 Enter clip 2 on beats 2 and 4, F 3x8 Enter clip 3 on eighths.
 timeline  F          spread
@@ -153,7 +157,7 @@ global    F6         song.mode
 global    F7         tab.pads
 
 # The Song tab (F5): Up / Down choose a section, a adds the loop region as one, r renames, + - repeat it more or
-# less, > < change its tempo by 1 BPM, K J move it up / down, d deletes, D duplicates, Enter plays the song from it.
+# less, > < change its tempo by 1 BPM (. , by 5), K J move it up / down, d deletes, D duplicates, Enter plays the song from it.
 # F6 (or a click on the transport's loop / song text) plays the song instead of the loop, or the loop again.
 song      up         song.up
 song      down       song.down
@@ -163,6 +167,8 @@ song      +          song.repeats.up
 song      -          song.repeats.down
 song      >          song.tempo.up
 song      <          song.tempo.down
+song      .          song.tempo.up.coarse
+song      ,          song.tempo.down.coarse
 song      K          song.move.up
 song      J          song.move.down
 song      d          song.delete

@@ -87,6 +87,21 @@ final class TempoPlaybackTests: XCTestCase {
         assertSamplesEqual(live, offline)
     }
 
+    func testWhileASectionAt90BPMPlaysTheTempoHeardIsTheSectionsNotTheDocuments() {
+        var doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: click)], span: 2)
+        doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 2, repeats: 1),
+                                   Song.Section(name: "B", start: 0, end: 2, repeats: 1, tempo: 0.75)], on: true)
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        _ = pump(engine, 48_000)
+        XCTAssertEqual(engine.heardTempo, 1)
+        _ = pump(engine, 96_000)
+        XCTAssertEqual(engine.songPosition?.section, 1)
+        XCTAssertEqual(engine.heardTempo, 0.75, "90 BPM heard; the document says 120")
+    }
+
     func testAnEditWhileARampPlaysKeepsThePositionAndLandsNewMarkersOnTheFormula() {
         var doc = rampDocument()
         let engine = AudioEngine(output: .null)
