@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
+        // Onset detection for importing recordings (`tempera import LOOP.wav`).
+        .systemLibrary(name: "CAubio", pkgConfig: "aubio", providers: [.apt(["libaubio-dev"])]),
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate",
                        providers: [.apt(["libsamplerate0-dev"])]),
         // Linked by name: fluidsynth's pkg-config pulls in glib's and SDL's include paths, which its header
@@ -33,7 +35,8 @@ let package = Package(
         // The document, commands, undo, command language, temperaments, schedule compiler: pure Swift.
         .target(name: "TemperaCore", linkerSettings: [.linkedLibrary("m")]),
         // Samples, voices, mixer, the engine and its output backends.
-        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth", "CLink", "CJack"]),
+        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth", "CLink",
+                                                     "CJack", "CAubio"]),
         // Hydrogen drumkits and songs, read with libxml2 where they are installed.
         .target(name: "TemperaKits", dependencies: ["TemperaCore", "TemperaXML"]),
         // libxml2 behind a small element tree (its own module: see XMLTree).

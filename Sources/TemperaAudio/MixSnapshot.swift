@@ -17,6 +17,12 @@ struct MixEvent: Equatable {
     var layer: Int32 = -1
     /// The marker the event comes from (`Schedule.Event.marker`): with the track, its identity across edits.
     var marker: MarkerID
+    /// The chance it sounds in a pass (`Schedule.sounds`), 1 for most.
+    var probability: Double = 1
+    /// Seconds into the sound where the voice starts (a slice, `Marker.from`).
+    var from: Double = 0
+    /// Which hit of a ratchet (`Schedule.Event.hit`): with the track and marker, the event's identity in a pass.
+    var hit: Int32 = 0
     /// The cycle of a track with its own cycle (`Schedule.Event.cycle`).
     var cycle: Int32 = 0
 }

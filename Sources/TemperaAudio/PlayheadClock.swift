@@ -57,20 +57,22 @@ public struct PlayheadClock: Equatable, Sendable {
     }
 
     /// The music heard at `nanos` (on `MonotonicClock`): what was rendered, minus the latency, run on since the
-    /// stamp; never before the point where playing started. Stopped, the music stands where it stopped.
+    /// stamp. Just after playing started this is before `playStart` (the listener still hears what came before):
+    /// nothing is clamped, so a hit there wraps to the region's end (`timeline`). Stopped, the music stands where
+    /// it stopped.
     public func heard(atNanos t: UInt64) -> Double {
         guard playing else { return music }
         let since = t >= nanos ? Double(t - nanos) / 1e9 : -Double(nanos - t) / 1e9
-        return max(playStart, music + (since - latency) * tempo)
+        return music + (since - latency) * tempo
     }
 
     /// The song time heard at `nanos` (on `MonotonicClock`): song time runs at one second a second whatever the
-    /// sections' tempos, so this needs no section; never before the point where playing started. Stopped, the song
-    /// stands where it stopped.
+    /// sections' tempos, so this needs no section; before `songPlayStart` just after playing started (not clamped:
+    /// `SongTiming.place` wraps it to the song's end). Stopped, the song stands where it stopped.
     public func heardSong(atNanos t: UInt64) -> Double {
         guard playing else { return song }
         let since = t >= nanos ? Double(t - nanos) / 1e9 : -Double(nanos - t) / 1e9
-        return max(songPlayStart, song + since - latency)
+        return song + since - latency
     }
 
     /// When the song time `s` is (or was) heard, on `MonotonicClock` (while playing; stopped, the stamp's time).
@@ -95,7 +97,9 @@ public struct PlayheadClock: Equatable, Sendable {
         return frame + Int64(((since - latency) * rate).rounded())
     }
 
-    /// Unwrapped music as a pass and a time on the document's timeline inside the region.
+    /// Unwrapped music as a pass and a time on the document's timeline inside the region. Music before pass 0 (a
+    /// hit heard just before the loop began) is pass -1, at the region's end: a loop recorder wraps it, so it
+    /// sounds that early before the next downbeat, as played.
     public func timeline(_ m: Double) -> (pass: Int, time: Double) {
         guard span > 0 else { return (0, start) }
         let pass = Int((m / span).rounded(.down))

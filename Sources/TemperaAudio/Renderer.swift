@@ -256,7 +256,10 @@ struct RenderState {
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
                     // waits for the next pass. (A pass with more markers than the table holds records only the
                     // first ones; the others play as before, unguarded.)
-                    if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker, cycle: ev.cycle)) { fire(ev, snap: snap) }
+                    if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker, cycle: ev.cycle)
+                        ^ UInt64(UInt32(bitPattern: ev.hit)) << 56) {
+                        fire(ev, snap: snap)
+                    }
                     lastFired = ev.time
                     if fromCycle >= 0 { advanceCycle(fromCycle, sn.cycles![sec.cycleFirst + fromCycle]) } else { next += 1 }
                     continue
@@ -459,6 +462,8 @@ struct RenderState {
         }
         let sn = snap.pointee
         let draw = songPass &* sn.totalPasses &+ sn.sections[section].passesBefore &+ pass
+        // A probability is decided per pass, as a `?` is drawn: the same in every render.
+        guard Schedule.sounds(probability: ev.probability, seed: sn.seed, key: ev.randomKey, pass: draw) else { return }
         let clip = ev.clip != 0 ? Int(ev.clip)
             : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: draw)
         guard (1...16).contains(clip) else { return }
@@ -486,7 +491,7 @@ struct RenderState {
         // A slot's single file has gain 1, so `* layer.gain` leaves it exactly as before layers existed.
         voices[v] = Voice(
             active: true, stolen: false, track: ev.track, slot: Int32(clip), choke: slot.choke, data: data,
-            frames: layer.frames, position: 0,
+            frames: layer.frames, position: ev.from > 0 ? min(layer.frames, Int((ev.from * rate).rounded())) : 0,
             gain: Float(ev.amp) * slot.gain * layer.gain, panLeft: slot.panLeft, panRight: slot.panRight,
             trackGain: targetGain, level: 0, stage: .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,

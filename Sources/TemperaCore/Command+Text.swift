@@ -90,6 +90,7 @@ extension Command {
         case .redo(let k): return k == 1 ? "redo" : "redo \(k)"
         case .save(let path): return path.map { "save \(q($0))" } ?? "save"
         case .temper(let t): return "temper " + t.text
+        case .groove(let g): return g.text
         case .pattern(let code): return "pattern " + q(code)
         case .recordArm(let on): return "record" + Command.onOff(on)
         case .recordTake(let hits): return "record take " + hits.map(\.text).joined(separator: " ")
@@ -195,6 +196,7 @@ extension TemperCommand {
         case .morph(let times, let from, let to): return "morph times=\(times) from=\(n(from)) to=\(n(to))"
         case .preset(let name): return "preset \(name)"
         case .amp(let row, let beat, let amp): return "amp \(row.rawValue) \(beat) \(DocumentFile.number(amp))"
+        case .fit(let most, let span): return "fit" + (most == 16 ? "" : " max=\(most)") + (span.map { " span=\(n($0))" } ?? "")
         }
     }
 }

@@ -133,6 +133,8 @@ public enum Command: Hashable, Sendable {
     case trackDuplicate(track: Int?)
     /// `quantize N [strength=S]`: the selection moves toward the nearest 1/N of a beat by the fraction S.
     case quantize(Int, strength: Double)
+    /// Probability, ratchets, humanize and grooves (`GrooveCommand`).
+    case groove(GrooveCommand)
 
     /// The settings a `slot` command may carry; nil leaves a setting as it is.
     public struct SlotSettings: Hashable, Sendable {
@@ -223,6 +225,9 @@ public enum TemperCommand: Hashable, Sendable {
     case preset(String)
     /// `temper amp top|bottom BEAT A`: the amplitude of one pulse of a template row.
     case amp(row: Temperament.RowName, beat: Int, amp: Double)
+    /// `temper fit [max=16] [span=L]`: the designer set to the temperament that best explains the selected
+    /// markers of one span (`Temperament.fit`); span defaults to the designer's.
+    case fit(max: Int, span: Double?)
 
     /// How a row's beats are chosen.
     public enum BeatChoice: Hashable, Sendable {

@@ -69,8 +69,8 @@ public enum CommandParser {
         "section add [NAME] [A B] [x R] [tempo=X]", "section N repeats R", "section N tempo X",
         "section N region A B", "section N name NAME", "section N move M", "section N delete",
         "section N duplicate",
-        "song on|off", "song loop on|off",
-    ]
+        "song on|off", "song loop on|off", "temper fit [max=N] [span=TIME]",
+    ] + GrooveCommand.forms
 
     /// The command names, for completion and suggestions.
     public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "kit", "cursor", "marker", "pulse",
@@ -78,7 +78,7 @@ public enum CommandParser {
                                "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
                                "record", "section", "song",
                                "beat", "meter", "bpm", "grid", "click", "countin", "amp", "copy", "cut", "paste",
-                               "duplicate", "quantize"]
+                               "duplicate", "quantize"] + GrooveCommand.names
 
     /// The linear gains a track may have: silence to four times (+12 dB).
     public static let trackGainRange: ClosedRange<Double> = 0...4
@@ -424,6 +424,7 @@ struct LineParser {
             case "paste": return .paste
             default: return .duplicate
             }
+        case "prob", "ratchet", "humanize", "groove": return .groove(try parseGroove(head))
         case "quantize":
             let usage = "quantize N [strength=S]"
             let steps = try integer(try next("N", usage: usage), "quantize", 1...CommandParser.maxQuantize)
@@ -875,6 +876,14 @@ struct LineParser {
             let a = try amp(try next("A", usage: u))
             try end(usage: u)
             return .amp(row: row, beat: beat, amp: a)
+        case "fit":
+            let u = "temper fit [max=N] [span=TIME]"
+            let opts = try options(["max", "span"], usage: u)
+            let most = try opts["max"].map { try integer($0, "max", 2...64) } ?? 16
+            let span = try opts["span"].map {
+                try number($0, "span", { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
+            }
+            return .fit(max: most, span: span)
         case "preset":
             let u = "temper preset swing|tigrigna|five-seven"
             let name = try next("NAME", usage: u)
@@ -885,7 +894,7 @@ struct LineParser {
             return .preset(name.text)
         default:
             var message = "unknown designer command '\(Limits.echo(verb.text))'"
-            let verbs = ["slider", "stamp", "group", "apply", "morph", "preset", "amp"]
+            let verbs = ["slider", "stamp", "group", "apply", "morph", "preset", "amp", "fit"]
             if let near = Self.nearest(verb.text, in: verbs) { message += " (did you mean '\(near)'?)" }
             throw fail(message, at: verb)
         }

@@ -369,21 +369,24 @@ extension DocumentFile {
             var bank = GroupBank()
             var seen = Set<Int>()
             for item in try array(v, "groups") {
-                let o = try Object(item, "a group", allowed: ["group", "span", "elements"])
+                let o = try Object(item, "a group", allowed: ["group", "span", "elements", "groove"])
                 let numberValue = try o.required("group", in: "a group")
                 let n = try int(numberValue, "group", GroupBank.range)
                 if !seen.insert(n).inserted { throw numberValue.error("group \(n) is given twice") }
                 var g = Group()
                 if let x = o.optional("elements") {
                     g.elements = try array(x, "elements").map { e in
-                        let eo = try Object(e, "a group element", allowed: ["offset", "track", "amp", "clip"])
+                        let eo = try Object(e, "a group element", allowed: ["offset", "track", "amp", "clip"] + MarkerExtras.keys)
                         let offset = try double(try eo.required("offset", in: "a group element"), "offset",
                                                 { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
                         let track = try eo.optional("track").map { try int($0, "track", 0...Int(Int32.max)) } ?? 0
+                        var extras = MarkerExtras()
+                        for key in MarkerExtras.keys { if let x = eo[key] { try extra(key, x, into: &extras) } }
                         return GroupElement(offset: offset, trackOffset: track, amp: try self.amp(eo.optional("amp")) ?? 0.8,
-                                            content: try content(eo["clip"]))
+                                            content: try content(eo["clip"]), extras: extras)
                     }
                 }
+                if let x = o.optional("groove") { g.groove = try groove(x) }
                 let last = g.elements.map(\.offset).max() ?? 0
                 if let x = o.optional("span") {
                     g.span = try double(x, "span", { $0 >= last && $0 <= maxTime }, "must be at least the last offset (\(number(last)))")
@@ -393,6 +396,26 @@ extension DocumentFile {
                 bank[n] = g
             }
             return bank
+        }
+
+        /// A group's groove: `{"grid": G, "step": SECONDS, "offsets": [...], "amps": [...]}`, nulls for empty steps.
+        static func groove(_ v: JSONValue) throws -> Groove {
+            let o = try Object(v, "a groove", allowed: ["grid", "step", "offsets", "amps"])
+            let steps = try int(try o.required("grid", in: "a groove"), "grid", 1...CommandParser.maxQuantize)
+            let step = try double(try o.required("step", in: "a groove"), "step", { $0 > 0 && $0 <= maxTime },
+                                  "must be greater than 0")
+            let offsets = try array(try o.required("offsets", in: "a groove"), "offsets").map { x -> Double? in
+                if case .null = x.kind { return nil }
+                return try double(x, "offset", { abs($0) <= maxTime }, "must be at most 10000000 either way")
+            }
+            let amps = try array(try o.required("amps", in: "a groove"), "amps").map { x -> Double? in
+                if case .null = x.kind { return nil }
+                return try amp(x)
+            }
+            guard offsets.count == amps.count, !offsets.isEmpty, offsets.count <= Limits.maxAddedMarkers else {
+                throw v.error("a groove needs as many offsets as amps (at least one)")
+            }
+            return Groove(steps: steps, step: step, offsets: offsets, amps: amps)
         }
 
         static func tracks(_ v: JSONValue, nextID: inout MarkerID) throws -> [Track] {
@@ -457,7 +480,7 @@ extension DocumentFile {
 
         static func marker(_ v: JSONValue, id: MarkerID) throws -> Marker {
             guard case .object(let members) = v.kind else { throw v.error("a marker must be an object, found \(v.typeName)") }
-            var time: Double?, amp: Double = 0.8, content: Content?
+            var time: Double?, amp: Double = 0.8, content: Content?, extras = MarkerExtras()
             for (i, member) in members.enumerated() {
                 for j in 0..<i where members[j].key == member.key {
                     throw member.value.error("'\(member.key)' is given twice in a marker")
@@ -466,11 +489,25 @@ extension DocumentFile {
                 case "t": time = try double(member.value, "time", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
                 case "amp": amp = try self.amp(member.value) ?? 0.8
                 case "clip": content = try self.content(member.value)
-                default: throw member.value.error("unknown field '\(member.key)' in a marker (known: t, amp, clip)")
+                case "p", "rep", "repspan", "from": try extra(member.key, member.value, into: &extras)
+                default: throw member.value.error("unknown field '\(member.key)' in a marker (known: t, amp, clip, p, rep, repspan, from)")
                 }
             }
             guard let time else { throw v.error("a marker has no time 't'") }
-            return Marker(id: id, time: time, amp: amp, content: content)
+            var m = Marker(id: id, time: time, amp: amp, content: content)
+            m.extras = extras
+            return m
+        }
+
+        /// One of a marker's step-sequencer fields (`MarkerExtras.keys`), checked.
+        static func extra(_ key: String, _ v: JSONValue, into extras: inout MarkerExtras) throws {
+            switch key {
+            case "p": extras.p = try double(v, "p", { (0...1).contains($0) }, "must be from 0 to 1")
+            case "rep": extras.rep = try int(v, "rep", MarkerExtras.repRange)
+            case "repspan":
+                extras.repSpan = try double(v, "repspan", { $0 > 0 && $0 <= maxTime }, "must be greater than 0 and at most 10000000")
+            default: extras.from = try double(v, "from", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
+            }
         }
     }
 }

@@ -77,10 +77,17 @@ public enum DocumentFile {
         out += "  \"groups\": ["
         for (k, n) in groups.enumerated() {
             let g = document.groups[n]
-            out += "\n    {\"group\": \(n), \"span\": \(number(g.span)), \"elements\": [\n"
+            out += "\n    {\"group\": \(n), \"span\": \(number(g.span)), "
+            if let groove = g.groove {
+                func list(_ xs: [Double?]) -> String { "[" + xs.map { $0.map(number) ?? "null" }.joined(separator: ", ") + "]" }
+                out += "\"groove\": {\"grid\": \(groove.steps), \"step\": \(number(groove.step)), "
+                    + "\"offsets\": \(list(groove.offsets)), \"amps\": \(list(groove.amps))},\n     "
+            }
+            out += "\"elements\": [\n"
             for (i, e) in g.elements.enumerated() {
                 out += "      {\"offset\": \(number(e.offset)), \"track\": \(e.trackOffset), \"amp\": \(number(e.amp))"
                 if let c = e.content { out += ", \"clip\": \(content(c))" }
+                out += e.extras.json
                 out += i == g.elements.count - 1 ? "}\n" : "},\n"
             }
             out += k == groups.count - 1 ? "    ]}\n  " : "    ]},"
@@ -114,7 +121,9 @@ public enum DocumentFile {
 
     /// The most bytes one marker line takes: `\n      {"t": `, a number, `, "amp": `, a number,
     /// `, "clip": ` and a whole number, `}\n    `.
-    static let markerLineMax = 13 + numberMax + 9 + numberMax + 10 + 20 + 6
+    static let markerLineMax = 13 + numberMax + 9 + numberMax + 10 + 20 + 6 + extrasMax
+    /// The most bytes a marker's extras take (`MarkerExtras.json`).
+    static let extrasMax = 7 + numberMax + 9 + 20 + 13 + numberMax + 10 + numberMax
     /// The longest `number` writes: `-2.2250738585072014e-308`.
     static let numberMax = 24
 
@@ -146,6 +155,7 @@ public enum DocumentFile {
             case .rest?: w.append(", \"clip\": \"-\"")
             case .random?: w.append(", \"clip\": \"?\"")
             }
+            if !m.extras.isDefault { w.write(m.extras.json) }
             i += 1
             w.append(i == count ? "}\n    " : "},")
         }

@@ -224,7 +224,7 @@ struct JSONValue {
             }
             let (ml, mc) = (line, column)
             index += 1
-            var time: Double?, amp = 0.8, content: Content?
+            var time: Double?, amp = 0.8, content: Content?, extras = MarkerExtras()
             var seen: UInt8 = 0
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -245,7 +245,8 @@ struct JSONValue {
                     case 4: key = "clip"
                     default:
                         key = try string()
-                        bit = key == "t" ? 1 : key == "amp" ? 2 : key == "clip" ? 4 : 0
+                        bit = key == "t" ? 1 : key == "amp" ? 2 : key == "clip" ? 4
+                            : key == "p" ? 8 : key == "rep" ? 16 : key == "repspan" ? 32 : key == "from" ? 64 : 0
                     }
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
@@ -255,7 +256,7 @@ struct JSONValue {
                     skipSpace()
                     // A number for a known field read once is checked here without a JSONValue; anything else
                     // (and every error message) goes the general way below.
-                    if bit != 0, seen & bit == 0, index < bytes.count,
+                    if bit != 0, bit < 8, seen & bit == 0, index < bytes.count,
                        bytes[index] == UInt8(ascii: "-") || bytes[index] &- UInt8(ascii: "0") <= 9 {
                         let (vl, vc) = (line, column)
                         let (d, _) = try numberValue()
@@ -271,7 +272,8 @@ struct JSONValue {
                                 : try DocumentFile.Decoder.content(v())
                         }
                     } else {
-                        try markerField(bit: bit, key: key, seen: &seen, time: &time, amp: &amp, content: &content)
+                        try markerField(bit: bit, key: key, seen: &seen, time: &time, amp: &amp, content: &content,
+                                        extras: &extras)
                     }
                     skipSpace()
                     guard index < bytes.count else { throw error("the file ends inside an object (missing '}')") }
@@ -281,14 +283,16 @@ struct JSONValue {
                 }
             }
             guard let time else { throw CommandError("a marker has no time 't'", line: ml, column: mc) }
-            return Marker(id: id, time: time, amp: amp, content: content)
+            var m = Marker(id: id, time: time, amp: amp, content: content)
+            m.extras = extras
+            return m
         }
 
         /// One field of a marker read as a general value, with every check and message.
         mutating func markerField(bit: UInt8, key: String, seen: inout UInt8, time: inout Double?, amp: inout Double,
-                                  content: inout Content?) throws {
+                                  content: inout Content?, extras: inout MarkerExtras) throws {
             let v = try value(depth: 2)
-            if bit == 0 { throw v.error("unknown field '\(key)' in a marker (known: t, amp, clip)") }
+            if bit == 0 { throw v.error("unknown field '\(key)' in a marker (known: t, amp, clip, p, rep, repspan, from)") }
             if seen & bit != 0 { throw v.error("'\(key)' is given twice in a marker") }
             seen |= bit
             switch bit {
@@ -296,7 +300,8 @@ struct JSONValue {
                 time = try DocumentFile.Decoder.double(v, "time", { (0...CommandParser.maxTime).contains($0) },
                                                        "must be from 0 to 10000000")
             case 2: amp = try DocumentFile.Decoder.amp(v) ?? 0.8
-            default: content = try DocumentFile.Decoder.content(v)
+            case 4: content = try DocumentFile.Decoder.content(v)
+            default: try DocumentFile.Decoder.extra(key, v, into: &extras)
             }
         }
 

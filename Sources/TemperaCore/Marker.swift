@@ -45,6 +45,8 @@ public struct Marker: Hashable, Sendable {
     public var amp: Double
     /// nil: a free grid position waiting for a clip.
     public var content: Content?
+    /// Probability, ratchet and slice offset (`p=`, `rep=`, `from=`): the defaults for most markers.
+    public var extras = MarkerExtras()
 
     public init(id: MarkerID, time: Double, amp: Double = 0.8, content: Content? = nil) {
         self.id = id
@@ -53,9 +55,70 @@ public struct Marker: Hashable, Sendable {
         self.content = content
     }
 
+    /// The chance it sounds on each pass (`MarkerExtras.p`).
+    @inlinable public var p: Double { get { extras.p } set { extras.p = newValue } }
+    /// Ratchet hits (`MarkerExtras.rep`).
+    @inlinable public var rep: Int { get { extras.rep } set { extras.rep = newValue } }
+    /// The ratchet's span (`MarkerExtras.repSpan`).
+    @inlinable public var repSpan: Double? { get { extras.repSpan } set { extras.repSpan = newValue } }
+    /// The slice offset (`MarkerExtras.from`).
+    @inlinable public var from: Double { get { extras.from } set { extras.from = newValue } }
+
     /// The total order markers are kept in: time, then id (so equal times have a stable order).
     @inlinable
     public func precedes(_ other: Marker) -> Bool {
         time < other.time || (time == other.time && id < other.id)
     }
+}
+
+/// What a marker may carry besides its time, amplitude and clip: the step-sequencer fields (DESIGN §20).
+public struct MarkerExtras: Hashable, Sendable {
+    /// The chance it sounds on each pass, 0...1 (`p=`); 1 always. Decided per pass by a hash of the document's
+    /// seed, the pass, the track and the marker's time (`Schedule.sounds`), so every render plays the same.
+    public var p: Double = 1
+    /// A ratchet (`rep=N`): N equal hits, 1 (the default) a single one.
+    public var rep: Int = 1
+    /// The seconds the ratchet's hits share (`rep=N:SPAN`); nil: up to the track's next marker.
+    public var repSpan: Double?
+    /// Seconds into the clip's sound where the marker starts playing it (`from=`, a slice of a loop); 0 from
+    /// the start.
+    public var from: Double = 0
+
+    public init(p: Double = 1, rep: Int = 1, repSpan: Double? = nil, from: Double = 0) {
+        self.p = p
+        self.rep = rep
+        self.repSpan = repSpan
+        self.from = from
+    }
+
+    /// The most hits a ratchet has.
+    public static let repRange = 1...64
+
+    /// Nothing but the defaults.
+    @inlinable public var isDefault: Bool { p == 1 && rep == 1 && repSpan == nil && from == 0 }
+
+    /// As the command line and the status line write them (`p=0.5 rep=4:0.25 from=1.5`), empty for the defaults.
+    public var text: String {
+        var out: [String] = []
+        if p != 1 { out.append("p=\(DocumentFile.number(p))") }
+        if rep != 1 || repSpan != nil {
+            out.append("rep=\(rep)" + (repSpan.map { ":\(DocumentFile.number($0))" } ?? ""))
+        }
+        if from != 0 { out.append("from=\(DocumentFile.number(from))") }
+        return out.joined(separator: " ")
+    }
+
+    /// As a file writes them after a marker's other fields (`, "p": 0.5, "rep": 4, "repspan": 0.25, "from": 1.5`),
+    /// empty for the defaults.
+    public var json: String {
+        var out = ""
+        if p != 1 { out += ", \"p\": \(DocumentFile.number(p))" }
+        if rep != 1 { out += ", \"rep\": \(rep)" }
+        if let repSpan { out += ", \"repspan\": \(DocumentFile.number(repSpan))" }
+        if from != 0 { out += ", \"from\": \(DocumentFile.number(from))" }
+        return out
+    }
+
+    /// The file's keys for these fields.
+    public static let keys = ["p", "rep", "repspan", "from"]
 }

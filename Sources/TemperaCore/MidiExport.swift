@@ -20,10 +20,24 @@ public enum MidiExport {
         /// How long each slot's sound lasts, in seconds (slot 1 first): a one-shot's note off comes after it.
         /// nil: unknown (the file could not be read), and the note ends where a gate would.
         public var soundSeconds: [Double?]
+        /// For a slot with velocity layers, how long each layer sounds (slot 1 first, its layers in order; empty
+        /// for a slot without layers): a note off comes after the layer the note's velocity plays.
+        public var layerSeconds: [[Double?]]
 
-        public init(loops: Int = 1, soundSeconds: [Double?] = []) {
+        public init(loops: Int = 1, soundSeconds: [Double?] = [], layerSeconds: [[Double?]] = []) {
             self.loops = loops
             self.soundSeconds = soundSeconds
+            self.layerSeconds = layerSeconds
+        }
+
+        /// How long clip `clip` (from 1) sounds when struck at `amp`: the layer that plays then, else the slot's
+        /// one sound. Nil: not known.
+        func seconds(clip: Int, slot: ClipSlot, amp: Double) -> Double? {
+            if clip - 1 < layerSeconds.count, !layerSeconds[clip - 1].isEmpty {
+                guard let k = slot.layer(for: amp), k < layerSeconds[clip - 1].count else { return nil }
+                return layerSeconds[clip - 1][k]
+            }
+            return clip - 1 < soundSeconds.count ? soundSeconds[clip - 1] : nil
         }
     }
 
@@ -255,6 +269,8 @@ public enum MidiExport {
                             // A `-` stops whatever the track is sounding.
                             for n in notes.indices where notes[n].off > t { notes[n].off = max(t, notes[n].on + 1) }
                         case .onset:
+                            guard Schedule.sounds(probability: e.probability, seed: doc.seed, key: e.randomKey,
+                                                  pass: play.drawBase + k) else { continue }
                             let clip = e.clip != 0 ? e.clip
                                 : Schedule.randomClip(seed: doc.seed, pool: pool, key: e.randomKey, pass: play.drawBase + k)
                             guard (1...voices.count).contains(clip), let voice = voices[clip - 1] else { continue }
@@ -262,7 +278,7 @@ public enum MidiExport {
                             var off: Int
                             if slot.mode == .gate {
                                 off = tick(play.time(pass: k, e.gateEnd), from: p)
-                            } else if clip - 1 < options.soundSeconds.count, let length = options.soundSeconds[clip - 1] {
+                            } else if let length = options.seconds(clip: clip, slot: slot, amp: e.amp) {
                                 off = tick(T + length, from: p)
                             } else {
                                 unknownLength.insert(clip)

@@ -27,6 +27,13 @@ public struct Schedule: Sendable, Equatable {
         /// marker draws the same clips after a save and reload (marker ids are renumbered on load) and edits
         /// elsewhere do not change its draws.
         public var randomKey: UInt64
+        /// The chance it sounds in a pass (the marker's `p`), decided by `Schedule.sounds` on `randomKey`.
+        public var probability: Double = 1
+        /// Seconds into the clip's sound where it starts (the marker's `from`).
+        public var from: Double = 0
+        /// Which hit of its marker's ratchet (0 for the first, or a marker without one): with the track and the
+        /// marker, the event's identity in a pass.
+        public var hit: Int = 0
         /// The cycle of a track with its own cycle (DESIGN §18) the event belongs to, from 0: with the track and
         /// the marker, what makes one sounding of a marker in a pass.
         public var cycle: Int = 0
@@ -139,20 +146,37 @@ public struct Schedule: Sendable, Equatable {
         let markers = track.markers
         let lo = markers.lowerBound(time: a), hi = markers.lowerBound(time: b)
         guard lo < hi else { return [] }
-        // Walk backwards so each onset knows the next marker that is not a hold.
+        // Walk backwards so each onset knows the next marker that is not a hold, and a ratchet the next marker.
         var nextNonHold = b - a
+        var nextMarker = b - a
         var lineEvents: [Event] = []
         for i in stride(from: hi - 1, through: lo, by: -1) {
             let m = markers[i]
             let rel = m.time - a
             switch m.content {
-            case .clip(let n)?:
-                lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: n, amp: m.amp, marker: m.id,
-                                        gateEnd: nextNonHold))
-            case .random?:
-                let key = m.time.bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(ti) &* 0xC2B2_AE3D_27D4_EB4F
-                lineEvents.append(Event(kind: .onset, time: rel, track: ti, clip: 0, amp: m.amp, marker: m.id,
-                                        gateEnd: nextNonHold, randomKey: key))
+            case .clip?, .random?:
+                var e = Event(kind: .onset, time: rel, track: ti, clip: 0, amp: m.amp, marker: m.id, gateEnd: nextNonHold)
+                if case .clip(let n)? = m.content { e.clip = n }
+                if m.content == .random || m.p != 1 { e.randomKey = randomKey(time: m.time, track: ti) }
+                e.probability = m.p
+                e.from = m.from
+                if m.rep > 1 {
+                    // A ratchet: rep equal hits over its span, each gate closing at the next hit; hits past the
+                    // region's end are left out. Listed last first, as the walk goes backwards.
+                    let span = m.repSpan ?? (nextMarker - rel)
+                    let step = span / Double(m.rep)
+                    for k in stride(from: m.rep - 1, through: 0, by: -1) {
+                        let t = rel + Double(k) * step
+                        guard t < b - a else { continue }
+                        var h = e
+                        h.time = t
+                        h.hit = k
+                        h.gateEnd = k == m.rep - 1 ? max(nextNonHold, t) : rel + Double(k + 1) * step
+                        lineEvents.append(h)
+                    }
+                } else {
+                    lineEvents.append(e)
+                }
             case .rest?:
                 lineEvents.append(Event(kind: .cut, time: rel, track: ti, clip: 0, amp: 0, marker: m.id,
                                         gateEnd: rel))
@@ -160,6 +184,7 @@ public struct Schedule: Sendable, Equatable {
                 break
             }
             if m.content != .hold { nextNonHold = rel }
+            nextMarker = rel
         }
         lineEvents.reverse()
         // Markers at one instant: cuts first, as across tracks.
@@ -167,6 +192,28 @@ public struct Schedule: Sendable, Equatable {
         for k in lineEvents.indices.dropFirst() where precedes(lineEvents[k], lineEvents[k - 1]) { sorted = false; break }
         if !sorted { lineEvents.sort(by: precedes) }
         return lineEvents
+    }
+
+    /// What a `?` draw and a probability are keyed on besides the seed and the pass: the marker's track and exact
+    /// time (`Event.randomKey`).
+    @inlinable
+    public static func randomKey(time: Double, track ti: Int) -> UInt64 {
+        time.bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(ti) &* 0xC2B2_AE3D_27D4_EB4F
+    }
+
+    /// Whether an event of probability `p` sounds in pass `pass`: a uniform number in [0, 1) from a hash of the
+    /// seed, the pass and the marker's key (its track and time) is below p. Every render of a document decides
+    /// alike; p = 1 always sounds, p = 0 never. No allocation (the audio thread calls it).
+    @inlinable
+    public static func sounds(probability p: Double, seed: UInt64, key: UInt64, pass: Int) -> Bool {
+        if p >= 1 { return true }
+        if p <= 0 { return false }
+        var z = (seed ^ 0x5DEE_CE66_D1CE_4E5B) &+ UInt64(UInt32(truncatingIfNeeded: pass)) &* 0xD6E8_FEB8_6659_FD93
+            &+ key &* 0xA076_1D64_78BD_642F
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) * 0x1p-53 < p
     }
 
     /// The order of events: by time, then track, cuts before onsets at the same instant.
@@ -235,7 +282,8 @@ public struct Schedule: Sendable, Equatable {
     /// `k·P(A, B) + P(A, t)`), `frame = round(time * rate)`.
     public func onsets(pass k: Int) -> [Onset] {
         var out: [Onset] = []
-        for e in CycleTrack.merged(events, cycles, pass: k, span: span) where e.kind == .onset {
+        for e in CycleTrack.merged(events, cycles, pass: k, span: span) where e.kind == .onset
+            && Schedule.sounds(probability: e.probability, seed: seed, key: e.randomKey, pass: k) {
             let time = self.time(pass: k, time: e.time)
             out.append(Onset(loop: k, track: e.track + 1, clip: clip(of: e, pass: k), amp: e.amp, time: time,
                              frame: frame(pass: k, time: e.time)))

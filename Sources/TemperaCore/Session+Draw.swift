@@ -126,7 +126,15 @@ extension Session {
             }
         }
         if selectionCount > 0 {
-            for (track, markers) in try requireSelection() { lay(markers, track: track) }
+            // One token over a selection fills every selected marker (`fill "10"` on seven markers: all seven).
+            let every = symbols.count == 1
+            for (track, markers) in try requireSelection() {
+                if every {
+                    for m in markers { lay([m], track: track) }
+                } else {
+                    lay(markers, track: track)
+                }
+            }
         } else {
             let t = try requireTrack()
             let markers = document.tracks[t].markers

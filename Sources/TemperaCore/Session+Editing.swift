@@ -47,9 +47,10 @@ extension Session {
     /// the selection and the cursor moves one span on, so pastes chain.
     func runPaste() throws -> String? {
         guard let group = clipboard, !group.isEmpty else { throw CommandError("the clipboard is empty: copy or cut first") }
-        let count = try stamp(group, what: "the clipboard", at: cursor, track: try requireTrack(), times: 1, name: "paste")
+        let (count, grew) = try stamp(group, what: "the clipboard", at: cursor, track: try requireTrack(), times: 1,
+                                      name: "paste")
         cursor = min(cursor + group.span, Limits.maxTime)
-        return "pasted \(count) marker\(count == 1 ? "" : "s")"
+        return "pasted \(count) marker\(count == 1 ? "" : "s")" + (grew.map { "; " + $0 } ?? "")
     }
 
     /// `duplicate`: the selection repeated right after its span (the span a stored group would have), on the
@@ -59,8 +60,9 @@ extension Session {
         guard group.span > 0 else {
             throw CommandError("the selection has no length to repeat after (select two times, or a marker before the next)")
         }
-        let count = try stamp(group, what: "the selection", at: first + group.span, track: track, times: 1, name: "duplicate")
-        return "duplicated \(count) marker\(count == 1 ? "" : "s")"
+        let (count, grew) = try stamp(group, what: "the selection", at: first + group.span, track: track, times: 1,
+                                      name: "duplicate")
+        return "duplicated \(count) marker\(count == 1 ? "" : "s")" + (grew.map { "; " + $0 } ?? "")
     }
 
     /// `quantize N [strength=S]`: each selected element moves toward the nearest 1/N of a beat (counted from

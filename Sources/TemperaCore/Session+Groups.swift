@@ -4,10 +4,17 @@ extension Session {
     /// relative to the first selected track, and the span of `selectionGroup`.
     func runGroupStore(_ n: Int) throws -> String? {
         guard GroupBank.range.contains(n) else { throw CommandError("no group \(n) (groups are 1-16)") }
-        let group = try selectionGroup().group
+        var group = try selectionGroup().group
+        // What a user means by a group is the music: when the selection holds clips, its empty markers (a
+        // preset's grid, taken along by select-all) are left out. Offsets and span stay measured on the whole
+        // selection, so a bar stored stamps as a bar, each clip in its place.
+        let clips = group.elements.filter { $0.content != nil }
+        let left = group.elements.count - clips.count
+        if !clips.isEmpty { group.elements = clips }
         try perform("group store \(n)") { $0.setGroup(n, group) }
         let count = group.elements.count
         return "group \(n): \(count) marker\(count == 1 ? "" : "s")"
+            + (!clips.isEmpty && left > 0 ? " (\(left) empty marker\(left == 1 ? "" : "s") left out)" : "")
     }
 
     /// The selection as a group (in clip mode, its clips): times relative to the earliest selected element,
@@ -31,7 +38,7 @@ extension Session {
         for (track, markers) in groups {
             for m in markers {
                 elements.append(GroupElement(offset: m.time - first, trackOffset: track - firstTrack, amp: m.amp,
-                                             content: m.content))
+                                             content: m.content, extras: m.extras))
             }
         }
         elements.sort { ($0.offset, $0.trackOffset) < ($1.offset, $1.trackOffset) }
@@ -65,36 +72,52 @@ extension Session {
         guard times >= 1 else { throw CommandError("times must be at least 1") }
         let group = document.groups[n]
         guard !group.isEmpty else { throw CommandError("group \(n) is empty: store a selection with 'group store \(n)'") }
-        let count = try stamp(group, what: "group \(n)", at: cursor, track: try requireTrack(), times: times,
-                              name: times == 1 ? "stamp group \(n)" : "stamp group \(n) x\(times)")
+        let (count, grew) = try stamp(group, what: "group \(n)", at: cursor, track: try requireTrack(), times: times,
+                                      name: times == 1 ? "stamp group \(n)" : "stamp group \(n) x\(times)")
         cursor = min(cursor + Double(times) * group.span, Limits.maxTime)
         return "stamped group \(n)\(times == 1 ? "" : " x\(times)"): \(count) marker\(count == 1 ? "" : "s")"
+            + (grew.map { "; " + $0 } ?? "")
     }
 
     /// Puts `times` copies of `group` from `origin`, each one span after the last, its first track at `t`, as
-    /// one step; the stamped markers become the selection. Returns how many markers were placed.
-    func stamp(_ group: Group, what: String, at origin: Double, track t: Int, times: Int, name: String) throws -> Int {
+    /// one step; the stamped markers become the selection. Nothing is left out: a group reaching below the last
+    /// track adds the tracks it needs, and a stamp ending past the document's length lengthens the document to
+    /// its end (the loop stays as it is). Returns how many markers were placed, and what grew (for the message).
+    func stamp(_ group: Group, what: String, at origin: Double, track t: Int, times: Int, name: String) throws
+        -> (count: Int, grew: String?) {
         guard times == 1 || group.span > 0 else { throw CommandError("\(what) has no span to repeat") }
         let lowest = group.elements.map(\.trackOffset).max()!
-        guard t + lowest < document.tracks.count else {
-            throw CommandError("\(what) spans \(lowest + 1) tracks, but there are only \(document.tracks.count - t) from track \(t + 1)")
-        }
         try Limits.checkAdding(Limits.product(group.elements.count, times), to: markerCount, name)
         let lastOffset = group.elements.map(\.offset).max() ?? 0
         try Limits.checkTime(origin + Double(times - 1) * group.span + lastOffset, "\(name) would put its last marker at")
+        let end = min(max(origin + Double(times) * group.span, origin + Double(times - 1) * group.span + lastOffset),
+                      Limits.maxTime)
+        let before = document.tracks.count
+        let missing = max(0, t + lowest + 1 - before)
+        var transport = document.transport
+        let lengthens = end > transport.length
+        if lengthens { transport.length = end }
         var stamped: [Int: Set<MarkerID>] = [:]
         try perform(name) { edit in
+            for k in 0..<missing { edit.addTrack(Track(name: "track \(before + k + 1)")) }
+            if lengthens { edit.setTransport(transport) }
             for r in 0..<times {
                 let start = origin + Double(r) * group.span
                 for e in group.elements {
                     let track = t + e.trackOffset
-                    let id = edit.insert(Marker(id: 0, time: start + e.offset, amp: e.amp, content: e.content), track: track)
+                    var m = Marker(id: 0, time: start + e.offset, amp: e.amp, content: e.content)
+                    m.extras = e.extras
+                    let id = edit.insert(m, track: track)
                     stamped[track, default: []].insert(id)
                 }
             }
         }
         selection = stamped
         lastStamp = times == 1 ? (stamped, group.span) : nil
-        return group.elements.count * times
+        var grew: [String] = []
+        if missing == 1 { grew.append("added track \(before + 1)") }
+        if missing > 1 { grew.append("added tracks \(before + 1)-\(before + missing)") }
+        if lengthens { grew.append("the document now lasts \(Limits.seconds(end)) s") }
+        return (group.elements.count * times, grew.isEmpty ? nil : grew.joined(separator: "; "))
     }
 }

@@ -23,31 +23,57 @@ extension Session {
         recordArmed = false
         guard history.undoSteps.count > before, let step = history.undoSteps.last else { return 0 }
         return step.markers.reduce(0) { $0 + $1.after.count - $1.before.count }
+            + step.addedTracks.reduce(0) { $0 + $1.markers.count }
     }
 
     /// The track a hit of `slot` goes onto: the current track if it holds the slot, else the first track that
-    /// does, else the current track.
-    public func recordingTrack(slot: Int) throws -> Int {
-        let current = try requireTrack()
+    /// does; nil when no track holds it (the hit then starts a track of its own, named after the slot).
+    public func recordingTrack(slot: Int) -> Int? {
         func holds(_ t: Int) -> Bool { document.tracks[t].markers.contains { $0.content == .clip(slot) } }
-        if holds(current) { return current }
-        return document.tracks.indices.first(where: holds) ?? current
+        if document.tracks.indices.contains(currentTrack), holds(currentTrack) { return currentTrack }
+        return document.tracks.indices.first(where: holds)
+    }
+
+    /// The name of the track a take starts for `slot`: the slot's name, else `slot N`.
+    public func recordingTrackName(slot: Int) -> String {
+        let name = document.slot(slot).name
+        return name.isEmpty ? "slot \(slot)" : name
     }
 
     func runRecordTake(_ hits: [RecordedHit]) throws -> String? {
         guard !hits.isEmpty else { throw CommandError("a take needs at least one hit") }
-        var plan: [(track: Int, marker: Marker)] = []
+        var plan: [(slot: Int, marker: Marker)] = []
         var tracks: [Int: Int] = [:]
         for h in hits {
             guard (1...ClipSlot.count).contains(h.slot) else { throw CommandError("slot \(h.slot) is not 1-16") }
             try checkTime(h.time, "hit time")
             try checkAmp(h.velocity)
-            if tracks[h.slot] == nil { tracks[h.slot] = try recordingTrack(slot: h.slot) }
-            plan.append((tracks[h.slot]!, Marker(id: 0, time: h.time, amp: h.velocity, content: .clip(h.slot))))
+            if tracks[h.slot] == nil, let t = recordingTrack(slot: h.slot) { tracks[h.slot] = t }
+            plan.append((h.slot, Marker(id: 0, time: h.time, amp: h.velocity, content: .clip(h.slot))))
         }
+        // Read before the edit: inside it the session's document is parked.
+        let names = Dictionary(uniqueKeysWithValues: Set(plan.map(\.slot)).map { ($0, recordingTrackName(slot: $0)) })
+        var started: [String] = []
         try perform("record") { edit in
-            for (t, m) in plan { edit.insert(m, track: t) }
+            for (slot, m) in plan {
+                let t: Int
+                if let held = tracks[slot] {
+                    t = held
+                } else {
+                    // No track holds the slot: a track of its own, named after it, that its later hits join.
+                    let name = names[slot]!
+                    t = edit.addTrack(Track(name: name))
+                    tracks[slot] = t
+                    started.append(name)
+                }
+                edit.insert(m, track: t)
+            }
         }
-        return hits.count == 1 ? nil : "recorded \(hits.count) hits"
+        var parts: [String] = []
+        if hits.count > 1 { parts.append("recorded \(hits.count) hits") }
+        if !started.isEmpty {
+            parts.append("new track" + (started.count == 1 ? " " : "s ") + started.map { "'\($0)'" }.joined(separator: ", "))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 }

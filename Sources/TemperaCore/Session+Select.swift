@@ -7,7 +7,13 @@ extension Session {
             throw CommandError("select range needs A <= B")
         }
         var touched: [Int: [MarkerID]] = [:]
-        for t in tracks { touched[t] = elements(s.kind, track: t) }
+        if case .pattern(let code) = s.kind, !s.add, tracks.contains(where: { selection[$0] != nil }) {
+            // A pattern over a selection picks among the selected markers (`select range 2 4`, then `select
+            // pattern "+-"`: every other one of those), from a key as from the command line.
+            for t in tracks { touched[t] = picked(code, from: selectedMarkers(track: t)) }
+        } else {
+            for t in tracks { touched[t] = elements(s.kind, track: t) }
+        }
         if s.add {
             for (t, ids) in touched {
                 var set = selection[t] ?? []
@@ -41,23 +47,26 @@ extension Session {
         case .range(let a, let b):
             return ids(markers.lowerBound(time: a)..<markers.upperBound(time: b))
         case .pattern(let code):
-            let symbols = code.symbols
-            guard !symbols.isEmpty else { return [] }
-            var out: [MarkerID] = []
-            var i = 0
-            for m in markers[markers.lowerBound(time: cursor)...] where isElement(m) {
-                let take: Bool
-                switch symbols[i % symbols.count] {
-                case .hold: take = true
-                case .rest: take = false
-                case .clip(let n): take = m.content == .clip(n)
-                case .random: take = random.coin()
-                case .skip: take = m.content == nil
-                }
-                if take { out.append(m.id) }
-                i += 1
-            }
-            return out
+            return picked(code, from: markers[markers.lowerBound(time: cursor)...].filter(isElement))
         }
+    }
+
+    /// The markers of `markers` (in time order) a pattern code picks, its symbols repeating.
+    func picked(_ code: PatternCode, from markers: [Marker]) -> [MarkerID] {
+        let symbols = code.symbols
+        guard !symbols.isEmpty else { return [] }
+        var out: [MarkerID] = []
+        for (i, m) in markers.enumerated() {
+            let take: Bool
+            switch symbols[i % symbols.count] {
+            case .hold: take = true
+            case .rest: take = false
+            case .clip(let n): take = m.content == .clip(n)
+            case .random: take = random.coin()
+            case .skip: take = m.content == nil
+            }
+            if take { out.append(m.id) }
+        }
+        return out
     }
 }

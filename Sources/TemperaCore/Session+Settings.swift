@@ -80,11 +80,15 @@ extension Session {
         guard t.isFinite, t > 0 else { throw CommandError("length must be a positive time") }
         try checkTime(t, "length")
         var transport = document.transport
-        // A loop region still on its default (the whole timeline) follows the length.
-        if transport.loopStart == 0 && transport.loopEnd == transport.length { transport.loopEnd = t }
+        // A loop region still on its default (the whole timeline) follows the length, and the status line says
+        // so (a spread or the transport then covers the new length); a loop the user set stays as it is.
+        let follows = transport.loopStart == 0 && transport.loopEnd == transport.length && transport.loopEnd != t
+        if follows { transport.loopEnd = t }
         transport.length = t
         try perform("length") { $0.setTransport(transport) }
-        return nil
+        guard follows else { return nil }
+        return "length \(Limits.seconds(t)) s: the loop was the whole timeline and follows it, now 0-\(Limits.seconds(t)) s "
+            + "(loop A B sets another)"
     }
 
     func runLoopRange(_ a: Double, _ b: Double) throws -> String? {

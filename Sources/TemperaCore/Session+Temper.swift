@@ -60,6 +60,9 @@ extension Session {
             return "retimed \(retimed.count) marker\(retimed.count == 1 ? "" : "s")"
                 + (cycles > 1 ? " in \(cycles) cycles" : "") + " at s = \(Temperament.format(document.designer.slider))"
 
+        case .fit(let most, let span):
+            return try runTemperFit(max: most, span: span)
+
         case .preset(let name):
             let preset = try TemperamentPreset.named(name)
             let t = preset.temperament
@@ -89,9 +92,31 @@ extension Session {
         try Limits.checkAdding(Limits.product(t.pairs.count, sliders.count), to: markerCount, name)
         let all = t.stampMarkers(at: cursor, sliders: sliders, content: chosenClip)
         let markers = all.filter { $0.time >= 0 }
+        // A dot on a marker the track already has (a grid marker, within a microsecond) puts its clip and
+        // amplitude on that marker, as `a` puts a clip on the marker under the cursor: no second marker there.
+        let existing = document.tracks[track].markers
+        var taken = Set<MarkerID>()
+        let plan: [(Marker, onto: Marker?)] = markers.map { m in
+            var lo = existing.lowerBound(time: m.time - Self.stampTolerance)
+            while lo < existing.count, existing[lo].time <= m.time + Self.stampTolerance {
+                let old = existing[lo]
+                if taken.insert(old.id).inserted { return (m, old) }
+                lo += 1
+            }
+            return (m, nil)
+        }
         var ids: [MarkerID] = []
         try perform(name) { edit in
-            for m in markers { ids.append(edit.insert(m, track: track)) }
+            for (m, onto) in plan {
+                if var old = onto {
+                    old.content = m.content
+                    old.amp = m.amp
+                    edit.replace(old, track: track)
+                    ids.append(old.id)
+                } else {
+                    ids.append(edit.insert(m, track: track))
+                }
+            }
         }
         selection = [track: Set(ids)]
         cursor = min(cursor + Double(sliders.count) * t.span, Limits.maxTime)
@@ -102,6 +127,9 @@ extension Session {
 }
 
 extension Session {
+    /// How near a stamped dot must be to a marker of the track to land on it rather than beside it.
+    static let stampTolerance = 1e-6
+
     /// Replaces the rhythm designer's state as one undo step named `name`: what the designer tab's keys do
     /// (toggling a beat, changing a division or a pair, an amplitude). Nothing happens when `t` equals the
     /// current state.

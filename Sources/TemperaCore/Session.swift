@@ -207,6 +207,7 @@ public final class Session {
         case .trackMove(let t, let to): return try runTrackMove(t, to: to)
         case .trackDuplicate(let t): return try runTrackDuplicate(t)
         case .quantize(let n, let strength): return try runQuantize(n, strength: strength)
+        case .groove(let g): return try runGroove(g)
         }
     }
 

@@ -85,7 +85,8 @@ public struct SongSchedule: Sendable {
             for k in 0..<s.repeats {
                 let draw = timing.drawPass(songPass: m, section: j, pass: k)
                 let limit = Double(s.repeats) * s.span
-                for e in CycleTrack.merged(events, cycles, pass: k, span: s.span, limit: limit) where e.kind == .onset {
+                for e in CycleTrack.merged(events, cycles, pass: k, span: s.span, limit: limit) where e.kind == .onset
+                    && Schedule.sounds(probability: e.probability, seed: seed, key: e.randomKey, pass: draw) {
                     let time = timing.time(songPass: m, section: j, pass: k, time: e.time)
                     let clip = e.clip != 0 ? e.clip
                         : Schedule.randomClip(seed: seed, pool: randomPool, key: e.randomKey, pass: draw)

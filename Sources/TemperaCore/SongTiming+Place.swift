@@ -21,12 +21,12 @@ extension SongTiming {
     /// the song is `⌊t / total⌋`, the section the last one starting at or before the rest, its pass and time from
     /// what is left at its tempo. An instant on a boundary belongs to what starts there (the next section, pass or
     /// song pass), as playback fires it. Nil when the song has no length, `t` is not a number, or `t` is at or past
-    /// the song's end and the song does not loop. A negative `t` is the song's start.
+    /// the song's end and the song does not loop. A negative `t` (a hit heard just before the song began) belongs to
+    /// the song's end, song pass -1, as a loop recorder wraps it: nothing is clamped.
     public func place(at t: Double, looping: Bool) -> Place? {
         guard !sections.isEmpty, total > 0, total.isFinite, t.isFinite else { return nil }
-        let at = max(t, 0)
-        var m = Int((at / total).rounded(.down))
-        var u = at - Double(m) * total
+        var m = Int((t / total).rounded(.down))
+        var u = t - Double(m) * total
         if u < 0 { u = 0 }
         if u >= total {
             m += 1

@@ -322,7 +322,7 @@ public final class SharedDocument {
     static func touchesSelection(_ command: Command) -> Bool {
         switch command {
         case .spread, .shift, .scale, .scaleHandle, .subdivide, .rotate, .reverse, .delete, .amp, .copy, .cut,
-             .duplicate, .quantize, .groupStore, .temper: return true
+             .duplicate, .quantize, .groupStore, .temper, .groove: return true
         default: return false
         }
     }

@@ -283,10 +283,12 @@ public enum DesignerTab {
         switch state.focus {
         case .top, .bottom:
             items = [("designer.beat.toggle", "toggle"), ("designer.division.up", "div+"), ("designer.division.down", "div-"),
-                     ("designer.euclid", "euclid"), ("designer.rotate", "rotate"), ("designer.row", "row")]
+                     ("designer.euclid.ask", "euclid"), ("designer.rotate", "rotate-left"),
+                     ("designer.rotate.right", "rotate-right"), ("designer.row", "row")]
         case .map:
             items = [("designer.division.up", "partner+"), ("designer.division.down", "partner-"),
-                     ("designer.map.clear", "unpair"), ("designer.map.reset", "default"), ("designer.row", "row")]
+                     ("designer.map.nearest", "nearest"), ("designer.map.clear", "unpair"),
+                     ("designer.map.reset", "default"), ("designer.row", "row")]
         case .slider:
             items = [("designer.slider.up", "s+"), ("designer.slider.down", "s-"), ("designer.stamp", "stamp"),
                      ("designer.apply", "apply"), ("designer.morph", "morph"), ("designer.preset.next", "preset"),
@@ -449,6 +451,17 @@ public enum DesignerTab {
             next.map = nil
             try set(session, next)
             return "map: i-th chosen top beat to i-th chosen bottom beat"
+        case .mapNearest:
+            guard !t.top.beats.isEmpty, !t.bottom.beats.isEmpty else { return "map: choose top and bottom beats first" }
+            var next = t
+            next.map = nearestPairs(t)
+            try set(session, next)
+            return "map: each top beat to its nearest bottom beat ("
+                + next.map!.map { "\($0.top)-\($0.bottom)" }.joined(separator: ",") + ")"
+        case .euclidAsk:
+            // The dispatcher opens the line that asks for k (`euclidLine`); through any other way in, the
+            // row's own count.
+            return try handle(.euclid, session: session, state: &state)
 
         case .euclid, .kUp, .kDown, .rotate, .rotateRight:
             guard let which = rowName(state.focus) else { throw CommandError("designer: move to the top or bottom row first") }
@@ -463,7 +476,9 @@ public enum DesignerTab {
                 next.beats = try Euclid.beats(k: k, n: row.division)
             }
             try set(session, t.replacing(which, with: next))
-            return "\(which.rawValue): " + String(next.division) + " pulses, beats " + next.beats.map(String.init).joined(separator: ",")
+            let turned = action == .rotate ? " rotated left" : action == .rotateRight ? " rotated right" : ""
+            return "\(which.rawValue)\(turned): " + String(next.division) + " pulses, beats "
+                + next.beats.map(String.init).joined(separator: ",")
 
         case .sliderUp: return try moveSlider(session, by: sliderStep)
         case .sliderDown: return try moveSlider(session, by: -sliderStep)
@@ -575,6 +590,35 @@ public enum DesignerTab {
         try t.validate()
         guard t != session.document.designer else { return }
         try session.run(.temper(t.defining))
+    }
+
+    /// Each chosen top beat paired with the chosen bottom beat nearest in time (of two as near, the earlier):
+    /// the map a musician reaches for when tempering one rhythm toward another grid (a bell toward sixteenths).
+    static func nearestPairs(_ t: Temperament) -> [Temperament.Pair] {
+        t.top.beats.map { a in
+            let at = Double(a) / Double(t.top.division)
+            var best = t.bottom.beats[0]
+            for b in t.bottom.beats where abs(Double(b) / Double(t.bottom.division) - at)
+                < abs(Double(best) / Double(t.bottom.division) - at) {
+                best = b
+            }
+            return Temperament.Pair(top: a, bottom: best)
+        }
+    }
+
+    /// The `temper` line that makes the focused row Euclidean, k standing where the cursor goes (the row's
+    /// beats now): type the k wanted and Enter. An explicit map is left out (its pairs name the old beats).
+    static func euclidLine(_ t: Temperament, row: Temperament.RowName) -> (line: String, cursorBack: Int) {
+        func beats(_ r: Temperament.Row) -> String {
+            r.beats == Array(0..<r.division) ? "all" : r.beats.map(String.init).joined(separator: ",")
+        }
+        let k = t.row(row).beats.count
+        let edited = "\(t.row(row).division):euclid(\(k)"
+        let top = row == .top ? edited : "\(t.top.division):\(beats(t.top))"
+        let bottom = row == .bottom ? edited : "\(t.bottom.division):\(beats(t.bottom))"
+        let head = "temper span=\(Dispatcher.format(t.span)) top=\(top)" + (row == .top ? "" : " bottom=\(bottom)")
+        let tail = (row == .top ? ") bottom=\(bottom)" : ")") + " s=\(Dispatcher.format(t.slider))"
+        return (head + tail, tail.count)
     }
 
     static func wrap(_ i: Int, _ n: Int) -> Int { n <= 0 ? 0 : ((i % n) + n) % n }

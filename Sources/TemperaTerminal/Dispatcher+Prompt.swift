@@ -214,6 +214,7 @@ extension Dispatcher {
             open(Dispatcher.expand(arg))
         case "new": whenDiscarded { self.replaceSession(Session(document: .newDocument())); self.say("a new document") }
         case "export": exportMidi(arg)
+        case "import": importFile(rest)
         case "theme":
             // Short enough to be read whole on the status line of an 80-column screen.
             let choices = "(\(Theme.shippedNames.joined(separator: ", ")), or your own)"

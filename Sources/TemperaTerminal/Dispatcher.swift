@@ -208,6 +208,12 @@ public final class Dispatcher {
         switch action.verb {
         case .tool(let tool): try choose(tool)
         case .clip(let content): try clip(content)
+        case .designer(.euclidAsk) where DesignerTab.rowName(view.designer.focus) != nil:
+            // Euclid asks for k on the line (E(7,12) in one go), the row's beats now standing there.
+            let row = DesignerTab.rowName(view.designer.focus)!
+            let (line, back) = DesignerTab.euclidLine(s.document.designer, row: row)
+            openPrompt(line, cursorBack: back)
+            say("euclid: type k, then Enter" + (s.document.designer.map == nil ? "" : " (the map goes back to i-th to i-th)"))
         case .designer(let a):
             if a.movesSlider { drags.nudge("slider", session: s, now: clock()) }
             let message = try DesignerTab.handle(a, session: s, state: &view.designer)

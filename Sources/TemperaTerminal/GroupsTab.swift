@@ -1,7 +1,8 @@
 import TemperaCore
 
 /// The Groups tab: the 16 group slots with how many elements each holds and the span one stamp covers,
-/// the chosen group highlighted, and a line describing the chosen group.
+/// the chosen group highlighted, and a line describing the chosen group. A groove (`groove extract`) shows `~`
+/// and its step count, and its line the steps' offsets.
 enum GroupsTab {
     static func draw(session: Session, view: ViewState, rect r: Rect, _ g: Glyphs,
                      into canvas: inout Canvas) -> [Spot] {
@@ -14,7 +15,9 @@ enum GroupsTab {
             let group = bank[n]
             let chosen = n == view.chosenGroup
             let number = n < 10 ? " \(n)" : "\(n)"
-            var text = number + " " + (group.isEmpty ? g.dash : "\(group.elements.count) \(span(group.span))")
+            // A groove is marked `~` before its step count.
+            var text = number + " " + (group.isEmpty ? g.dash
+                : group.groove.map { "~\($0.offsets.count) \(span(group.span))" } ?? "\(group.elements.count) \(span(group.span))")
             // A narrow cell drops the unit before it cuts the figure.
             if text.count > cell.width && text.hasSuffix("s") { text.removeLast() }
             canvas.put(cell.x, cell.y, Format.pad(Format.fit(text, cell.width, ellipsis: g.ellipsis), cell.width),
@@ -39,6 +42,15 @@ enum GroupsTab {
         guard GroupBank.range.contains(n) else { return "" }
         let group = bank[n]
         guard !group.isEmpty else { return "group \(n) is empty: select markers and store" }
+        if let groove = group.groove {
+            // The offsets of the steps that had markers, in ms: the groove's feel at a glance.
+            let shown = groove.offsets.compactMap { $0 }.prefix(8).map { o in
+                (o >= 0 ? "+" : "") + Format.fixed(o * 1000, 1)
+            }
+            return "group \(n): groove of \(groove.offsets.count) steps of 1/\(groove.steps) beat, offsets ms "
+                + shown.joined(separator: " ") + (groove.offsets.compactMap { $0 }.count > 8 ? " ..." : "")
+                + " (groove apply \(n))"
+        }
         let count = group.elements.count
         let tracks = Set(group.elements.map(\.trackOffset)).count
         var text = "group \(n): \(count) marker\(count == 1 ? "" : "s") over \(Format.seconds(group.span)) s"

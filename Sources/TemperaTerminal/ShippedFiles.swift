@@ -142,6 +142,11 @@ global    C-c        quit
 global    ?          help
 global    F1         help
 global    :          command
+# Grooves: a probability, a ratchet, humanize and a groove for the selection, typed on the : line; :import FILE
+global    Y          command prob
+global    E          command ratchet
+global    H          command humanize time=
+global    B          command groove apply
 global    esc        esc
 
 # Tabs: Tab moves the keys between the timeline and the tab area
@@ -263,7 +268,7 @@ designer  1          designer.slider.one
 designer  +          designer.division.up
 designer  =          designer.division.up
 designer  -          designer.division.down
-designer  e          designer.euclid
+designer  e          designer.euclid.ask
 designer  k          designer.k.up
 designer  K          designer.k.down
 designer  r          designer.rotate
@@ -272,6 +277,7 @@ designer  S-up       designer.amp.up
 designer  S-down     designer.amp.down
 designer  x          designer.map.clear
 designer  X          designer.map.reset
+designer  n          designer.map.nearest
 designer  *          designer.span.double
 designer  /          designer.span.half
 designer  s          designer.stamp
@@ -286,6 +292,7 @@ designer  p          designer.preset.next
 designer  P          designer.preset.prev
 designer  A          designer.audition
 designer  E          designer.edit
+designer  F          run temper fit
 
 # The : line
 prompt    enter      prompt.accept

@@ -437,12 +437,19 @@ enum TimelinePane {
             } else {
                 role = s.hasContent[c] ? .marker : .markerEmpty
             }
+            // A marker alone in its column: a probability below 1 dims its bar; a ratchet shows its count on top.
+            let alone: Marker? = s.count[c] == 1 ? markers[s.first[c]] : nil
+            let barRole = alone.map { $0.p < 1 && (role == .marker || role == .markerEmpty || role == .accent) } == true
+                ? Role.dim : role
             // Even a silent marker keeps the lowest bar, so it is never invisible.
             let level = max(1, min(levels, Int((s.amp[c] * Double(levels)).rounded())))
             for b in 0..<bars {
                 let part = min(8, max(0, level - 8 * b))
                 guard part > 0 else { continue }
-                canvas[rows.x + c, labelRow - 1 - b] = Cell(g.eighths[part], role)
+                canvas[rows.x + c, labelRow - 1 - b] = Cell(g.eighths[part], barRole)
+            }
+            if let m = alone, m.rep > 1 {
+                canvas[rows.x + c, labelRow - bars] = Cell(g.count(m.rep), role == .markerSelected ? role : .accent)
             }
             let label: Character, labelRole: Role
             if s.count[c] > 1 {

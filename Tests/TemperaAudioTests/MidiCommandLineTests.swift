@@ -112,6 +112,29 @@ final class MidiCommandLineTests: XCTestCase {
         XCTAssertEqual((tracks[3]["off"] as! [[Int]])[0][0], 2400)
     }
 
+    func testALayeredSlotsNoteEndsWithTheLayerThatSoundsAndAMissingKitIsNotMentioned() throws {
+        // A Hydrogen kit's kick: two velocity layers, no file of its own; the default kit is missing.
+        try Fixture.wav(Fixture.block(frames: 21_360, level: 0.5), in: dir, name: "hard.wav")   // 0.445 s
+        try Fixture.wav(Fixture.block(frames: 9_600, level: 0.2), in: dir, name: "soft.wav")    // 0.2 s
+        var slots = Array(repeating: ClipSlot(), count: 16)
+        slots[0] = ClipSlot(name: "kick", layers: [ClipSlot.Layer(file: "soft.wav", min: 0, max: 0.5),
+                                                   ClipSlot.Layer(file: "hard.wav", min: 0.5, max: 1)])
+        let doc = Document(tracks: [Track(name: "kick", markers: MarkerList([
+            Marker(id: 0, time: 0, amp: 1, content: .clip(1)), Marker(id: 1, time: 1, amp: 0.3, content: .clip(1)),
+        ]))], slots: slots, transport: Transport(tempo: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2))
+        let path = dir + "/kit.json"
+        try DocumentFile.save(doc, to: path)
+        let run = Spawn.run(TestPaths.binary, ["export", path, "-o", dir + "/kit.mid"],
+                            environment: ["TEMPERA_SAMPLES": dir + "/no-kit"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "", "the slot's layers sound, never kit/note.wav")
+        let file = try json(try python(Self.reader, [dir + "/kit.mid"])) as! [String: Any]
+        let track = (file["tracks"] as! [[String: Any]])[1]
+        // 120 BPM, 1,920 ticks a second: the hard layer ends at 0.445 s (tick 854), the soft one 0.2 s after 1 s.
+        XCTAssertEqual((track["on"] as! [[Int]]).map { $0[0] }, [0, 1920])
+        XCTAssertEqual((track["off"] as! [[Int]]).map { $0[0] }, [854, 2304])
+    }
+
     static let songReader = """
         import json, sys, mido
         f = mido.MidiFile(sys.argv[1])

@@ -126,12 +126,35 @@ final class PadTests: XCTestCase {
         XCTAssertEqual(late.timeline(2.47).time, 0.47, accuracy: 1e-9)
         XCTAssertEqual(late.timeline(2.47).pass, 4)
         XCTAssertEqual(late.nanos(whenHeard: 2.5), clock.nanos + 15_000_000)
-        // Nothing before the start of playing is heard as this playing.
+        // Just after the start the listener still hears what came before: a hit there is not clamped to the
+        // start but belongs to the loop's end (pass -1), 30 ms of music before the next downbeat, as played.
         var fresh = clock
         fresh.music = 0.01
         fresh.playStart = 0
         fresh.latency = 0.02
-        XCTAssertEqual(fresh.heard(atNanos: clock.nanos), 0)
+        XCTAssertEqual(fresh.heard(atNanos: clock.nanos), -0.03, accuracy: 1e-12)
+        XCTAssertEqual(fresh.timeline(-0.03).pass, -1)
+        XCTAssertEqual(fresh.timeline(-0.03).time, 0.47, accuracy: 1e-12)
+    }
+
+    func testAHitHeardJustBeforeTheLoopStartsIsRecordedAtTheLoopsEndNotClampedToItsStart() throws {
+        // A 0.5 s loop; the key arrives 12 ms after the transport started, with 15 ms of output latency: the
+        // player heard 3 ms before the music's start. A loop recorder puts that hit 3 ms before the loop's end.
+        var doc = try document(markers: [])
+        doc.transport.loopOn = true
+        let e = engine(doc)
+        e.play()
+        _ = pump(e, 576)   // 12 ms
+        var hit = e.hitPad(slot: 2, velocity: 0.9, arrival: e.playheadClock.nanos)
+        hit.clock.latency = 0.015
+        XCTAssertEqual(hit.heard!, -0.003, accuracy: 1e-12)
+        XCTAssertEqual(hit.timeline?.pass, -1)
+        XCTAssertEqual(hit.timeline!.time, 0.497, accuracy: 1e-12)
+        let session = Session(document: doc)
+        try session.run(.recordTake([RecordedHit(time: hit.timeline!.time, slot: 2, velocity: hit.velocity)]))
+        let marker = try XCTUnwrap(session.document.tracks.last?.markers.first)
+        XCTAssertEqual(marker.time, 0.497, accuracy: 1e-12)
+        XCTAssertEqual(marker.content, .clip(2))
     }
 
     func testAnEmptySlotOrSilentHitPlaysNothing() throws {

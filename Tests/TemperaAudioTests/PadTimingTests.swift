@@ -105,8 +105,11 @@ final class PadTimingTests: XCTestCase {
                 played.map(\.latency).max()! * 1000))
 
             // The take: 20 markers on the slot's own track, at the music heard when each key arrived, velocity as amp.
+            // No track held slot 2, so the take started one named after the slot.
             let recorded = try DocumentFile.load(out)
-            let markers = recorded.tracks[0].markers.filter { $0.content == .clip(2) }
+            let track = try XCTUnwrap(recorded.tracks.last)
+            XCTAssertEqual(track.name, recorded.slot(2).name.isEmpty ? "slot 2" : recorded.slot(2).name)
+            let markers = track.markers.filter { $0.content == .clip(2) }
             XCTAssertEqual(markers.map(\.time), played.compactMap(\.time))
             XCTAssertEqual(markers.map(\.amp), played.map(\.velocity))
 
@@ -200,9 +203,11 @@ final class PadTimingTests: XCTestCase {
                 XCTAssertEqual(p.time ?? .nan, want.time, accuracy: 0.006 * tempo, "pad sent at \(p.sent) s")
             }
             print(String(format: "song pads: worst |recorded - heard| %.3f ms of play", worst))
-            // The take: one marker a hit, on the slot's own track (the first holds no clip 2: the current track).
+            // The take: one marker a hit, on the slot's own track (no track held clip 2: one named after the slot).
             let recorded = try DocumentFile.load(out)
-            let markers = recorded.tracks[0].markers.filter { $0.content == .clip(2) }
+            let track = try XCTUnwrap(recorded.tracks.last)
+            XCTAssertEqual(track.name, recorded.slot(2).name.isEmpty ? "slot 2" : recorded.slot(2).name)
+            let markers = track.markers.filter { $0.content == .clip(2) }
             XCTAssertEqual(markers.map(\.time).sorted(), played.compactMap(\.time).sorted())
             XCTAssertEqual(markers.map(\.amp), Array(repeating: 0.7, count: times.count))
 

@@ -75,14 +75,18 @@ final class SongPadTests: XCTestCase {
         XCTAssertNil(e.hitPad(slot: 1, velocity: 1).timeline)
     }
 
-    func testALoopingSongPlacesEveryPassAndTheStartOfPlayingIsTheEarliestHeard() throws {
+    func testALoopingSongPlacesEveryPassAndAHitJustBeforeTheStartBelongsToTheSongsEnd() throws {
         let e = try engine(loop: true)
         e.play()
         _ = pump(e, 480)   // 10 ms in
         var early = e.hitPad(slot: 1, velocity: 1, arrival: e.playheadClock.nanos)
+        // 50 ms of latency: the listener is 40 ms before the song's start, 40 ms before C's end at x0.5.
         early.clock.latency = 0.05
-        XCTAssertEqual(early.heardSong, 0)
-        XCTAssertEqual(early.place, SongTiming.Place(songPass: 0, section: 0, pass: 0, time: 0))
+        XCTAssertEqual(early.heardSong!, -0.04, accuracy: 1e-12)
+        XCTAssertEqual(early.place?.songPass, -1)
+        XCTAssertEqual(early.place?.section, 2)
+        XCTAssertEqual(early.place?.pass, 0)
+        XCTAssertEqual(early.place!.time, 3.98, accuracy: 1e-12)
         _ = pump(e, 48_000 * 95 / 10 * 3 + 264_000 - 480)   // 3 passes and 5.5 s: song pass 3, C's start
         let hit = e.hitPad(slot: 1, velocity: 1, arrival: e.playheadClock.nanos)
         XCTAssertEqual(hit.clock.song, 9.5 * 3 + 5.5)

@@ -44,13 +44,16 @@ final class EditingCommandTests: XCTestCase {
         XCTAssertFalse(s.isModified)
         XCTAssertEqual(s.clipboard?.span, 2)
         s.cursor = 2
-        XCTAssertEqual(try s.run(line: "paste"), "pasted 4 markers")
-        try s.run(line: "paste")
+        // Past the document's end (2 s) a paste lengthens it to the paste's end.
+        XCTAssertEqual(try s.run(line: "paste"), "pasted 4 markers; the document now lasts 4 s")
+        XCTAssertEqual(try s.run(line: "paste"), "pasted 4 markers; the document now lasts 6 s")
+        XCTAssertEqual(s.document.transport.length, 6)
         assertTimes(s.times(), [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5])
         XCTAssertEqual(s.cursor, 6)
         XCTAssertEqual(s.history.undoSteps.map(\.name), ["paste", "paste"])
         try s.run(line: "undo 2")
         assertTimes(s.times(), [0, 0.5, 1, 1.5])
+        XCTAssertEqual(s.document.transport.length, 2)
     }
 
     func testCutIsOneStepAndPasteRestoresAtTheCursor() throws {
@@ -133,15 +136,17 @@ final class EditingCommandTests: XCTestCase {
         // `*` then `G` on the demo's kick (last hit 1.625 s, a 2 s loop), then group 1 stamped three times from
         // the loop's end: each copy starts exactly one loop later. (The span used to be the last hit plus the
         // last interval, 1.75 s, so every copy came a quarter second early.)
+        // The group keeps the bar's clips (its empty markers are left out), each in its place in the bar.
         let s = Session(document: Document.demo())
         let bar = s.times(0)
+        let clips = s.document.tracks[0].markers.filter { $0.content != nil }.map(\.time)
         try s.run(line: "select all")
         try s.run(line: "group store 1")
         XCTAssertEqual(s.document.groups[1].span, 2)
         s.cursor = 2
         for _ in 0..<3 { try s.run(line: "draw group 1") }
         var expected = bar
-        for k in 1...3 { expected += bar.map { $0 + 2 * Double(k) } }
+        for k in 1...3 { expected += clips.map { $0 + 2 * Double(k) } }
         XCTAssertEqual(s.times(0), expected)
     }
 

@@ -35,17 +35,22 @@ final class RecordTakeTests: XCTestCase {
         XCTAssertEqual(error("record maybe")?.message, "expected on or off, not 'maybe' (record [on|off] | record take TIME:SLOT:VELOCITY ...)")
     }
 
-    func testHitsGoOntoTheTrackHoldingTheirSlotElseOntoTheCurrentTrack() throws {
-        // Track 1 holds slot 1, track 2 holds slot 2 and slot 1 too; track 3 is current and holds nothing.
+    func testHitsGoOntoTheTrackHoldingTheirSlotElseOntoANewTrackNamedAfterTheSlot() throws {
+        // Track 1 holds slot 1, track 2 holds slot 2 and slot 1 too; track 3 is current and holds nothing. Slot 9
+        // of the default kit is its high tom.
         let s = Fixture.session([[0], [0, 0.5], [0.25]], contents: [[.clip(1)], [.clip(2), .clip(1)], [nil]])
         s.currentTrack = 2
-        try s.run(.recordTake([RecordedHit(time: 0.125, slot: 1, velocity: 0.5),
-                               RecordedHit(time: 0.375, slot: 2, velocity: 0.75),
-                               RecordedHit(time: 0.625, slot: 9, velocity: 1)]))
+        XCTAssertEqual(try s.run(.recordTake([RecordedHit(time: 0.125, slot: 1, velocity: 0.5),
+                                              RecordedHit(time: 0.375, slot: 2, velocity: 0.75),
+                                              RecordedHit(time: 0.625, slot: 9, velocity: 1),
+                                              RecordedHit(time: 0.75, slot: 9, velocity: 1)])),
+                       "recorded 4 hits; new track 'high-tom'")
         XCTAssertEqual(s.times(0), [0, 0.125])
         XCTAssertEqual(s.times(1), [0, 0.375, 0.5])
-        XCTAssertEqual(s.times(2), [0.25, 0.625])
-        XCTAssertEqual(s.contents(2), [nil, .clip(9)])
+        XCTAssertEqual(s.times(2), [0.25])
+        XCTAssertEqual(s.document.tracks.map(\.name).last, "high-tom")
+        XCTAssertEqual(s.times(3), [0.625, 0.75])
+        XCTAssertEqual(s.contents(3), [.clip(9), .clip(9)])
         // The current track comes first when it holds the slot itself.
         s.currentTrack = 1
         try s.run(.recordTake([RecordedHit(time: 0.875, slot: 1, velocity: 0.5)]))
@@ -53,11 +58,41 @@ final class RecordTakeTests: XCTestCase {
         s.checkInvariants()
     }
 
+    func testATakeOfAKitPutsEachSlotOnItsOwnNamedTrackAsOneUndoStep() throws {
+        // Kick, snare and hat of a loaded kit, 18 hits, onto a document whose one track holds nothing of them.
+        var doc = Fixture.document([[0]], contents: [[nil]])
+        for (n, name) in [(1, "Kick"), (2, "Snare"), (3, "Hat")] {
+            doc.slots[n - 1] = ClipSlot(name: name, file: "kit/\(name.lowercased()).wav")
+        }
+        let s = Session(document: doc)
+        let before = s.document
+        try s.run(.recordArm(true))
+        s.beginTake()
+        for i in 0..<18 {
+            let slot = [1, 3, 2, 3, 1, 3][i % 6]
+            try s.run(.recordTake([RecordedHit(time: Double(i) * 0.125, slot: slot, velocity: 0.75)]))
+        }
+        XCTAssertEqual(s.endTake(), 18)
+        XCTAssertEqual(s.document.tracks.map(\.name), [before.tracks[0].name, "Kick", "Hat", "Snare"])
+        XCTAssertEqual(s.times(0), [0])
+        XCTAssertEqual(s.times(1), [0, 0.5, 0.75, 1.25, 1.5, 2])
+        XCTAssertEqual(s.contents(1), Array(repeating: .clip(1), count: 6))
+        XCTAssertEqual(s.times(2).count, 9)
+        XCTAssertEqual(s.contents(2), Array(repeating: .clip(3), count: 9))
+        XCTAssertEqual(s.times(3), [0.25, 1, 1.75])
+        XCTAssertEqual(s.undoName, "record")
+        try s.run(.undo(1))
+        XCTAssertEqual(s.document, before)
+        try s.run(.redo(1))
+        XCTAssertEqual(s.document.tracks.count, 4)
+        s.checkInvariants()
+    }
+
     func testVelocityBecomesAmplitudeAndTimesStayAsHeard() throws {
         let s = Fixture.session([[]])
         let t = 0.123456789012345
         try s.run(line: "record take \(DocumentFile.number(t)):3:0.3 0.5000001:3:1")
-        let ms = Array(s.document.tracks[0].markers)
+        let ms = Array(s.document.tracks[1].markers)
         XCTAssertEqual(ms.map(\.time), [t, 0.5000001])
         XCTAssertEqual(ms.map(\.amp), [0.3, 1])
         XCTAssertEqual(ms.map(\.content), [.clip(3), .clip(3)])
@@ -98,10 +133,17 @@ final class RecordTakeTests: XCTestCase {
     }
 
     func testAHitThatCannotApplyChangesNothing() {
-        let s = Session(document: Document(tracks: []))
-        XCTAssertThrowsError(try s.run(.recordTake([RecordedHit(time: 0, slot: 1, velocity: 1)]))) { e in
-            XCTAssertEqual((e as? CommandError)?.message, "the document has no track: use 'track add'")
-        }
+        let s = Fixture.session([[0]])
+        XCTAssertThrowsError(try s.run(.recordTake([RecordedHit(time: 1, slot: 1, velocity: 1),
+                                                    RecordedHit(time: -1, slot: 2, velocity: 1)])))
         XCTAssertFalse(s.canUndo)
+        XCTAssertEqual(s.document.tracks.count, 1)
+    }
+
+    func testADocumentWithoutTracksGetsOneForTheSlot() throws {
+        let s = Session(document: Document(tracks: []))
+        try s.run(.recordTake([RecordedHit(time: 0, slot: 1, velocity: 1)]))
+        XCTAssertEqual(s.document.tracks.map(\.name), [s.document.slot(1).name])
+        XCTAssertEqual(s.contents(0), [.clip(1)])
     }
 }

@@ -96,3 +96,35 @@ final class SessionSelectTests: XCTestCase {
         XCTAssertEqual(s.selectedIndices(track: 0), [1])
     }
 }
+
+/// A pattern over a selection, and one token filling a selection.
+final class SelectionPatternTests: XCTestCase {
+    func selectedTimes(_ s: Session) -> [Double] { s.selectedMarkers(track: s.currentTrack).map(\.time) }
+
+    func testAPatternSelectOverASelectionPicksAmongTheSelectedMarkers() throws {
+        // 24 markers a quarter of a second apart; `select range 2 4` holds the nine from 2 to 4.
+        let s = Fixture.session([(0..<24).map { Double($0) / 4 }])
+        try s.run(line: "select range 2 4")
+        XCTAssertEqual(s.selectionCount, 9)
+        try s.run(line: "select pattern \"+-\"")
+        XCTAssertEqual(selectedTimes(s), [2, 2.5, 3, 3.5, 4])
+        // Nothing selected: from the cursor, as before.
+        try s.run(line: "select none")
+        s.cursor = 4.5
+        try s.run(line: "select pattern \"+-\"")
+        XCTAssertEqual(selectedTimes(s), [4.5, 5, 5.5])
+    }
+
+    func testOneTokenFillsEverySelectedMarker() throws {
+        let s = Fixture.session([(0..<8).map { Double($0) / 8 }])
+        try s.run(line: "select range 0.25 1")
+        XCTAssertEqual(s.selectionCount, 6)
+        XCTAssertEqual(try s.run(line: "fill \"10\""), nil)
+        XCTAssertEqual(s.contents(0), [nil, nil] + Array(repeating: .clip(10), count: 6))
+        try s.run(.undo(1))
+        XCTAssertEqual(s.contents(0), Array(repeating: nil, count: 8))
+        // Two tokens over the selection still lay one a marker, in order.
+        try s.run(line: "fill \"1 2\"")
+        XCTAssertEqual(s.contents(0), [nil, nil, .clip(1), .clip(2), nil, nil, nil, nil])
+    }
+}

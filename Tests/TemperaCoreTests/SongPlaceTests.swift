@@ -42,8 +42,10 @@ final class SongPlaceTests: XCTestCase {
         XCTAssertNil(place(20, looping: false))
     }
 
-    func testBeforeTheStartIsTheStartAndASongWithoutLengthPlacesNothing() {
-        XCTAssertEqual(place(-0.5), SongTiming.Place(songPass: 0, section: 0, pass: 0, time: 0))
+    func testJustBeforeTheStartIsTheSongsEndAndASongWithoutLengthPlacesNothing() {
+        // Half a second before the start: song pass -1, 0.5 s before C's end at x0.5, 0.25 s of its region.
+        XCTAssertEqual(place(-0.5), SongTiming.Place(songPass: -1, section: 2, pass: 0, time: 3.75))
+        XCTAssertEqual(place(-0.5, looping: false), SongTiming.Place(songPass: -1, section: 2, pass: 0, time: 3.75))
         XCTAssertEqual(place(0), SongTiming.Place(songPass: 0, section: 0, pass: 0, time: 0))
         XCTAssertNil(place(.nan))
         XCTAssertNil(SongTiming(song: Song(), tempo: 1).place(at: 1, looping: true))

@@ -77,6 +77,27 @@ final class TemperCommandTests: XCTestCase {
         XCTAssertEqual(s.times(1), [])
     }
 
+    func testAStampOntoGridMarkersPutsItsClipsOnThemRatherThanBesideThem() throws {
+        // A grid of eighths, clipless, on [0, 1); swing stamps at 0, 7/24, 0.5 and 0.5 + 7/24: 0 and 0.5 are on
+        // the grid, the other two between.
+        let grid = (0..<8).map { Double($0) / 8 }
+        let s = Fixture.session([grid])
+        s.chosenClip = .clip(2)
+        _ = try s.run(.temper(.preset("swing")))
+        XCTAssertEqual(try s.run(.temper(.stamp(times: 2))), "stamped 4 markers (2 cycles)")
+        assertTimes(s.times(0), [0, 0.125, 0.25, 7.0 / 24, 0.375, 0.5, 0.625, 0.75, 0.5 + 7.0 / 24, 0.875])
+        XCTAssertEqual(s.document.tracks[0].markers.count, 10, "no second marker at 0 or 0.5")
+        let byTime = Dictionary(uniqueKeysWithValues: s.document.tracks[0].markers.map { ($0.time, $0) })
+        XCTAssertEqual(byTime[0]?.content, .clip(2))
+        XCTAssertEqual(byTime[0]?.amp, 0.9)
+        XCTAssertEqual(byTime[0.5]?.content, .clip(2))
+        XCTAssertEqual(byTime[0.125]?.content, nil)
+        XCTAssertEqual(s.selection[0]?.count, 4)
+        try s.undo()
+        XCTAssertEqual(s.times(0), grid)
+        XCTAssertEqual(s.contents(0), Array(repeating: nil, count: 8))
+    }
+
     func testStampLeavesOutDotsBeforeTimeZero() throws {
         let s = Fixture.session([[]])
         _ = try s.run(.temper(.define(span: 1, top: 2, topBeats: .all, bottom: 2, bottomBeats: .all,

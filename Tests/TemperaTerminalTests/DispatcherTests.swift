@@ -408,7 +408,9 @@ final class DispatcherTests: XCTestCase {
         let before = d.session.document.tracks[0].markers.count
         keys(d, "F4 s")
         let pairs = d.session.document.designer.pairs.count
-        XCTAssertEqual(d.session.document.tracks[0].markers.count, before + pairs)
+        // The first dot lands on the grid marker at the cursor (0) and puts its clip there: no second marker.
+        XCTAssertEqual(d.session.document.tracks[0].markers.count, before + pairs - 1)
+        XCTAssertEqual(d.session.document.tracks[0].markers.filter { $0.time == 0 }.map(\.content), [d.session.chosenClip])
         keys(d, "u")
         XCTAssertEqual(d.session.document.tracks[0].markers.count, before)
     }

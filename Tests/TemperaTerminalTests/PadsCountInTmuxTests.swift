@@ -70,8 +70,10 @@ final class PadsCountInTmuxTests: XCTestCase {
         session.keys(["C-s"])
         XCTAssertTrue(waitFor("saved"), session.screen())
 
-        // The take holds w (slot 6) only.
-        let markers = try DocumentFile.load(path).tracks[0].markers
+        // The take holds w (slot 6) only, on a track of its own named after the slot (no track held it).
+        let saved = try DocumentFile.load(path)
+        XCTAssertEqual(saved.tracks.last?.name, saved.slot(6).name.isEmpty ? "slot 6" : saved.slot(6).name)
+        let markers = try XCTUnwrap(saved.tracks.last).markers
         XCTAssertEqual(markers.map(\.content), [.clip(6)])
         // q was heard all the same: a sound of slot 5's level at 80% in the output.
         let samples = try AudioFile.read(dir + "/countin.wav").samples

@@ -1,0 +1,433 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CAubio
+import CSndfile
+import TemperaCore
+
+/// A recording as a tempera document (DESIGN §20): its onsets found with libaubio, each refined to the start of
+/// its attack, as markers; optionally split into low, middle and high tracks, or sliced so each marker plays its
+/// own part of the file.
+///
+/// Onsets: aubio's high-frequency-content detector (`hfc`), made for percussive attacks, on a 1024-sample window
+/// with a hop of 64 samples (1.45 ms at 44.1 kHz), peak-picking threshold 0.2 (0.3, aubio's own default, missed the softer hits of a break), silence gate -70 dB and at least
+/// 25 ms between onsets. aubio places an onset on its hop; each is then moved to the first sample of its attack
+/// in the waveform (`refine`), so times are exact to the sample wherever the attack rises out of quiet.
+///
+/// Any thread; pure apart from reading the file.
+public enum AudioImport {
+    /// How onsets are detected.
+    public struct Settings: Sendable {
+        public var method = "hfc"
+        public var window = 1024
+        public var hop = 64
+        public var threshold = 0.2
+        public var silence = -70.0
+        /// Seconds at least between two onsets.
+        public var minimumGap = 0.025
+        public init() {}
+    }
+
+    /// A sound read whole: interleaved samples, its channels and rate, and the mono mix onsets are found in.
+    public struct Sound: Sendable {
+        public var samples: [Float]
+        public var channels: Int
+        public var sampleRate: Int
+        public var mono: [Float]
+        public var duration: Double { Double(mono.count) / Double(sampleRate) }
+
+        public init(samples: [Float], channels: Int, sampleRate: Int) {
+            self.samples = samples
+            self.channels = max(channels, 1)
+            self.sampleRate = sampleRate
+            let c = max(channels, 1), frames = samples.count / c
+            var mono = [Float](repeating: 0, count: frames)
+            for f in 0..<frames {
+                var s: Float = 0
+                for k in 0..<c { s += samples[f * c + k] }
+                mono[f] = s / Float(c)
+            }
+            self.mono = mono
+        }
+    }
+
+    /// One onset found.
+    public struct Onset: Sendable, Equatable {
+        /// Seconds from the file's start: the first sample of the attack.
+        public var time: Double
+        /// The attack's peak (absolute sample value, 0...1 for a file within full scale).
+        public var peak: Double
+        /// The bands the attack rises in (`Band`), the strongest first; filled by `split`.
+        public var bands: [Band] = []
+    }
+
+    /// The bands `--split` puts on their tracks.
+    public enum Band: Int, Sendable, CaseIterable {
+        case low, middle, high
+        /// The track's name and the default kit's slot that plays it.
+        public var track: (name: String, slot: Int) {
+            switch self {
+            case .low: return ("low", 1)
+            case .middle: return ("middle", 2)
+            case .high: return ("high", 3)
+            }
+        }
+    }
+
+    public struct ImportError: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ d: String) { description = d }
+    }
+
+    /// True for the first bytes of a sound file libsndfile reads (WAV, FLAC, Ogg, AIFF, AU, CAF, W64).
+    public static func looksLikeAudio(_ bytes: [UInt8]) -> Bool {
+        func starts(_ s: String) -> Bool { bytes.starts(with: Array(s.utf8)) }
+        if starts("RIFF") || starts("RIFX") || starts("RF64") { return bytes.count >= 12 && Array(bytes[8..<12]) == Array("WAVE".utf8) }
+        return starts("fLaC") || starts("OggS") || starts("FORM") || starts(".snd") || starts("caff")
+            || bytes.starts(with: [0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11])
+    }
+
+    /// Reads a sound file with libsndfile.
+    public static func read(_ path: String) throws -> Sound {
+        var info = SF_INFO()
+        guard let f = sf_open(path, Int32(SFM_READ), &info) else {
+            throw ImportError("\(path): \(sndfileMessage())")
+        }
+        defer { sf_close(f) }
+        guard info.frames > 0, info.channels > 0 else { throw ImportError("\(path): the file holds no sound") }
+        guard info.frames < 48_000 * 60 * 30 else { throw ImportError("\(path): longer than 30 minutes, too long to import") }
+        var out = [Float](repeating: 0, count: Int(info.frames) * Int(info.channels))
+        let n = out.withUnsafeMutableBufferPointer { sf_readf_float(f, $0.baseAddress, info.frames) }
+        out.removeLast(out.count - Int(n) * Int(info.channels))
+        return Sound(samples: out, channels: Int(info.channels), sampleRate: Int(info.samplerate))
+    }
+
+    /// aubio's onsets in seconds (on its hop), in order.
+    public static func detect(_ mono: [Float], sampleRate: Int, settings: Settings = Settings()) -> [Double] {
+        let hop = settings.hop
+        guard let o = new_aubio_onset(settings.method, UInt32(settings.window), UInt32(hop), UInt32(sampleRate)) else {
+            return []
+        }
+        defer { del_aubio_onset(o) }
+        aubio_onset_set_threshold(o, Float(settings.threshold))
+        aubio_onset_set_silence(o, Float(settings.silence))
+        aubio_onset_set_minioi_ms(o, Float(settings.minimumGap * 1000))
+        let input = new_fvec(UInt32(hop))!, output = new_fvec(1)!
+        defer { del_fvec(input); del_fvec(output) }
+        var found: [Double] = []
+        var i = 0
+        // The end padded with silence, so an attack in the last hop is still seen.
+        let total = mono.count + settings.window
+        while i < total {
+            for k in 0..<hop {
+                let j = i + k
+                input.pointee.data[k] = j < mono.count ? mono[j] : 0
+            }
+            aubio_onset_do(o, input, output)
+            if output.pointee.data[0] != 0 {
+                let t = Double(aubio_onset_get_last(o)) / Double(sampleRate)
+                if found.last.map({ t > $0 }) ?? true { found.append(t) }
+            }
+            i += hop
+        }
+        return found
+    }
+
+    /// Moves an onset aubio placed near `rough` (seconds) to the first sample of its attack: the loudest sample
+    /// within 25 ms after `rough` - 10 ms is the attack's peak; walking back from it, the attack starts at the
+    /// earliest sample above a threshold (a tenth of the peak, or above the level of what still rings before
+    /// it) that is not separated from the peak by half a millisecond below the threshold. Never before
+    /// `earliest` (the previous onset's peak).
+    public static func refine(_ a: [Float], rough: Double, sampleRate: Int, earliest: Int) -> (start: Int, peak: Int)? {
+        let rate = Double(sampleRate)
+        let center = Int((rough * rate).rounded())
+        let lo = max(earliest, center - Int(0.010 * rate), 0)
+        let hi = min(a.count, center + Int(0.025 * rate))
+        guard lo < hi else { return nil }
+        var p = lo
+        for k in lo..<hi where abs(a[k]) > abs(a[p]) { p = k }
+        let peak = abs(a[p])
+        guard peak > 0 else { return nil }
+        // What rings before the attack: the loudest sample over the 5 ms before the search window.
+        var background: Float = 0
+        let b0 = max(earliest, lo - Int(0.005 * rate), 0)
+        if b0 < lo { for k in b0..<lo { background = max(background, abs(a[k])) } }
+        let threshold = max(0.1 * peak, min(1.5 * background, 0.5 * peak))
+        let gap = max(1, Int(0.0005 * rate))
+        var start = p, quiet = 0, k = p
+        let floor = max(earliest, center - Int(0.030 * rate), 0)
+        while k > floor {
+            k -= 1
+            if abs(a[k]) > threshold {
+                start = k
+                quiet = 0
+            } else {
+                quiet += 1
+                if quiet >= gap { break }
+            }
+        }
+        // The attack starts where the signal leaves the quiet: the first sample after the last one at or below
+        // a fiftieth of the peak before `start` (within the gap), so a slow rise is caught at its foot.
+        var s = start
+        let foot = max(0.02 * peak, background)
+        while s > max(floor, start - gap), abs(a[s - 1]) > foot { s -= 1 }
+        return (s, p)
+    }
+
+    /// The onsets of a sound, refined, with their peaks.
+    public static func onsets(of sound: Sound, settings: Settings = Settings()) -> [Onset] {
+        let rough = detect(sound.mono, sampleRate: sound.sampleRate, settings: settings)
+        var out: [Onset] = []
+        var earliest = 0
+        let rate = Double(sound.sampleRate)
+        for r in rough {
+            guard let (start, peak) = refine(sound.mono, rough: r, sampleRate: sound.sampleRate, earliest: earliest) else { continue }
+            let t = Double(start) / rate
+            if let last = out.last, t - last.time < settings.minimumGap * 0.5 { continue }
+            out.append(Onset(time: t, peak: Double(abs(sound.mono[peak]))))
+            earliest = peak + 1
+        }
+        return out
+    }
+
+    // MARK: Bands
+
+    /// A second-order filter (RBJ's cookbook), run over a whole signal.
+    struct Biquad {
+        var b0, b1, b2, a1, a2: Double
+
+        static func lowpass(_ f: Double, rate: Double, q: Double = 0.7071) -> Biquad {
+            let w = 2 * Double.pi * f / rate, alpha = sin(w) / (2 * q), c = cos(w), a0 = 1 + alpha
+            return Biquad(b0: (1 - c) / 2 / a0, b1: (1 - c) / a0, b2: (1 - c) / 2 / a0, a1: -2 * c / a0, a2: (1 - alpha) / a0)
+        }
+
+        static func highpass(_ f: Double, rate: Double, q: Double = 0.7071) -> Biquad {
+            let w = 2 * Double.pi * f / rate, alpha = sin(w) / (2 * q), c = cos(w), a0 = 1 + alpha
+            return Biquad(b0: (1 + c) / 2 / a0, b1: -(1 + c) / a0, b2: (1 + c) / 2 / a0, a1: -2 * c / a0, a2: (1 - alpha) / a0)
+        }
+
+        func run(_ x: [Float]) -> [Float] {
+            var y = [Float](repeating: 0, count: x.count)
+            var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+            for n in x.indices {
+                let xn = Double(x[n])
+                let yn = b0 * xn + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+                x2 = x1; x1 = xn; y2 = y1; y1 = yn
+                y[n] = Float(yn)
+            }
+            return y
+        }
+    }
+
+    /// The band edges, Hz: low below 150 (kick), middle 200-2500 (snare, toms), high above 6000 (hats, cymbals).
+    public static let lowEdge = 150.0, middleEdges = (200.0, 2500.0), highEdge = 6000.0
+    /// How a kick, a snare and a hat spread their energy over the three bands, as `split` measures them (each
+    /// band's energy divided by `bandScales`), taken from the default kit's kick, snare and closed hat played
+    /// alone: an attack's band energies are explained as a non-negative mix of these three.
+    public static let bandProfiles: [[Double]] = [[1, 1.3616, 0.0021], [0.0022, 1, 0.7010], [0, 0.0079, 1]]
+    static let bandScales: [Double] = [85.79, 7.017, 23.9]
+    /// An instrument whose share of the mix is at least this fraction of the strongest one's has an attack of its
+    /// own (kick and hat struck together land on both tracks).
+    public static let bandShare = 0.15
+
+    /// Each onset's bands: the energy each band gains over the 30 ms after the attack's start (up to the next
+    /// onset) against the same length before it, explained by least squares as a non-negative mix of the
+    /// kick, snare and hat profiles (`bandProfiles`); the strongest, and any at least `bandShare` of it.
+    public static func split(_ onsets: [Onset], sound: Sound) -> [Onset] {
+        let rate = Double(sound.sampleRate)
+        let x = sound.mono
+        let low = Biquad.lowpass(lowEdge, rate: rate).run(Biquad.lowpass(lowEdge, rate: rate).run(x))
+        let mid = Biquad.lowpass(middleEdges.1, rate: rate).run(Biquad.highpass(middleEdges.0, rate: rate).run(
+            Biquad.highpass(middleEdges.0, rate: rate).run(x)))
+        let high = Biquad.highpass(highEdge, rate: rate).run(Biquad.highpass(highEdge, rate: rate).run(x))
+        let bands = [low, mid, high]
+        // Energies are compared as at 48 kHz, where the profiles were measured.
+        let perFrame = 48_000 / rate
+        var out = onsets
+        for i in out.indices {
+            let s = Int((out[i].time * rate).rounded())
+            let next = i + 1 < out.count ? Int((out[i + 1].time * rate).rounded()) : x.count
+            let length = max(1, min(Int(0.030 * rate), next - s))
+            var rise = [Double](repeating: 0, count: 3)
+            for (b, y) in bands.enumerated() {
+                var after = 0.0, before = 0.0
+                for k in s..<min(s + length, y.count) { after += Double(y[k] * y[k]) }
+                for k in max(0, s - length)..<max(0, min(s, y.count)) { before += Double(y[k] * y[k]) }
+                rise[b] = max(0, after - before) * perFrame * (0.030 * rate / Double(length)) / bandScales[b]
+            }
+            let mix = nonNegativeMix(rise)
+            let best = mix.indices.max { mix[$0] < mix[$1] }!
+            var chosen = [Band(rawValue: best)!]
+            for b in mix.indices where b != best && mix[b] >= bandShare * mix[best] && mix[b] > 0 {
+                chosen.append(Band(rawValue: b)!)
+            }
+            out[i].bands = chosen
+        }
+        return out
+    }
+
+    /// The non-negative amounts of the three profiles whose sum is nearest `e` (least squares): every subset of
+    /// profiles solved exactly, the best one with no negative amount kept.
+    static func nonNegativeMix(_ e: [Double]) -> [Double] {
+        let p = bandProfiles
+        var best = [0.0, 0, 0], bestError = e.reduce(0) { $0 + $1 * $1 }
+        for mask in 1..<8 {
+            let use = (0..<3).filter { mask & (1 << $0) != 0 }
+            // Normal equations over the chosen profiles.
+            let n = use.count
+            var a = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: n)
+            for r in 0..<n {
+                for c in 0..<n { a[r][c] = (0..<3).reduce(0) { $0 + p[use[r]][$1] * p[use[c]][$1] } }
+                a[r][n] = (0..<3).reduce(0) { $0 + p[use[r]][$1] * e[$1] }
+            }
+            guard let sol = solve(a), sol.allSatisfy({ $0 >= 0 }) else { continue }
+            var amounts = [0.0, 0, 0]
+            for (k, j) in use.enumerated() { amounts[j] = sol[k] }
+            let err = (0..<3).reduce(0.0) { acc, b in
+                let d = e[b] - (0..<3).reduce(0) { $0 + amounts[$1] * p[$1][b] }
+                return acc + d * d
+            }
+            if err < bestError - 1e-12 { best = amounts; bestError = err }
+        }
+        return best
+    }
+
+    /// Gaussian elimination on an augmented matrix; nil when singular.
+    static func solve(_ m: [[Double]]) -> [Double]? {
+        var a = m
+        let n = a.count
+        for c in 0..<n {
+            guard let p = (c..<n).max(by: { abs(a[$0][c]) < abs(a[$1][c]) }), abs(a[p][c]) > 1e-12 else { return nil }
+            a.swapAt(c, p)
+            for r in 0..<n where r != c {
+                let f = a[r][c] / a[c][c]
+                for k in c...n { a[r][k] -= f * a[c][k] }
+            }
+        }
+        return (0..<n).map { a[$0][n] / a[$0][$0] }
+    }
+
+    // MARK: The document
+
+    /// What `tempera import` makes of a sound file.
+    public struct Options: Sendable {
+        /// Low, middle and high tracks (kick, snare, hats of the default kit).
+        public var split = false
+        /// The file in slot 1, each marker playing its slice of it from its onset on (`from=`).
+        public var slice = false
+        /// How the document names the file (its path relative to the document's folder, or absolute).
+        public var fileReference: String = ""
+        public var settings = Settings()
+        public init(split: Bool = false, slice: Bool = false, fileReference: String = "") {
+            self.split = split
+            self.slice = slice
+            self.fileReference = fileReference
+        }
+    }
+
+    /// The slot a sliced file plays in, and its fades: equal attack and release, so where one slice's gate closes
+    /// and the next starts on the same sample of the file, the two ramps sum to exactly the original.
+    public static let sliceSlot = 1
+    public static let sliceFade = 2.5
+
+    /// The document: the loop is the whole file at tempo x1. Without options, one track `onsets` of markers
+    /// playing slot 6 (the rim: a short click that shows the timing); each marker's amplitude is its peak over
+    /// the loudest onset's peak. `split`: tracks low, middle and high playing kick, snare and closed hat.
+    /// `slice`: one track `slices`, slot 1 the file in gate mode, each marker at amplitude 1 playing the file from
+    /// its own time (`from`), with one more marker at 0 when the first onset is later, so the document renders
+    /// the file as it is; master volume 1.
+    public static func document(_ sound: Sound, onsets found: [Onset], options: Options) throws -> Document {
+        if options.split && options.slice {
+            throw ImportError("--split and --slice do not go together (a slice plays until the next slice of its track)")
+        }
+        var doc = Document(tracks: [])
+        doc.transport.length = max(sound.duration, 0.001)
+        doc.transport.loopStart = 0
+        doc.transport.loopEnd = doc.transport.length
+        doc.transport.loopOn = true
+        let loudest = found.map(\.peak).max() ?? 1
+        func amp(_ o: Onset) -> Double { loudest > 0 ? min(1, max(0.01, o.peak / loudest)) : 1 }
+        if options.slice {
+            var slot = ClipSlot(name: "loop", file: options.fileReference, mode: .gate, attack: sliceFade, release: sliceFade)
+            slot.gain = 1
+            doc.slots[sliceSlot - 1] = slot
+            doc.transport.volume = 1
+            var markers: [Marker] = []
+            var times = found.map(\.time)
+            if times.first.map({ $0 > 0 }) ?? true { times.insert(0, at: 0) }
+            for t in times {
+                var m = Marker(id: 0, time: t, amp: 1, content: .clip(sliceSlot))
+                m.from = t
+                markers.append(m)
+            }
+            doc.tracks = [Track(name: "slices", markers: MarkerList(markers))]
+        } else if options.split {
+            doc.tracks = Band.allCases.map { band in
+                Track(name: band.track.name, markers: MarkerList(found.filter { $0.bands.contains(band) }.map {
+                    Marker(id: 0, time: $0.time, amp: amp($0), content: .clip(band.track.slot))
+                }))
+            }
+        } else {
+            doc.tracks = [Track(name: "onsets", markers: MarkerList(found.map {
+                Marker(id: 0, time: $0.time, amp: amp($0), content: .clip(6))
+            }))]
+        }
+        // Markers were made with any ids: number them as a loaded document is.
+        return Document(tracks: doc.tracks, slots: doc.slots, groups: doc.groups, designer: doc.designer,
+                        transport: doc.transport, pattern: doc.pattern, seed: doc.seed)
+    }
+
+    /// Reads, detects and builds the document in one go; the onsets are returned too (for the report).
+    public static func document(path: String, options: Options) throws -> (Document, [Onset], Sound) {
+        let sound = try read(path)
+        var found = onsets(of: sound, settings: options.settings)
+        if options.split { found = split(found, sound: sound) }
+        return (try document(sound, onsets: found, options: options), found, sound)
+    }
+
+    /// The even grid that best explains onset times: its step is the shortest gap between onsets that most gaps
+    /// are near whole multiples of (searched from the median gap divided by 1...4), then fitted by least squares
+    /// of each onset on its grid line. The tempo counts a beat as the step doubled or halved into 70...180 BPM.
+    public static func grid(_ times: [Double]) -> (step: Double, bpm: Double, rms: Double)? {
+        guard times.count >= 3 else { return nil }
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
+        let median = gaps[gaps.count / 2]
+        var best: (step: Double, bpm: Double, rms: Double)?
+        for d in 1...4 {
+            let guess = median / Double(d)
+            guard guess > 0.04 else { break }
+            // Least squares of t_i = a + k_i * step, k_i the grid line each onset is nearest.
+            var step = guess
+            var rms = 0.0
+            for _ in 0..<3 {
+                let k = times.map { (($0 - times[0]) / step).rounded() }
+                let n = Double(times.count)
+                let mk = k.reduce(0, +) / n, mt = times.reduce(0, +) / n
+                var sxy = 0.0, sxx = 0.0
+                for i in times.indices { sxy += (k[i] - mk) * (times[i] - mt); sxx += (k[i] - mk) * (k[i] - mk) }
+                guard sxx > 0 else { break }
+                step = sxy / sxx
+                let a = mt - step * mk
+                rms = (zip(k, times).map { (a + $0 * step - $1) * (a + $0 * step - $1) }.reduce(0, +) / n).squareRoot()
+            }
+            // A finer grid explains any times; take it only when it explains them much better.
+            if best == nil || rms < best!.rms * 0.5 {
+                var bpm = 60 / step
+                while bpm > 180 { bpm /= 2 }
+                while bpm < 70 { bpm *= 2 }
+                best = (step, bpm, rms)
+            }
+        }
+        return best
+    }
+
+    /// A one-line summary: onsets found, and the grid and tempo they fit (`grid`).
+    public static func summary(_ onsets: [Onset], duration: Double) -> String {
+        var text = "\(onsets.count) onset\(onsets.count == 1 ? "" : "s") in \(DocumentFile.number((duration * 1000).rounded() / 1000)) s"
+        if let g = grid(onsets.map(\.time)) {
+            text += ", grid \(DocumentFile.number((g.step * 10000).rounded() / 10)) ms (rms \(DocumentFile.number((g.rms * 10000).rounded() / 10)) ms)"
+                + ", tempo \(DocumentFile.number((g.bpm * 10).rounded() / 10)) BPM"
+        }
+        return text
+    }
+}
