@@ -1,6 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
+import TemperaApp
+import TemperaAudio
 import TemperaCore
 import TemperaNet
 import TemperaTerminal
@@ -158,16 +161,28 @@ extension JoinCommand {
         } catch {
             throw CommandLineFailure.report("tempera: \(error)")
         }
-        joined.pan = pan
-        try joined.run(keyMap: keyMap, theme: chosen, paths: paths)
+        try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: OfflineWork(), keyMap: keyMap, theme: chosen,
+                       paths: paths)
     }
 }
 
 /// Notices from the host, gathered on the participant's queue.
-final class NoticeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
-    var last: String? { lock.lock(); defer { lock.unlock() }; return items.last }
-    func contains(_ s: String) -> Bool { lock.lock(); defer { lock.unlock() }; return items.contains { $0.contains(s) } }
+final class NoticeBox: Sendable {
+    private let items = Mutex<[String]>([])
+    func add(_ s: String) { items.withLock { $0.append(s) } }
+    var last: String? { items.withLock { $0.last } }
+    func contains(_ s: String) -> Bool { items.withLock { $0.contains { $0.contains(s) } } }
+}
+
+extension AudioEngine {
+    /// The engine of a player of a shared document: a larger buffer (playback is aimed at moments anyway), the
+    /// output's timing asked for rather than interpolated, its sound at `pan`; started.
+    static func sharedPlayer(pan: Double) -> AudioEngine {
+        let engine = AudioEngine()
+        engine.outputLatency = AudioEngine.aimedLatency
+        engine.aimed = true
+        engine.pan = pan
+        engine.start()
+        return engine
+    }
 }
