@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import TemperaCore
 #if canImport(Glibc)
 import Glibc
@@ -298,10 +299,7 @@ public final class DocumentHost: @unchecked Sendable {
 
     private func handle(_ m: JSONMessage, from client: Client) {
         if m["hello"] != nil { return hello(m, from: client) }
-        guard let key = client.key else {
-            client.connection.send(Wire.error("say hello first: {\"hello\":1,\"name\":\"NAME\"}"))
-            return
-        }
+        guard let key = client.key else { return stranger(client) }
         if let t = m["ping"]?.number {
             client.connection.send(Wire.pong(t, host: monotonicSeconds()))
             return
@@ -402,9 +400,10 @@ public final class DocumentHost: @unchecked Sendable {
                 guard client.connection.isOpen else { return }
                 client.key = key
                 client.judging = false
-                client.connection.maxOutbox = Int.max
-                for line in welcome { client.connection.send(line) }
                 client.connection.maxOutbox = options.participantOutbox
+                client.connection.send(welcome[0])
+                client.connection.sendWhole(welcome[1])
+                for line in welcome.dropFirst(2) { client.connection.send(line) }
                 client.connection.onOverflow = { [weak self, weak client] in
                     guard let self, let client else { return }
                     self.overflowed(client)
@@ -443,18 +442,19 @@ public final class DocumentHost: @unchecked Sendable {
             let line = Wire.snapshot(shared.session.document, seq: shared.seq)
             io.async {
                 client.resyncing = false
-                client.connection.maxOutbox = Int.max
-                client.connection.send(line)
-                client.connection.maxOutbox = self.options.participantOutbox
+                client.connection.sendWhole(line)
             }
         }
     }
 
+    /// A connection that sends anything but hello first is closed: until it is known, it gets nothing else.
+    private func stranger(_ client: Client) {
+        log("closed \(client.connection.peer): it did not say hello first")
+        refuse(client, "say hello first: {\"hello\":1,\"name\":\"NAME\"}")
+    }
+
     private func run(_ text: String, id: Int?, view: JSONMessage?, from client: Client) {
-        guard let key = client.key else {
-            client.connection.send(Wire.error("say hello first: {\"hello\":1,\"name\":\"NAME\"}"))
-            return
-        }
+        guard let key = client.key else { return stranger(client) }
         client.inFlight += 1
         if client.inFlight >= DocumentHost.maxInFlight { client.connection.hold(true) }
         queue.async { [self] in
@@ -583,20 +583,13 @@ public final class DocumentHost: @unchecked Sendable {
 }
 
 /// The log function, escaping what it is given.
-final class LogBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sink: @Sendable (String) -> Void = { _ in }
+final class LogBox: Sendable {
+    private let sink = Mutex<@Sendable (String) -> Void>({ _ in })
     var value: @Sendable (String) -> Void {
         get {
-            lock.lock()
-            defer { lock.unlock() }
-            let s = sink
+            let s = sink.withLock { $0 }
             return { s(DocumentHost.escaped($0)) }
         }
-        set {
-            lock.lock()
-            sink = newValue
-            lock.unlock()
-        }
+        set { sink.withLock { $0 = newValue } }
     }
 }

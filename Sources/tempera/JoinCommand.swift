@@ -99,7 +99,7 @@ struct JoinCommand: ParsableCommand {
             let (open, seq, connected) = participant.sync { ($0.unanswered.count, $0.seq, $0.connected) }
             if !connected && notices.contains("token") { break }
             if participant.sync({ $0.endedBeforeWelcome }) {
-                let why = link?.lastError() ?? notices.last ?? "the host closed the connection"
+                let why = link?.lastError() ?? notices.lastSaidByHost ?? "the host closed the connection"
                 throw CommandLineFailure.report("tempera: " + why)
             }
             if open == 0 {
@@ -171,6 +171,10 @@ final class NoticeBox: Sendable {
     private let items = Mutex<[String]>([])
     func add(_ s: String) { items.withLock { $0.append(s) } }
     var last: String? { items.withLock { $0.last } }
+    /// The last notice the host sent (not the participant's own word that the connection ended).
+    var lastSaidByHost: String? {
+        items.withLock { list in list.last { !$0.hasPrefix("the connection ended before") } ?? list.last }
+    }
     func contains(_ s: String) -> Bool { items.withLock { $0.contains { $0.contains(s) } } }
 }
 
