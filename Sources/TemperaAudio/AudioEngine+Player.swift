@@ -26,6 +26,8 @@ extension AudioEngine: Player {
         s.isLoading = isLoading
         s.heardTempo = heardTempo
         if let peers = linkPeers, let bpm = linkTempo { s.link = LinkState(peers: peers, bpm: bpm) }
+        if sendsClock { s.clock = "out" }
+        if followsClock { s.clock = "in" + (clockTempo.map { String(format: " %.1f bpm", $0) } ?? "") }
         return s
     }
 }

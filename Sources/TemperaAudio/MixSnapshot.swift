@@ -143,6 +143,9 @@ struct MixSnapshot {
     var meter = 4
     /// The cycle tracks the sections point into (nil: none).
     var cycles: UnsafeMutablePointer<MixCycle>? = nil
+    /// MIDI in: for each note 0...127, the slot index (0...15) a note-on plays, -1 for none
+    /// (`ClipSlot.midiInSlots`).
+    var midiIn: UnsafeMutablePointer<Int8>? = nil
 
     /// The output frame offset of `time` in pass `pass` of section `section`, song pass `songPass`: exactly
     /// `SongTiming.frame`, which for the loop (one section, offset 0, pass 0 of the song) is

@@ -107,6 +107,9 @@ final class PublishedSnapshot {
             previewData: preview.map { UnsafePointer($0.buffer.data) }, previewFrames: preview?.buffer.frames ?? 0,
             previewSerial: preview?.serial ?? 0, beat: doc.transport.beat, meter: max(1, doc.transport.meter),
             cycles: cycles))
+        let midiIn = UnsafeMutablePointer<Int8>.allocate(capacity: 128)
+        for (n, slot) in ClipSlot.midiInSlots(doc.slots).enumerated() { (midiIn + n).initialize(to: Int8(slot.map { $0 - 1 } ?? -1)) }
+        pointer.pointee.midiIn = midiIn
     }
 
     static func click(_ t: Transport, sound: ClickSound?) -> MixClick {
@@ -127,6 +130,7 @@ final class PublishedSnapshot {
             for i in 0..<cycleCount { c[i].events.deallocate() }
             c.deallocate()
         }
+        pointer.pointee.midiIn?.deallocate()
         pointer.deallocate()
     }
 }

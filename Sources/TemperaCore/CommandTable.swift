@@ -67,7 +67,7 @@ public enum CommandTable {
         // Time that bends
         Command.TempoAt.self, Command.BPMAt.self, Command.TempoClear.self, Command.TrackCycle.self, Command.TrackRatio.self,
         // Sounds
-        Command.Slot.self, Command.KitList.self, Command.KitLoad.self,
+        Command.Slot.self, Command.KitList.self, Command.KitLoad.self, Command.MidiMap.self,
         // Placing markers and clips
         Command.Cursor.self, Command.MarkerAdd.self, Command.Pulse.self, Command.ClipMode.self, Command.Snap.self,
         Command.ChooseClip.self, Command.DrawGroup.self, Command.Draw.self, Command.TypeCode.self, Command.Fill.self,

@@ -14,6 +14,9 @@ public struct PadHit: Equatable, Sendable {
     /// play (`Int.max`: endless).
     public var song: SongTiming?
     public var songPasses: Int
+    /// A hit from MIDI in: its note, and the output frame it arrived on (nil for a key or a click).
+    public var midiNote: Int?
+    public var arrivalFrame: Int64?
 
     /// The loop's timing when the loop played through a tempo map (nil: at one tempo, where the clock's music is
     /// exact): a hit heard during a ramp lands at its document time through the map's inverse.
