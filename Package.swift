@@ -34,20 +34,30 @@ let package = Package(
 
         // The document, commands, undo, command language, temperaments, schedule compiler: pure Swift.
         .target(name: "TemperaCore", linkerSettings: [.linkedLibrary("m")]),
-        // Samples, voices, mixer, the engine and its output backends.
-        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth", "CLink",
-                                                     "CJack", "CAubio"]),
+        // The player as the editor and the command-line players see it: the `Player` protocol, its status snapshot,
+        // the playhead clock and pad hits, and the controller that decides when to republish. No C, no engine.
+        .target(name: "TemperaPlayback", dependencies: ["TemperaCore"]),
+        // Samples, voices, mixer, the engine and its output backends; the engine implements `Player`.
+        .target(name: "TemperaAudio", dependencies: ["TemperaCore", "TemperaPlayback", "CPulse", "CSndfile", "CSamplerate",
+                                                     "CFluidSynth", "CLink", "CJack", "CAubio"]),
         // Hydrogen drumkits and songs, read with libxml2 where they are installed.
         .target(name: "TemperaKits", dependencies: ["TemperaCore", "TemperaXML"]),
         // libxml2 behind a small element tree (its own module: see XMLTree).
         .target(name: "TemperaXML", dependencies: ["CXML2"]),
         // Sharing a document over TCP: the host, participants and their line protocol (Dispatch, no C).
         .target(name: "TemperaNet", dependencies: ["TemperaCore"]),
-        // Screen, panes, key maps, themes, the editor loop.
-        .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaAudio", "CNcursesw"]),
+        // The shipped themes and default key map (Shipped/Themes, Shipped/Keymaps), compiled in as bytes.
+        .target(name: "TemperaShipped", path: "Shipped", resources: [.embedInCode("Themes"), .embedInCode("Keymaps")]),
+        // Screen, panes, key maps, themes, the editor loop. It plays through `Player` only: it must not depend on
+        // TemperaAudio.
+        .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaShipped", "CNcursesw"]),
+
+        // What the subcommands run beyond their flags, where unit tests reach it: the editor on a shared document
+        // (`join`, `edit --serve`), pads played from a feed (`play --pads`). Through `Player` only.
+        .target(name: "TemperaApp", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaNet", "TemperaTerminal"]),
 
         .executableTarget(name: "tempera", dependencies: [
-            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet",
+            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet", "TemperaApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
@@ -64,9 +74,13 @@ let package = Package(
         .testTarget(name: "TemperaKitsTests", dependencies: ["TemperaKits", "TemperaCore", "TemperaAudio",
                                                             "TemperaTerminal", "TemperaTestSupport"]),
         .testTarget(name: "TemperaNetTests", dependencies: ["TemperaNet", "TemperaCore", "TemperaTestSupport"]),
+        .testTarget(name: "TemperaPlaybackTests", dependencies: ["TemperaPlayback", "TemperaAudio", "TemperaCore",
+                                                                 "TemperaTestSupport"]),
+        .testTarget(name: "TemperaAppTests", dependencies: ["TemperaApp", "TemperaPlayback", "TemperaAudio", "TemperaCore",
+                                                            "TemperaNet", "TemperaTerminal", "TemperaTestSupport"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",
-                                                                 "TemperaTestSupport"]),
+                                                                 "TemperaPlayback", "TemperaShipped", "TemperaTestSupport"]),
     ]
 )
 

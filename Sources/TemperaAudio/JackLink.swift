@@ -72,6 +72,13 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
             left[done + i] = scratch[2 * i]
             right[done + i] = scratch[2 * i + 1]
         }
+        if let midiOutBuffer {
+            let midi = render.pointee.midi
+            for k in 0..<midi.count {
+                let m = midi.messages[k]
+                _ = CJack_midi_write(midiOutBuffer, jack_nframes_t(done + m.offset), m.b0, m.b1, m.b2, Int32(m.size))
+            }
+        }
         done += n
     }
     var range = jack_latency_range_t()

@@ -30,7 +30,7 @@ extension MidiExport {
         var layers: [[Double?]] = []
         let lengths: [Double?] = slots.enumerated().map { i, slot in
             layers.append([])
-            guard !slot.isEmpty, slot.mode == .oneShot else { return nil }
+            guard !slot.isEmpty, !slot.isSilentMidi, slot.mode == .oneShot else { return nil }
             if slot.soundFont != nil && slot.layers.isEmpty {
                 let (note, problem) = fonts.sample(for: slot, baseDirectory: baseDirectory)
                 if let problem { warnings.append("slot \(i + 1): \(problem)") }

@@ -52,6 +52,9 @@ struct MixSlot {
     var panRight: Float
     /// Choke group, 0 for none.
     var choke: Int32
+    /// MIDI out: the channel, 0...15, or -1 for none; the note.
+    var midiChannel: Int8 = -1
+    var midiNote: UInt8 = 60
 
     /// The layer an amplitude plays (`ClipSlot.layer(for:)`), from the snapshot's layer table.
     @inline(__always)

@@ -62,7 +62,9 @@ final class PublishedSnapshot {
                 attackFrames: max(1, Int(max(slot.attack / 1000, Fades.minimumAttack) * rate)),
                 decayFrames: decay,
                 releaseFrames: max(1, Int(max(slot.release / 1000, Fades.minimumRelease) * rate)),
-                panLeft: Float(pan.left), panRight: Float(pan.right), choke: Int32(slot.choke)))
+                panLeft: Float(pan.left), panRight: Float(pan.right), choke: Int32(slot.choke),
+                midiChannel: slot.midiChannel.map { Int8(clamping: $0 - 1) } ?? -1,
+                midiNote: UInt8(clamping: min(max(slot.midiOutNote, 0), 127))))
         }
         let gains = UnsafeMutablePointer<Float>.allocate(capacity: max(trackGains.count, 1))
         for (i, g) in trackGains.enumerated() { (gains + i).initialize(to: Float(g)) }

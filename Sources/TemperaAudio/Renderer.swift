@@ -8,6 +8,10 @@ import TemperaCore
 /// Only the thread that owns the output (or the offline writer) calls `render`.
 struct RenderState {
     static let voiceCapacity = 80
+    /// Events one pass of the sequencer lists before they are played (more in a block: it goes on after them).
+    static let dueCapacity = 256
+    /// Pads waiting for the next block.
+    static let incomingCapacity = 128
 
     var shared: UnsafeMutablePointer<EngineShared>
     var snapshot: UnsafeMutablePointer<MixSnapshot>?
@@ -84,6 +88,13 @@ struct RenderState {
     let stealFrames: Int
     /// Following an Ableton Link session (see `LinkFollow`).
     var link = LinkFollow()
+    /// The sequencer's list of what is due in the block being rendered, played by the sampler and the MIDI output.
+    var due: DueEvents
+    /// Pads played for the next block (from the transport ring, at its start; from MIDI in, on their frames),
+    /// in the order of their offsets: the sequencer merges them into `due`.
+    var incoming: DueEvents
+    /// The MIDI output: what the block sends, and the note-offs still to come.
+    var midi: MidiOut
 
     /// Allocates a render state (editor thread). Free it with `destroy` once no thread renders with it.
     static func make(rate: Double, shared: UnsafeMutablePointer<EngineShared>) -> UnsafeMutablePointer<RenderState> {
@@ -95,7 +106,9 @@ struct RenderState {
         p.initialize(to: RenderState(shared: shared, rate: rate, played: .make(), voices: voices, slotScratch: scratch,
                                      trackSmoothing: Float(1 - exp(-1 / (0.003 * rate))),
                                      masterSmoothing: Float(1 - exp(-1 / (0.005 * rate))),
-                                     stealFrames: max(1, Int(Fades.steal * rate))))
+                                     stealFrames: max(1, Int(Fades.steal * rate)),
+                                     due: .make(capacity: dueCapacity), incoming: .make(capacity: incomingCapacity),
+                                     midi: .make()))
         p.pointee.limiterRelease = Float(1 - exp(-1 / (limiterReleaseSeconds * rate)))
         return p
     }
@@ -104,6 +117,9 @@ struct RenderState {
         p.pointee.voices.deallocate()
         p.pointee.slotScratch.deallocate()
         p.pointee.played.deallocate()
+        p.pointee.due.deallocate()
+        p.pointee.incoming.deallocate()
+        p.pointee.midi.deallocate()
         p.deinitialize(count: 1)
         p.deallocate()
     }
@@ -122,12 +138,19 @@ struct RenderState {
         // With nothing sounding, a volume change cannot click: the master takes it at once.
         s.pointee.anyVoiceSounded = false
         for v in 0..<voiceCapacity where s.pointee.voices[v].active { s.pointee.anyVoiceSounded = true; break }
+        s.pointee.midi.beginBlock(frame: s.pointee.frame, count: count)
         var f = 0
         while f < count {
-            let end = s.pointee.fireDueEvents(upTo: count, offset: f)
-            s.pointee.mixVoices(into: out + 2 * f, count: end - f, firstFrame: s.pointee.frame + Int64(f))
+            // The sequencer lists what is due (up to the list's capacity); the sampler and the MIDI output play it.
+            let end = s.pointee.sequence(from: f, upTo: count)
+            s.pointee.playDue(into: out, from: f, to: end)
+            s.pointee.midi.play(s.pointee.due, snapshot: s.pointee.snapshot, rate: s.pointee.rate)
+            s.pointee.due.clear()
             f = end
         }
+        s.pointee.midi.endBlock()
+        // Pads listed for frames beyond this block keep their place in the next one.
+        s.pointee.incoming.shift(by: count)
         s.pointee.applyMaster(out, count: count)
         s.pointee.frame += Int64(count)
         // Stopped: the musical position stands still while the clock runs on.
@@ -199,8 +222,9 @@ struct RenderState {
             while countInNext < countInBeats {
                 let at = countInStart + Int64((Double(countInNext) * countInBeatFrames).rounded())
                 if at > now { break }
+                if due.isFull { return offset }
                 if let snap = snapshot {
-                    fireClick(accent: countInNext % countInMeter == 0, snap.pointee.click, seq: snap.pointee.seq)
+                    queueClick(accent: countInNext % countInMeter == 0, snap.pointee.click, seq: snap.pointee.seq, at: offset)
                 }
                 countInNext += 1
             }
@@ -231,7 +255,8 @@ struct RenderState {
                 let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
                                          time: sn.click.time(clickNext, start: sec.start), rate: rate)
                 if at <= now {
-                    fireClick(accent: clickNext % sn.click.meter == 0, sn.click, seq: sn.seq)
+                    if due.isFull { return offset }
+                    queueClick(accent: clickNext % sn.click.meter == 0, sn.click, seq: sn.seq, at: offset)
                     clickNext += 1
                     continue
                 }
@@ -241,11 +266,12 @@ struct RenderState {
                 let ev = sec.events[next]
                 let at = base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.time, rate: rate)
                 if at <= now {
+                    if due.isFull { return offset }
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
                     // waits for the next pass. (A pass with more markers than the table holds records only the
                     // first ones; the others play as before, unguarded.)
                     if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker) ^ UInt64(UInt32(bitPattern: ev.hit)) << 56) {
-                        fire(ev, snap: snap)
+                        queue(ev, snap: snap, at: offset)
                     }
                     lastFired = ev.time
                     next += 1
@@ -286,8 +312,17 @@ struct RenderState {
     /// The track number pad voices carry: no track's either, and a pause does not stop them.
     static let padTrack: Int32 = -3
 
+    /// Lists a metronome click (the accent on a bar's first beat) as due at `offset`.
+    private mutating func queueClick(accent: Bool, _ click: MixClick, seq: Int, at offset: Int) {
+        guard click.on, click.level > 0 else { return }
+        var e = DueEvent(kind: .click, offset: offset, frame: frame + Int64(offset), track: Self.clickTrack, slot: 0, amp: 1)
+        e.accent = accent
+        e.seq = seq
+        due.append(e)
+    }
+
     /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
-    private mutating func fireClick(accent: Bool, _ click: MixClick, seq: Int) {
+    private mutating func startClick(accent: Bool, _ click: MixClick, seq: Int) {
         guard click.on, click.level > 0, let data = accent ? click.accent : click.normal else { return }
         let frames = accent ? click.accentFrames : click.normalFrames
         guard frames > 0 else { return }
@@ -360,11 +395,12 @@ struct RenderState {
         return count
     }
 
-    private mutating func fire(_ ev: MixEvent, snap: UnsafeMutablePointer<MixSnapshot>) {
+    /// Lists a schedule event as due at `offset`: the sequencer's half of a marker's onset. Everything that
+    /// depends on where the music stands (the `?` drawn for this pass, the layer, a gate's end) is settled here.
+    private mutating func queue(_ ev: MixEvent, snap: UnsafeMutablePointer<MixSnapshot>, at offset: Int) {
+        let at = frame + Int64(offset)
         if ev.isCut {
-            for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].track == ev.track {
-                voices[v].release(over: voices[v].releaseFrames)
-            }
+            due.append(DueEvent(kind: .cut, offset: offset, frame: at, track: ev.track, slot: 0, amp: 0))
             return
         }
         let sn = snap.pointee
@@ -375,12 +411,30 @@ struct RenderState {
             : Schedule.randomClip(seed: sn.seed, pool: sn.randomPool, key: ev.randomKey, pass: draw)
         guard (1...16).contains(clip) else { return }
         let slot = sn.slots[clip - 1]
-        guard slot.layerCount > 0 else { return }
         var layerIndex = Int(ev.layer)
         if layerIndex < 0 || layerIndex >= slot.layerCount {
             layerIndex = slot.layerCount > 1 ? slot.layer(for: ev.amp, in: sn.layers) : 0
         }
-        let layer = sn.layers[slot.firstLayer + layerIndex]
+        var e = DueEvent(kind: .onset, offset: offset, frame: at, track: ev.track, slot: Int32(clip), amp: ev.amp,
+                         layer: Int32(layerIndex))
+        e.gateEndFrame = base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.gateEnd, rate: rate)
+        if slot.gate { e.releaseAt = e.gateEndFrame }
+        e.gatePass = pass
+        e.gateTime = ev.gateEnd
+        e.gateSection = section
+        e.gateSongPass = songPass
+        e.seq = sn.seq
+        e.from = ev.from
+        due.append(e)
+    }
+
+    /// The sampler's half of an onset: the choke, and a voice for the slot's layer.
+    private mutating func startOnset(_ e: DueEvent, snap: UnsafeMutablePointer<MixSnapshot>) {
+        let sn = snap.pointee
+        let clip = Int(e.slot)
+        let slot = sn.slots[clip - 1]
+        guard slot.layerCount > 0 else { return }
+        let layer = sn.layers[slot.firstLayer + min(Int(e.layer), slot.layerCount - 1)]
         // The choke: this onset fades out the other slots of its group, even when it is itself silent.
         if slot.choke != 0 {
             for v in 0..<Self.voiceCapacity
@@ -389,25 +443,83 @@ struct RenderState {
             }
         }
         guard let data = layer.data, layer.frames > 0 else { return }
-        let targetGain = Int(ev.track) < sn.trackCount ? sn.trackGains[Int(ev.track)] : 0
-        guard targetGain > 0, ev.amp > 0, slot.gain > 0, layer.gain > 0 else { return }
+        let targetGain = Int(e.track) < sn.trackCount ? sn.trackGains[Int(e.track)] : 0
+        guard targetGain > 0, e.amp > 0, slot.gain > 0, layer.gain > 0 else { return }
 
         let v = allocateVoice()
         anyVoiceSounded = true
         order &+= 1
         // A slot's single file has gain 1, so `* layer.gain` leaves it exactly as before layers existed.
         voices[v] = Voice(
-            active: true, stolen: false, track: ev.track, slot: Int32(clip), choke: slot.choke, data: data,
-            frames: layer.frames, position: ev.from > 0 ? min(layer.frames, Int((ev.from * rate).rounded())) : 0,
-            gain: Float(ev.amp) * slot.gain * layer.gain, panLeft: slot.panLeft, panRight: slot.panRight,
+            active: true, stolen: false, track: e.track, slot: Int32(clip), choke: slot.choke, data: data,
+            frames: layer.frames, position: e.from > 0 ? min(layer.frames, Int((e.from * rate).rounded())) : 0,
+            gain: Float(e.amp) * slot.gain * layer.gain, panLeft: slot.panLeft, panRight: slot.panRight,
             trackGain: targetGain, level: 0, stage: .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
-            releaseAt: slot.gate
-                ? base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.gateEnd, rate: rate)
-                : Int64.max,
-            gatePass: pass, gateTime: ev.gateEnd, gateSection: section, gateSongPass: songPass, seq: sn.seq,
-            order: order)
+            releaseAt: e.releaseAt,
+            gatePass: e.gatePass, gateTime: e.gateTime, gateSection: e.gateSection, gateSongPass: e.gateSongPass,
+            seq: e.seq, order: order)
+    }
+
+    // MARK: - The sequencer and the sampler
+
+    /// The sequencer: lists in `due` what falls in the block from `offset` on (the schedule's onsets and cuts, the
+    /// metronome, pads waiting in `incoming`), in the order of their frames, and returns where the listing stopped:
+    /// `count`, or earlier when the list is full (the rest is listed once it has been played).
+    mutating func sequence(from offset: Int, upTo count: Int) -> Int {
+        var g = offset
+        while g < count {
+            // A pad waiting for a later frame of this block ends the segment there.
+            let cap = incoming.count > 0 ? min(count, max(g, incoming[0].offset)) : count
+            let next = fireDueEvents(upTo: cap, offset: g)
+            if due.isFull { return g }
+            // Pads due now, after the schedule's events of the same frame.
+            while incoming.count > 0, incoming[0].offset <= g {
+                if due.isFull { return g }
+                var e = incoming[0]
+                e.offset = g
+                e.frame = frame + Int64(g)
+                due.append(e)
+                incoming.removeFirst(1)
+            }
+            g = next
+        }
+        return count
+    }
+
+    /// The sampler: mixes the voices from `offset` to `end`, starting each listed event's sound on its frame.
+    private mutating func playDue(into out: UnsafeMutablePointer<Float>, from offset: Int, to end: Int) {
+        var at = offset
+        for i in 0..<due.count {
+            let e = due[i]
+            if e.offset > at {
+                mixVoices(into: out + 2 * at, count: e.offset - at, firstFrame: frame + Int64(at))
+                at = e.offset
+            }
+            switch e.kind {
+            case .onset:
+                if let snap = snapshot { startOnset(e, snap: snap) }
+            case .cut:
+                for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].track == e.track {
+                    voices[v].release(over: voices[v].releaseFrames)
+                }
+            case .click:
+                if let snap = snapshot { startClick(accent: e.accent, snap.pointee.click, seq: e.seq) }
+            case .pad:
+                startPad(slot: Int(e.slot) - 1, velocity: Float(e.amp))
+            }
+        }
+        if end > at { mixVoices(into: out + 2 * at, count: end - at, firstFrame: frame + Int64(at)) }
+    }
+
+    /// Lists a pad hit for the next block, `offset` frames into it (0 for a key: at once).
+    mutating func queuePad(slot: Int, velocity: Float, offset: Int = 0) {
+        guard (0..<EngineShared.slotCount).contains(slot), velocity > 0 else { return }
+        var e = DueEvent(kind: .pad, offset: max(0, offset), frame: 0, track: Self.padTrack, slot: Int32(slot + 1),
+                         amp: Double(min(velocity, 1)))
+        e.seq = snapshot?.pointee.seq ?? 0
+        incoming.append(e)
     }
 
     /// A free voice; at the polyphony limit the oldest sounding voice is stolen (it fades out in a few ms).
@@ -606,6 +718,8 @@ struct RenderState {
             countingIn = false
             // A pause stops the music; pads ring on (they are not the music's). Silence stops everything.
             releaseAll(pads: c.kind == .silence)
+            // Notes sent to MIDI end with it.
+            midi.endAll = true
         case .rewind:
             restart()
         case .playAt:
@@ -639,7 +753,7 @@ struct RenderState {
             }
             jump(to: Int(c.value), snap)
         case .pad:
-            startPad(slot: Int(c.value), velocity: c.level)
+            queuePad(slot: Int(c.value), velocity: c.level)
         }
     }
 

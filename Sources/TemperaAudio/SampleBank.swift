@@ -40,7 +40,8 @@ public final class SampleBank: @unchecked Sendable {
         let kitMissing = !FileManager.default.fileExists(atPath: kitFolder, isDirectory: &isFolder) || !isFolder.boolValue
         var kitSlots: [Int] = []
         for (i, slot) in slots.enumerated() {
-            guard !slot.isEmpty else { buffers.append([]); continue }
+            // A slot that only sends MIDI is silent here.
+            guard !slot.isEmpty, !slot.isSilentMidi else { buffers.append([]); continue }
             if slot.soundFont != nil && slot.layers.isEmpty {
                 let (bands, problem) = soundFonts.samples(for: slot, baseDirectory: baseDirectory)
                 if let problem { warnings.append("slot \(i + 1): \(problem)") }

@@ -278,3 +278,8 @@ public final class SoundFontBank {
         return SampleBuffer(stereo: out, sampleRate: sampleRate)
     }
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension SoundFontBank: Sendable {}

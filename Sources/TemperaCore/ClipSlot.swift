@@ -44,6 +44,18 @@ public struct ClipSlot: Hashable, Sendable {
     /// slot in the same group (the closed hat stops the open hat).
     public var choke: Int = 0
 
+    /// MIDI out (`slot N midi=CH[:NOTE]`): the channel (1...16) the slot's onsets are sent on, nil for none.
+    public var midiChannel: Int?
+    /// The note sent (nil: the slot's `note`, else the General MIDI drum note of its name; see `midiOutNote`).
+    public var midiNote: Int?
+
+    /// The note MIDI out sends for this slot: its MIDI note, else its `note`, else the General MIDI drum note of
+    /// its name, else 60.
+    public var midiOutNote: Int { midiNote ?? note ?? GeneralMIDI.drumNote(forName: name) ?? 60 }
+
+    /// A slot that only sends MIDI: it has a channel and no file, layers or SoundFont, and is silent inside tempera.
+    public var isSilentMidi: Bool { midiChannel != nil && file == nil && layers.isEmpty && soundFont == nil }
+
     /// The choke groups a slot may join.
     public static let chokeGroups = 1...64
 
@@ -89,7 +101,7 @@ public struct ClipSlot: Hashable, Sendable {
     public static let bankRange = 0...16383
 
     /// True when the slot has nothing to play.
-    public var isEmpty: Bool { file == nil && note == nil && layers.isEmpty }
+    public var isEmpty: Bool { file == nil && note == nil && layers.isEmpty && midiChannel == nil }
 
     /// The layer an amplitude plays: the first (in order) whose [min, max] holds it; in a gap between ranges, the
     /// nearest range (ties to the earlier layer). Nil when the slot has no layers. No allocation: the audio

@@ -39,7 +39,22 @@ public enum GrooveCommand: Hashable, Sendable {
 extension LineParser {
     /// `prob`, `ratchet`, `humanize` and `groove ...`, the head word already read.
     mutating func parseGroove(_ head: Word) throws -> GrooveCommand {
-        switch head.text {
+        guard head.text == "groove" else { return try parseGrooveArguments(head.text) }
+        let u = "groove extract N [grid=G] | groove apply N [time=S] [amp=S]"
+        let verb = try next("extract or apply", usage: u)
+        if isKeyword(verb, "extract") { return try parseGrooveArguments("groove extract") }
+        if isKeyword(verb, "apply") { return try parseGrooveArguments("groove apply") }
+        var message = "unknown groove command '\(Limits.echo(verb.text))' (\(u))"
+        if let near = Self.nearest(verb.text, in: ["extract", "apply"]) {
+            message = "unknown groove command '\(Limits.echo(verb.text))' (did you mean '\(near)'?)"
+        }
+        throw fail(message, at: verb)
+    }
+
+    /// The arguments of one groove form (`prob`, `ratchet`, `humanize`, `groove extract`, `groove apply`), read
+    /// after its words.
+    mutating func parseGrooveArguments(_ form: String) throws -> GrooveCommand {
+        switch form {
         case "prob":
             let u = "prob P"
             let p = try number(try next("P", usage: u), "prob", { (0...1).contains($0) }, "must be from 0 to 1")
@@ -70,25 +85,30 @@ extension LineParser {
             let amp = try opts["amp"].map { try number($0, "amp", { (0...1).contains($0) }, "must be from 0 to 1") } ?? 0
             let seed = try opts["seed"].map { UInt64(try integer($0, "seed", 0...Int(Int32.max))) }
             return .humanize(time: time, amp: amp, seed: seed)
+        case "groove extract":
+            let u = "groove extract N [grid=G]"
+            let n = try integer(try next("N", usage: u), "group", GroupBank.range)
+            let opts = try options(["grid"], usage: u)
+            return .extract(n, grid: try opts["grid"].map { try integer($0, "grid", 1...CommandParser.maxQuantize) })
         default:
-            let u = "groove extract N [grid=G] | groove apply N [time=S] [amp=S]"
-            let verb = try next("extract or apply", usage: u)
-            if isKeyword(verb, "extract") {
-                let n = try integer(try next("N", usage: u), "group", GroupBank.range)
-                let opts = try options(["grid"], usage: "groove extract N [grid=G]")
-                return .extract(n, grid: try opts["grid"].map { try integer($0, "grid", 1...CommandParser.maxQuantize) })
+            let u = "groove apply N [time=S] [amp=S]"
+            let n = try integer(try next("N", usage: u), "group", GroupBank.range)
+            let opts = try options(["time", "amp"], usage: u)
+            func fraction(_ key: String) throws -> Double {
+                try opts[key].map { try number($0, key, { (0...1).contains($0) }, "must be from 0 to 1") } ?? 1
             }
-            if isKeyword(verb, "apply") {
-                let n = try integer(try next("N", usage: u), "group", GroupBank.range)
-                let opts = try options(["time", "amp"], usage: "groove apply N [time=S] [amp=S]")
-                func fraction(_ key: String) throws -> Double {
-                    try opts[key].map { try number($0, key, { (0...1).contains($0) }, "must be from 0 to 1") } ?? 1
-                }
-                return .apply(n, time: try fraction("time"), amp: try fraction("amp"))
-            }
-            var message = "unknown groove command '\(Limits.echo(verb.text))' (\(u))"
-            if let near = Self.nearest(verb.text, in: ["extract", "apply"]) { message = "unknown groove command '\(Limits.echo(verb.text))' (did you mean '\(near)'?)" }
-            throw fail(message, at: verb)
+            return .apply(n, time: try fraction("time"), amp: try fraction("amp"))
         }
+    }
+
+    /// `temper fit [max=N] [span=TIME]`, after its words.
+    mutating func parseTemperFit() throws -> TemperCommand {
+        let u = "temper fit [max=N] [span=TIME]"
+        let opts = try options(["max", "span"], usage: u)
+        let most = try opts["max"].map { try integer($0, "max", 2...64) } ?? 16
+        let span = try opts["span"].map {
+            try number($0, "span", { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
+        }
+        return .fit(max: most, span: span)
     }
 }

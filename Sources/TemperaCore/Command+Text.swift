@@ -39,6 +39,7 @@ extension Command {
             }
             if let pan = s.pan { out += " pan=\(n(pan))" }
             if let choke = s.choke { out += choke == 0 ? " choke=none" : " choke=\(choke)" }
+            if let ch = s.midiChannel { out += ch == 0 ? " midi=none" : " midi=\(ch)" + (s.midiNote.map { ":\($0)" } ?? "") }
             return out
         case .kitList: return "kit list"
         case .kitLoad(let name, let from): return "kit load \(q(name))" + (from == 1 ? "" : " from=\(from)")

@@ -141,11 +141,17 @@ public enum Command: Hashable, Sendable {
         public var soundFont: String?
         public var program: Int?
         public var bank: Int?
+        /// `midi=CH[:NOTE]`: MIDI out on channel CH (1...16), 0 for `midi=none`; the note it sends (nil: the slot's).
+        public var midiChannel: Int?
+        public var midiNote: Int?
 
         public init(file: String? = nil, note: Int? = nil, gain: Double? = nil, mode: ClipSlot.Mode? = nil,
                     attack: Double? = nil, decay: Double? = nil, release: Double? = nil, name: String? = nil,
                     soundFont: String? = nil, program: Int? = nil, bank: Int? = nil, clearNote: Bool = false,
-                    layers: [ClipSlot.Layer]? = nil, pan: Double? = nil, choke: Int? = nil) {
+                    layers: [ClipSlot.Layer]? = nil, pan: Double? = nil, choke: Int? = nil, midiChannel: Int? = nil,
+                    midiNote: Int? = nil) {
+            self.midiChannel = midiChannel
+            self.midiNote = midiNote
             self.clearNote = clearNote
             self.layers = layers
             self.pan = pan

@@ -616,7 +616,7 @@ struct LineParser {
 
     mutating func parseSlot() throws -> Command {
         let usage = "slot N file=PATH|note=MIDI|sf2=PATH|layer=MIN:MAX[:GAIN:PITCH]:PATH... [program=P] [bank=B] "
-            + "[gain=G] [pan=P] [choke=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS]"
+            + "[gain=G] [pan=P] [choke=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS] [midi=CH[:NOTE]|none]"
         let n = try integer(try next("N", usage: usage), "slot", ClipSlot.range)
         // `layer=` may repeat (one word per layer); every other setting is given once.
         var layerWords: [Word] = []
@@ -631,7 +631,7 @@ struct LineParser {
         reader.overrideWords = filtered
         reader.position = position
         let opts = try reader.options(["file", "note", "gain", "mode", "attack", "decay", "release", "name", "sf2",
-                                       "program", "bank", "pan", "choke"], usage: usage)
+                                       "program", "bank", "pan", "choke", "midi"], usage: usage)
         position = words.count
         if opts.isEmpty && layerWords.isEmpty && clearLayers == nil {
             throw CommandError("missing settings (\(usage))", column: missingColumn)
@@ -662,6 +662,7 @@ struct LineParser {
         s.decay = try opts["decay"].map { try ms($0, "decay") }
         s.release = try opts["release"].map { try ms($0, "release") }
         s.pan = try opts["pan"].map { try number($0, "pan", { (-1...1).contains($0) }, "must be from -1 to 1") }
+        if let m = opts["midi"] { (s.midiChannel, s.midiNote) = try midiOut(m) }
         if let c = opts["choke"] {
             let groups = ClipSlot.chokeGroups
             s.choke = c.text == "none" && !c.quoted ? 0 : try integer(c, "choke", 0...groups.upperBound)
@@ -870,14 +871,7 @@ struct LineParser {
             let a = try amp(try next("A", usage: u))
             try end(usage: u)
             return .amp(row: row, beat: beat, amp: a)
-        case "fit":
-            let u = "temper fit [max=N] [span=TIME]"
-            let opts = try options(["max", "span"], usage: u)
-            let most = try opts["max"].map { try integer($0, "max", 2...64) } ?? 16
-            let span = try opts["span"].map {
-                try number($0, "span", { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
-            }
-            return .fit(max: most, span: span)
+        case "fit": return try parseTemperFit()
         case "preset":
             let u = "temper preset swing|tigrigna|five-seven"
             let name = try next("NAME", usage: u)

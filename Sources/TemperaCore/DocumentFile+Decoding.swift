@@ -272,7 +272,7 @@ extension DocumentFile {
             for item in try array(v, "slots") {
                 let o = try Object(item, "a slot", allowed: ["slot", "name", "file", "note", "gain", "mode", "attack",
                                                              "decay", "release", "sf2", "program", "bank", "pan", "choke",
-                                                             "layers"])
+                                                             "layers", "midi", "midi_note"])
                 let numberValue = try o.required("slot", in: "a slot")
                 let n = try int(numberValue, "slot", ClipSlot.range)
                 if !seen.insert(n).inserted { throw numberValue.error("slot \(n) is given twice") }
@@ -302,6 +302,11 @@ extension DocumentFile {
                 if let x = o.optional("release") { s.release = try ms(x, "release") }
                 if let x = o.optional("pan") { s.pan = try double(x, "pan", { (-1...1).contains($0) }, "must be from -1 to 1") }
                 if let x = o.optional("choke") { s.choke = try int(x, "choke", 0...ClipSlot.chokeGroups.upperBound) }
+                if let x = o.optional("midi") { s.midiChannel = try int(x, "midi", 1...16) }
+                if let x = o.optional("midi_note") {
+                    if s.midiChannel == nil { throw x.error("\"midi_note\" needs a \"midi\" channel") }
+                    s.midiNote = try int(x, "midi_note", 0...127)
+                }
                 if let x = o.optional("layers") {
                     s.layers = try array(x, "layers").map { item in
                         let lo = try Object(item, "a layer", allowed: ["file", "min", "max", "gain", "pitch"])

@@ -62,6 +62,10 @@ public enum DocumentFile {
             out += ", \"release\": \(number(slot.release))"
             if slot.pan != 0 { out += ", \"pan\": \(number(slot.pan))" }
             if slot.choke != 0 { out += ", \"choke\": \(slot.choke)" }
+            if let ch = slot.midiChannel {
+                out += ", \"midi\": \(ch)"
+                if let n = slot.midiNote { out += ", \"midi_note\": \(n)" }
+            }
             if !slot.layers.isEmpty {
                 out += ", \"layers\": [" + slot.layers.map { l in
                     "{\"file\": \(string(l.file)), \"min\": \(number(l.min)), \"max\": \(number(l.max)), "

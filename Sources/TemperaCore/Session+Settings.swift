@@ -175,6 +175,13 @@ extension Session {
             guard pan.isFinite, (-1...1).contains(pan) else { throw CommandError("pan must be from -1 to 1") }
             slot.pan = pan
         }
+        if let ch = s.midiChannel {
+            guard (0...16).contains(ch), s.midiNote.map({ (0...127).contains($0) }) ?? true else {
+                throw CommandError("midi= is a channel 1-16 and a note 0-127 (CH:NOTE), or none")
+            }
+            slot.midiChannel = ch == 0 ? nil : ch
+            slot.midiNote = ch == 0 ? nil : s.midiNote
+        }
         if let choke = s.choke {
             guard choke == 0 || ClipSlot.chokeGroups.contains(choke) else {
                 throw CommandError("choke must be a group from 1 to \(ClipSlot.chokeGroups.upperBound), or none")

@@ -298,10 +298,7 @@ public final class DocumentHost: @unchecked Sendable {
 
     private func handle(_ m: JSONMessage, from client: Client) {
         if m["hello"] != nil { return hello(m, from: client) }
-        guard let key = client.key else {
-            client.connection.send(Wire.error("say hello first: {\"hello\":1,\"name\":\"NAME\"}"))
-            return
-        }
+        guard let key = client.key else { return stranger(client) }
         if let t = m["ping"]?.number {
             client.connection.send(Wire.pong(t, host: monotonicSeconds()))
             return
@@ -402,9 +399,10 @@ public final class DocumentHost: @unchecked Sendable {
                 guard client.connection.isOpen else { return }
                 client.key = key
                 client.judging = false
-                client.connection.maxOutbox = Int.max
-                for line in welcome { client.connection.send(line) }
                 client.connection.maxOutbox = options.participantOutbox
+                client.connection.send(welcome[0])
+                client.connection.sendWhole(welcome[1])
+                for line in welcome.dropFirst(2) { client.connection.send(line) }
                 client.connection.onOverflow = { [weak self, weak client] in
                     guard let self, let client else { return }
                     self.overflowed(client)
@@ -443,18 +441,19 @@ public final class DocumentHost: @unchecked Sendable {
             let line = Wire.snapshot(shared.session.document, seq: shared.seq)
             io.async {
                 client.resyncing = false
-                client.connection.maxOutbox = Int.max
-                client.connection.send(line)
-                client.connection.maxOutbox = self.options.participantOutbox
+                client.connection.sendWhole(line)
             }
         }
     }
 
+    /// A connection that sends anything but hello first is closed: until it is known, it gets nothing else.
+    private func stranger(_ client: Client) {
+        log("closed \(client.connection.peer): it did not say hello first")
+        refuse(client, "say hello first: {\"hello\":1,\"name\":\"NAME\"}")
+    }
+
     private func run(_ text: String, id: Int?, view: JSONMessage?, from client: Client) {
-        guard let key = client.key else {
-            client.connection.send(Wire.error("say hello first: {\"hello\":1,\"name\":\"NAME\"}"))
-            return
-        }
+        guard let key = client.key else { return stranger(client) }
         client.inFlight += 1
         if client.inFlight >= DocumentHost.maxInFlight { client.connection.hold(true) }
         queue.async { [self] in

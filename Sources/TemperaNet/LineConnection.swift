@@ -1,4 +1,5 @@
 import Dispatch
+import TemperaCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -97,6 +98,19 @@ final class LineConnection: @unchecked Sendable {
         flush()
     }
 
+    /// Queues a line that may be larger than `maxOutbox` on its own (the whole document): the limit counts
+    /// from what is queued after it, until it has gone out.
+    func sendWhole(_ line: String) {
+        guard isOpen else { return }
+        allowance = pending + line.utf8.count + 1
+        send(line)
+    }
+
+    /// The last byte that went out (a newline: the peer has whole lines).
+    private var lastSent: UInt8 = 0x0A
+    /// Bytes allowed beyond `maxOutbox` while a whole document goes out.
+    private var allowance = 0
+
     /// Bytes waiting to go out.
     var pending: Int { outbox.count - sent }
 
@@ -108,6 +122,7 @@ final class LineConnection: @unchecked Sendable {
             }
             if n > 0 {
                 sent += n
+                lastSent = outbox[sent - 1]
                 continue
             }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
@@ -122,17 +137,24 @@ final class LineConnection: @unchecked Sendable {
             outbox.removeFirst(sent)
             sent = 0
         }
-        let waiting = pending
-        if waiting > maxOutbox {
-            if let overflow = onOverflow {
-                // The owner resyncs the peer from a snapshot: what was queued is dropped.
-                outbox.removeAll(keepingCapacity: false)
-                sent = 0
-                overflow()
+        var waiting = pending
+        if allowance > 0, waiting <= maxOutbox { allowance = 0 }
+        if waiting > Limits.sum(maxOutbox, allowance) {
+            guard let overflow = onOverflow else {
+                close()
                 return
             }
-            close()
-            return
+            // The owner resyncs the peer from a snapshot: what was queued is dropped, except the rest of a line
+            // already partly sent, so the peer still reads whole lines.
+            if lastSent != 0x0A, let nl = outbox[sent...].firstIndex(of: 0x0A) {
+                outbox = Array(outbox[sent...nl])
+            } else {
+                outbox.removeAll(keepingCapacity: false)
+            }
+            sent = 0
+            allowance = 0
+            waiting = pending
+            overflow()
         }
         if waiting > 0, !writing {
             writing = true

@@ -117,7 +117,8 @@ public final class SharedDocument {
         var gone = participants.values.filter { !$0.connected }
         for p in gone where now - (p.leftAt ?? now) > SharedDocument.rememberSeconds { participants[p.key] = nil }
         gone = participants.values.filter { !$0.connected }
-        if gone.count > SharedDocument.rememberCount {
+        // Trimmed in batches, so that each leave costs little.
+        if gone.count > SharedDocument.rememberCount + 32 {
             for p in gone.sorted(by: { ($0.leftAt ?? 0) < ($1.leftAt ?? 0) }).prefix(gone.count - SharedDocument.rememberCount) {
                 participants[p.key] = nil
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TemperaCore
 
 /// Recovery files: a few seconds after the document changes, a copy goes to
@@ -33,10 +34,9 @@ public struct Autosave {
     public private(set) var claimed: String?
 
     /// The background writer: one serial queue, and the last failure for the editor thread to report.
-    private final class Writer: @unchecked Sendable {
+    private final class Writer: Sendable {
         private let queue = DispatchQueue(label: "tempera.autosave")
-        private let lock = NSLock()
-        private var failure: String?
+        private let failure = Mutex<String?>(nil)
 
         func write(_ document: Document, to path: String, in directory: String) {
             queue.async { [self] in
@@ -44,9 +44,7 @@ public struct Autosave {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                     try DocumentFile.save(document, to: path)
                 } catch {
-                    lock.lock()
-                    failure = "autosave failed: \(error)"
-                    lock.unlock()
+                    failure.withLock { $0 = "autosave failed: \(error)" }
                 }
             }
         }
@@ -55,11 +53,10 @@ public struct Autosave {
         func drain() { queue.sync {} }
 
         func takeFailure() -> String? {
-            lock.lock()
-            defer { lock.unlock() }
-            let f = failure
-            failure = nil
-            return f
+            failure.withLock { f in
+                defer { f = nil }
+                return f
+            }
         }
     }
 

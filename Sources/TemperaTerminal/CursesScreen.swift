@@ -353,3 +353,8 @@ private func cursesFatalHandler(_ sig: Int32) {
     signal(sig, SIG_DFL)
     raise(sig)
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension CursesScreen: Sendable {}

@@ -1,6 +1,6 @@
 import Foundation
-import TemperaAudio
 import TemperaCore
+import TemperaPlayback
 
 extension Dispatcher {
     /// `:export PATH`: the document as a Standard MIDI File (what `tempera export` writes): the song when the
@@ -8,11 +8,12 @@ extension Dispatcher {
     /// them; the file is written atomically, and the status line says where, or what went wrong, in one line.
     func exportMidi(_ argument: String) {
         guard !argument.isEmpty else { return say("export needs a file name: export song.mid", error: true) }
+        guard let offline else { return say("no MIDI writer in this session", error: true) }
         let path = Dispatcher.expand(argument)
         let doc = session.document
         let base = session.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
         let song = doc.song.plays
-        let (bytes, warnings) = MidiExport.export(doc, baseDirectory: base, song: song)
+        let (bytes, warnings) = offline.midi(doc, baseDirectory: base, song: song)
         do {
             try DocumentFile.writeAtomically(bytes, to: path)
         } catch {

@@ -1,6 +1,6 @@
 import Foundation
-import TemperaAudio
 import TemperaCore
+import TemperaPlayback
 
 extension Dispatcher {
     /// `:import FILE [split] [slice]` (the words may be written `--split`, `--slice`): a recording (any sound file
@@ -19,15 +19,15 @@ extension Dispatcher {
         let bytes: [UInt8]
         do { bytes = try DocumentFile.readFile(path) } catch { return fail(error) }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        if AudioImport.looksLikeAudio(bytes) {
+        if let offline, offline.isRecording(bytes) {
             do {
-                let (doc, onsets, sound) = try AudioImport.document(
-                    path: path, options: AudioImport.Options(split: split, slice: slice, fileReference: absolute))
+                let (doc, summary) = try offline.importRecording(path: path, split: split, slice: slice,
+                                                                 fileReference: absolute)
                 whenDiscarded {
                     self.replaceSession(Session(document: doc))
-                    self.say("imported \(path): " + AudioImport.summary(onsets, duration: sound.duration))
+                    self.say("imported \(path): " + summary)
                 }
-            } catch let error as AudioImport.ImportError {
+            } catch let error as OfflineError {
                 say(error.description, error: true)
             } catch {
                 fail(error)

@@ -1,8 +1,8 @@
-import TemperaAudio
 import TemperaCore
+import TemperaPlayback
 
 /// The Pads tab's keys and clicks, and recording. A pad goes to the audio thread through the engine's transport
-/// ring (`AudioEngine.hitPad`), so it sounds from the next block whatever the loop does. While a take runs, the hit
+/// ring (`Player.hitPad`), so it sounds from the next block whatever the loop does. While a take runs, the hit
 /// becomes a `record take` command at the time it was heard (the playhead when the key arrived, minus the output
 /// latency), inside the take's transaction: heard from the next pass, and one undo step when the take ends.
 extension Dispatcher {
@@ -17,7 +17,7 @@ extension Dispatcher {
         let name = session.document.slot(slot).name
         var message = "pad \(slot)" + (name.isEmpty ? "" : " " + name) + " " + PadsTab.percent(hit.velocity)
         if session.document.slot(slot).isEmpty { message += " (an empty slot: nothing sounds)" }
-        if session.takeOpen, hit.velocity > 0, engine.isCountingIn {
+        if session.takeOpen, hit.velocity > 0, engine.state.isCountingIn {
             // The music has not started: nothing is heard to place the hit in.
             message += " (count-in: not recorded)"
         } else if session.takeOpen, hit.velocity > 0, let (_, time) = hit.timeline {

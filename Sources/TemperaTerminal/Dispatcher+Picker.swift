@@ -1,5 +1,6 @@
 import Foundation
 import TemperaCore
+import TemperaPlayback
 
 /// The file and kit chooser of the Clips tab: keys move through it, Enter opens a folder or chooses, Space
 /// previews a file on the output, Backspace goes up a folder, Esc closes. Choosing is one `slot N file=...` or

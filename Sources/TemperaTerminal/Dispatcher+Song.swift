@@ -1,4 +1,5 @@
 import TemperaCore
+import TemperaPlayback
 
 /// The Song tab's keys and the loop / song switch. Every change to the song is one `section ...` or `song ...`
 /// command (one undo step); moving the tab's cursor and jumping to a section are not edits.

@@ -1,6 +1,6 @@
 import Foundation
-import TemperaAudio
 import TemperaCore
+import TemperaPlayback
 
 /// The one place input becomes editing: a key becomes an `Action` through the key map, a mouse report
 /// becomes a hit through `EditorView.hitTest`, and one switch on the action's `Verb`, the mode and the chosen
@@ -19,8 +19,15 @@ public final class Dispatcher {
     public internal(set) var session: Session
     public var view: ViewState
     public var keyMap: KeyMap { didSet { view.keyHints = keyMap.hints } }
-    /// Plays the document; nil runs the editor silently (tests).
-    public var engine: AudioEngine?
+    /// Decides when the player hears the document (the editor loop asks it after every event).
+    public let playback: PlaybackController
+    /// Plays the document (the audio engine, seen through its interface); nil runs the editor silently (tests).
+    public var engine: (any Player)? {
+        get { playback.player }
+        set { playback.player = newValue }
+    }
+    /// Writes sound files and MIDI files for `:render` and `:export`; nil: they say there is nothing to write with.
+    public var offline: (any OfflineRendering)?
     /// On a shared document: play and stop go to the host, which starts and stops everyone (true: play from the
     /// start). The engine then follows what the host says.
     public var sharedPlay: ((Bool) -> Void)?
@@ -66,13 +73,14 @@ public final class Dispatcher {
     /// What the open prompt's line is for.
     var promptPurpose = PromptPurpose.command
 
-    public init(session: Session, keyMap: KeyMap = .standard, view: ViewState = ViewState(), engine: AudioEngine? = nil,
-                width: Int = 100, height: Int = 30, paths: ConfigPaths = ConfigPaths(),
+    public init(session: Session, keyMap: KeyMap = .standard, view: ViewState = ViewState(), engine: (any Player)? = nil,
+                offline: (any OfflineRendering)? = nil, width: Int = 100, height: Int = 30, paths: ConfigPaths = ConfigPaths(),
                 clock: @escaping () -> Double = { Date().timeIntervalSinceReferenceDate }) {
         self.session = session
         self.keyMap = keyMap
         self.view = view
-        self.engine = engine
+        self.playback = PlaybackController(player: engine)
+        self.offline = offline
         self.width = width
         self.height = height
         self.paths = paths
@@ -493,13 +501,14 @@ public final class Dispatcher {
     /// Starts writing the document to `path` off the editor thread; one render at a time.
     func startRender(_ path: String) {
         if let job = renderJob { return say("already rendering \(job.path)", error: true) }
+        guard let offline else { return say("no renderer in this session", error: true) }
         let dir = (path as NSString).deletingLastPathComponent
         var isDir: ObjCBool = false
         if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             return say("no folder \(dir) to render into", error: true)
         }
         let base = session.path.map { (($0 as NSString).deletingLastPathComponent as String) }.flatMap { $0.isEmpty ? nil : $0 }
-        renderJob = RenderJob(document: session.document, baseDirectory: base, path: path)
+        renderJob = RenderJob(document: session.document, baseDirectory: base, path: path, renderer: offline)
         view.render = ViewState.RenderProgress(path: path, fraction: 0)
     }
 
@@ -607,3 +616,8 @@ public final class Dispatcher {
         return line + " s=\(format(t.slider))"
     }
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension Dispatcher: Sendable {}

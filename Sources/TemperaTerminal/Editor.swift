@@ -1,6 +1,6 @@
 import Foundation
-import TemperaAudio
 import TemperaCore
+import TemperaPlayback
 
 /// The editor loop: reads input, hands it to the `Dispatcher`, keeps the audio engine in step with the
 /// document, autosaves, and draws a frame when something changed — about 30 frames a second while the loop
@@ -14,23 +14,13 @@ public final class Editor {
     /// Seconds, injected so tests control autosave timing.
     public var clock: () -> Double
     private var dirty = true
-    /// The underruns the transport shows: those heard while playing.
-    private var underruns = AudibleUnderruns()
-    /// What the engine was last given: the document's revision and, while the designer auditions, what it
-    /// auditions on (changing track or clip changes what is heard).
-    private var published: Published?
-    private struct Published: Equatable {
-        var revision: Int
-        var audition: DesignerTab.AuditionKey?
-    }
-    private var engineGeneration = -1
-    /// The samples the engine last said it could not load, so each problem is reported once.
-    private var loadProblems: Set<String> = []
-    private var publishedSlots: [ClipSlot] = []
     private var lastTransport = TransportInfo()
     /// Samples load on a background queue, so a slow file never holds up keys, drawing or a signal (the
     /// program sets this; tests that step the editor event by event leave loading on the editor thread).
-    public var loadsInBackground = false
+    public var loadsInBackground: Bool {
+        get { dispatcher.playback.loadsInBackground }
+        set { dispatcher.playback.loadsInBackground = newValue }
+    }
     /// How long input may be waited for while samples load in the background, milliseconds.
     public static let loadingWaitMs = 50
     private var fitted = false
@@ -84,7 +74,7 @@ public final class Editor {
                 frame()
                 lastFrame = monotonicMilliseconds()
             }
-            let loading = dispatcher.engine?.isLoading == true
+            let loading = dispatcher.engine?.state.isLoading == true
             let wait = playing ? Editor.playingFrameMs : loading ? Editor.loadingWaitMs : Editor.idleWaitMs
             var event = screen.readInput(timeout: poll != nil ? (playing ? Editor.pollWhilePlayingMs : min(wait, pollInterval))
                                              : wait)
@@ -161,97 +151,56 @@ public final class Editor {
 
     /// Samples loaded in the background, once they are in: their problems are said as a load's are, each once.
     private func takeLoadedSamples() {
-        guard let warnings = dispatcher.engine?.finishedLoad() else { return }
-        report(warnings)
+        guard let news = dispatcher.playback.finishedLoad() else { return }
+        show(news)
         dirty = true
     }
 
-    /// A load's problems: the broken slots marked, and on the status line those not said before.
-    private func report(_ warnings: [String]) {
-        dispatcher.view.brokenSlots = Editor.slots(in: warnings)
-        let new = warnings.filter { !loadProblems.contains($0) }
-        loadProblems = Set(warnings)
-        if let first = new.first {
-            dispatcher.say(new.count > 1 ? "\(first) (and \(new.count - 1) more)" : first, error: true)
+    /// What a load said: the broken slots marked, and on the status line the problems not said before.
+    private func show(_ news: PlaybackController.News) {
+        if let broken = news.brokenSlots { dispatcher.view.brokenSlots = broken }
+        if let message = news.message {
+            dispatcher.say(message, error: true)
             dirty = true
         }
     }
 
-    /// Keeps the engine playing what the document says: a new session is loaded, an edit is published.
+    /// Keeps the player playing what the document says: a new session is loaded, an edit is published (the
+    /// controller decides whether anything changed; the document is built only when it did).
     private func syncEngine() {
         let s = dispatcher.session
         let view = dispatcher.view
         // While the designer tab is open its result is heard on the current track, so each slider step is.
-        let now = Published(revision: s.revision, audition: DesignerTab.auditionKey(session: s, view: view))
-        // Built only when the engine gets it: this runs after every event and every idle timeout.
-        guard dispatcher.sessionGeneration != engineGeneration || now != published else { return }
-        let document = DesignerTab.playbackDocument(session: s, view: view)
-        if dispatcher.sessionGeneration != engineGeneration {
-            engineGeneration = dispatcher.sessionGeneration
-            published = now
+        let version = PlaybackController.Version(generation: dispatcher.sessionGeneration, revision: s.revision,
+                                                 extra: DesignerTab.auditionKey(session: s, view: view))
+        let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
+        guard let news = dispatcher.playback.publish(version, baseDirectory: base,
+                                                     document: { DesignerTab.playbackDocument(session: s, view: view) })
+        else { return }
+        if news.fresh {
             autosave.reset()
             // Another document opened: its recovery file is this editor's now (the lock follows the document).
             if autosave.claimed != s.path.map(Autosave.absolute) {
                 if let told = autosave.claim(for: s.path) { dispatcher.say(told) }
             }
-            if let engine = dispatcher.engine, loadsInBackground {
-                let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
-                engine.loadInBackground(document: document, baseDirectory: base)
-                loadProblems = []
-                dispatcher.view.brokenSlots = []
-                publishedSlots = document.slots
-            } else if let engine = dispatcher.engine {
-                let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
-                let warnings = engine.load(document: document, baseDirectory: base)
-                loadProblems = Set(warnings)
-                dispatcher.view.brokenSlots = Editor.slots(in: warnings)
-                publishedSlots = document.slots
-                if let first = warnings.first {
-                    dispatcher.say(warnings.count > 1 ? "\(first) (and \(warnings.count - 1) more)" : first, error: true)
-                }
-            }
             dirty = true
-        } else {
-            published = now
-            // A slot that changed is loaded here; a file that cannot play is said once, when it first fails.
-            // (The engine loads, and answers, only when the slots changed.)
-            let slotsChanged = document.slots != publishedSlots
-            publishedSlots = document.slots
-            if loadsInBackground {
-                dispatcher.engine?.updateInBackground(document: document)
-            } else if let warnings = dispatcher.engine?.update(document: document), slotsChanged {
-                report(warnings)
-            }
         }
-    }
-
-    /// The slot numbers load warnings name (`slot 3: cannot open ...`).
-    static func slots(in warnings: [String]) -> Set<Int> {
-        Set(warnings.compactMap { w -> Int? in
-            guard w.hasPrefix("slot ") else { return nil }
-            return Int(w.dropFirst(5).prefix { $0.isNumber })
-        })
+        show(news)
     }
 
     private func transportInfo() -> TransportInfo {
-        guard let engine = dispatcher.engine else {
+        guard let state = dispatcher.playback.look(), let engine = dispatcher.engine else {
             return TransportInfo(audio: "no audio output")
         }
-        let playing = engine.isPlaying
-        var info = TransportInfo(isPlaying: playing, position: engine.position,
-                                 underruns: underruns.update(total: engine.underruns, playing: playing))
+        var info = TransportInfo(isPlaying: state.isPlaying, position: state.position, underruns: state.underruns)
         if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
-        info.countIn = engine.countInBeatsLeft
-        if let peers = engine.linkPeers, let bpm = engine.linkTempo { info.link = LinkStatus(peers: peers, bpm: bpm) }
-        info.song = engine.songPosition.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
-        switch engine.status {
-        case .off: info.audio = "audio off"
-        case .connecting: info.audio = "connecting to audio"
-        case .running(let latency):
+        info.countIn = state.countInBeatsLeft
+        info.link = state.link.map { LinkStatus(peers: $0.peers, bpm: $0.bpm) }
+        info.song = state.song.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
+        info.audio = state.outputProblem
+        if let latency = state.latencyMs {
             info.latencyMs = latency
-            info.realTime = engine.realTime
-        // A frozen server is still there: saying "no audio server" would send the user looking for the wrong fault.
-        case .unavailable(let why): info.audio = why.contains("stalled") ? "audio server stalled" : "no audio server"
+            info.realTime = state.realTime
         }
         return info
     }
@@ -305,23 +254,14 @@ public final class Editor {
     }
 }
 
-/// The underruns worth showing. Paused, the stream may run dry between the silent blocks it is fed: nobody
-/// hears that, so what the engine counts while paused is left out (here, not on the audio thread).
-struct AudibleUnderruns {
-    private var paused = 0
-    private var last = 0
-
-    /// Takes the engine's running total and whether it plays now; returns the count heard while playing.
-    mutating func update(total: Int, playing: Bool) -> Int {
-        if !playing { paused += total - last }
-        last = total
-        return total - paused
-    }
-}
-
 /// CLOCK_MONOTONIC in milliseconds (the editor loop's frame pacing; unaffected by the wall clock).
 func monotonicMilliseconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1e6
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension Editor: Sendable {}

@@ -57,3 +57,8 @@ public final class MemoryScreen: Screen {
     /// The last frame as text.
     public var text: String { canvas.text }
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension MemoryScreen: Sendable {}

@@ -1,45 +1,34 @@
 import Foundation
-import TemperaAudio
+import Synchronization
 import TemperaCore
+import TemperaPlayback
 
 /// `:render PATH` from the editor: the document as it stands is written to a sound file on a background
-/// thread, through the same `OfflineRenderer` as `tempera render`, while editing goes on. The editor polls
+/// thread, through the same renderer as `tempera render`, while editing goes on. The editor polls
 /// `progress` and shows it as a bar on the status line.
 ///
 /// - Warning: create and poll on the editor thread; the render runs on its own thread and touches only
-///   its copy of the document and the lock-guarded state here.
-final class RenderJob: @unchecked Sendable {
+///   its copy of the document and the guarded state here.
+final class RenderJob: Sendable {
     let path: String
-    private let lock = NSLock()
-    private var fraction = 0.0
-    private var outcome: Result<Void, Error>?
+    private let state = Mutex<(fraction: Double, outcome: Result<Void, Error>?)>((0, nil))
 
     /// Starts rendering `document` (relative samples resolved against `baseDirectory`) to `path`, as WAV or
     /// FLAC by its extension.
-    init(document: Document, baseDirectory: String?, path: String) {
+    init(document: Document, baseDirectory: String?, path: String, renderer: any OfflineRendering) {
         self.path = path
-        let format: OfflineRenderer.Format = (path as NSString).pathExtension.lowercased() == "flac" ? .flac : .wav
         Thread.detachNewThread { [self] in
-            let renderer = OfflineRenderer(document: document, baseDirectory: baseDirectory ?? ".")
-            let result = Result { try renderer.write(to: path, format: format, bits: .int24) { f in self.set(f) } }
-            self.lock.lock()
-            self.outcome = result
-            self.lock.unlock()
+            let result = Result {
+                try renderer.render(document, baseDirectory: baseDirectory, to: path) { f in
+                    self.state.withLock { $0.fraction = f }
+                }
+            }
+            self.state.withLock { $0.outcome = result }
         }
     }
 
-    private func set(_ f: Double) {
-        lock.lock()
-        fraction = f
-        lock.unlock()
-    }
-
     /// How far it got (0...1) and, once finished, whether it succeeded.
-    var progress: (fraction: Double, outcome: Result<Void, Error>?) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (fraction, outcome)
-    }
+    var progress: (fraction: Double, outcome: Result<Void, Error>?) { state.withLock { $0 } }
 
     /// Blocks until the render ends (tests).
     func wait(timeout: Double = 60) -> Result<Void, Error>? {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TemperaApp
 import TemperaAudio
 import TemperaCore
 import TemperaKits
@@ -101,7 +102,7 @@ struct EditCommand: ParsableCommand {
         }
         engine.pan = pan
         engine.start()
-        let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
+        let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, offline: OfflineWork(), paths: paths)
 
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
@@ -149,9 +150,9 @@ struct EditCommand: ParsableCommand {
         } catch {
             fail("\(error)")
         }
-        joined.pan = pan
         joined.hosting = "\(listen):\(host.port)"
-        try joined.run(keyMap: keyMap, theme: theme, paths: paths)
+        try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: OfflineWork(), keyMap: keyMap, theme: theme,
+                       paths: paths)
         timer.cancel()
         let problem: String? = host.sync { s in
             guard s.isModified else {

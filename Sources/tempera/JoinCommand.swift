@@ -1,6 +1,9 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
+import TemperaApp
+import TemperaAudio
 import TemperaCore
 import TemperaNet
 import TemperaTerminal
@@ -96,7 +99,7 @@ struct JoinCommand: ParsableCommand {
             let (open, seq, connected) = participant.sync { ($0.unanswered.count, $0.seq, $0.connected) }
             if !connected && notices.contains("token") { break }
             if participant.sync({ $0.endedBeforeWelcome }) {
-                let why = link?.lastError() ?? notices.last ?? "the host closed the connection"
+                let why = link?.lastError() ?? notices.lastSaidByHost ?? "the host closed the connection"
                 throw CommandLineFailure.report("tempera: " + why)
             }
             if open == 0 {
@@ -158,16 +161,32 @@ extension JoinCommand {
         } catch {
             throw CommandLineFailure.report("tempera: \(error)")
         }
-        joined.pan = pan
-        try joined.run(keyMap: keyMap, theme: chosen, paths: paths)
+        try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: OfflineWork(), keyMap: keyMap, theme: chosen,
+                       paths: paths)
     }
 }
 
 /// Notices from the host, gathered on the participant's queue.
-final class NoticeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
-    var last: String? { lock.lock(); defer { lock.unlock() }; return items.last }
-    func contains(_ s: String) -> Bool { lock.lock(); defer { lock.unlock() }; return items.contains { $0.contains(s) } }
+final class NoticeBox: Sendable {
+    private let items = Mutex<[String]>([])
+    func add(_ s: String) { items.withLock { $0.append(s) } }
+    var last: String? { items.withLock { $0.last } }
+    /// The last notice the host sent (not the participant's own word that the connection ended).
+    var lastSaidByHost: String? {
+        items.withLock { list in list.last { !$0.hasPrefix("the connection ended before") } ?? list.last }
+    }
+    func contains(_ s: String) -> Bool { items.withLock { $0.contains { $0.contains(s) } } }
+}
+
+extension AudioEngine {
+    /// The engine of a player of a shared document: a larger buffer (playback is aimed at moments anyway), the
+    /// output's timing asked for rather than interpolated, its sound at `pan`; started.
+    static func sharedPlayer(pan: Double) -> AudioEngine {
+        let engine = AudioEngine()
+        engine.outputLatency = AudioEngine.aimedLatency
+        engine.aimed = true
+        engine.pan = pan
+        engine.start()
+        return engine
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Synchronization
+import TemperaApp
 import TemperaAudio
 import TemperaCore
 
@@ -57,7 +58,11 @@ struct PlayCommand: ParsableCommand {
         let base = (file as NSString).deletingLastPathComponent
 
         let engine = AudioEngine(output: audio.output)
-        for w in engine.load(document: document, baseDirectory: base.isEmpty ? "." : base) { warn(w) }
+        // The file as loaded is revision -1: a recording's takes (revision 0 on) are published over it.
+        let controller = PlaybackController(player: engine)
+        let loaded = controller.publish(PlaybackController.Version(generation: 0, revision: -1),
+                                        baseDirectory: base.isEmpty ? "." : base, document: { document })
+        for w in loaded?.warnings ?? [] { warn(w) }
         var session: LinkSession?
         if link {
             guard let s = LinkSession(bpm: document.transport.bpm) else { throw fail("Ableton Link could not start") }
@@ -95,9 +100,17 @@ struct PlayCommand: ParsableCommand {
         if pads {
             // The recording goes into the file as it was (its own song and click settings), not as played here.
             let original = try CommandLineFailure.loadDocument(file)
-            var player = PadPlayer(engine: engine, document: original, song: song, click: click, record: record)
+            var player = PadPlayer(controller: controller, document: original, song: song, click: click, record: record,
+                                   printLine: { CommandLineFailure.write($0, to: 1) }, warn: warn)
             player.tick = followPeers
-            try player.run()
+            player.interrupted = { playInterrupted.load(ordering: .relaxed) }
+            let feed = PadFeed()
+            feed.start(warn: warn)
+            do {
+                if try player.run(feed: feed) == .interrupted { Foundation.exit(130) }
+            } catch let failure as PadPlayer.Failure {
+                throw fail(failure.message)
+            }
             return
         }
         while !engine.isFinished {

@@ -7,15 +7,7 @@ import XCTest
 /// `tempera play --pads --link`: pads land where they are heard while the music follows a Link session, as they do
 /// without Link (`PadTimingTests`). Everything runs in a network namespace with nothing but loopback.
 final class LinkPadsTests: XCTestCase {
-    /// What `--pads` printed about one pad.
-    struct Played: Decodable {
-        var slot: Int
-        var sent: Double
-        var at: Double
-        var latency: Double
-        var pass: Int?
-        var time: Double?
-    }
+    typealias Played = PlayedPad
 
     func testPadsUnderLinkLandOnTheirTimePlusTheReportedLatencyAndOnTheMusicHeardAtTheSessionsTempo() throws {
         // A peer already in the session holds it at 140 BPM (its document's tempo): the player joins it at that

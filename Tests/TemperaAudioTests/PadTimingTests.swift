@@ -16,19 +16,7 @@ final class PadTimingTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    /// What `--pads` printed about one pad.
-    struct Played: Decodable {
-        var slot: Int
-        var velocity: Double
-        var sent: Double
-        var at: Double
-        var latency: Double
-        var pass: Int?
-        var time: Double?
-        /// With --song: the pass of the whole song and the section (from 1) heard.
-        var loop: Int?
-        var section: Int?
-    }
+    typealias Played = PlayedPad
 
     /// Runs tempera with `stdin` as its standard input while the server's monitor is recorded. Returns the
     /// recording, the program's standard output, and whether an underrun (a loaded machine) delayed what followed.

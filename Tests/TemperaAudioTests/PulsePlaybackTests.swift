@@ -23,15 +23,6 @@ final class PulsePlaybackTests: XCTestCase {
         return s
     }
 
-    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
-    }
-
     func isRunning(_ e: AudioEngine) -> Bool { if case .running = e.status { return true } else { return false } }
     func isUnavailable(_ e: AudioEngine) -> Bool { if case .unavailable = e.status { return true } else { return false } }
 
@@ -66,7 +57,7 @@ final class PulsePlaybackTests: XCTestCase {
         let engine = AudioEngine()
         XCTAssertNil(engine.realTime)
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5, every: 10_000) { isRunning(engine) })
         XCTAssertEqual(engine.realTime, allowed)
         XCTAssertEqual(Self.fifoThreads().sorted(), (before + (allowed ? [10] : [])).sorted(),
                        "the mainloop thread alone, at SCHED_FIFO 10")
@@ -99,15 +90,15 @@ final class PulsePlaybackTests: XCTestCase {
             let engine = AudioEngine()
             engine.load(document: doc, baseDirectory: dir)
             engine.start()
-            XCTAssertTrue(waitFor(2) { isRunning(engine) })
+            XCTAssertTrue(waitUntil(2, every: 10_000) { isRunning(engine) })
             usleep(300_000)
             let f0 = engine.renderedFrames
             engine.play(loops: 6)
             // Change the tempo half a second into the music, by the audio clock (the server may stall at first).
-            XCTAssertTrue(waitFor(5) { engine.renderedFrames > f0 + 24_000 })
+            XCTAssertTrue(waitUntil(5, every: 10_000) { engine.renderedFrames > f0 + 24_000 })
             doc.transport.tempo = 0.91
             engine.update(document: doc)
-            XCTAssertTrue(waitFor(10) { engine.isFinished })
+            XCTAssertTrue(waitUntil(10, every: 10_000) { engine.isFinished })
             usleep(300_000)
             let underruns = engine.underruns
             engine.stop()
@@ -143,7 +134,7 @@ final class PulsePlaybackTests: XCTestCase {
         engine.load(document: try clickDocument(), baseDirectory: dir)
         let t0 = Date()
         engine.start()
-        XCTAssertTrue(waitFor(2) { isUnavailable(engine) })
+        XCTAssertTrue(waitUntil(2, every: 10_000) { isUnavailable(engine) })
         XCTAssertLessThan(Date().timeIntervalSince(t0), 2)
         guard case .unavailable(let why) = engine.status else { return XCTFail() }
         XCTAssertTrue(why.hasPrefix("no PulseAudio server"), why)
@@ -158,8 +149,8 @@ final class PulsePlaybackTests: XCTestCase {
         XCTAssertEqual(engine.position, 0)
         engine.play()   // asked while there is no server: plays once one appears
         _ = try startServer()
-        XCTAssertTrue(waitFor(4) { isRunning(engine) }, "\(engine.status)")
-        XCTAssertTrue(waitFor(2) { engine.renderedFrames > 0 })
+        XCTAssertTrue(waitUntil(4, every: 10_000) { isRunning(engine) }, "\(engine.status)")
+        XCTAssertTrue(waitUntil(2, every: 10_000) { engine.renderedFrames > 0 })
         engine.stop()
     }
 
@@ -185,7 +176,7 @@ final class PulsePlaybackTests: XCTestCase {
         let t0 = Date()
         engine.start()
         XCTAssertEqual(engine.status, .connecting)
-        XCTAssertTrue(waitFor(3) { isUnavailable(engine) })
+        XCTAssertTrue(waitUntil(3, every: 10_000) { isUnavailable(engine) })
         XCTAssertLessThan(Date().timeIntervalSince(t0), 2)
         XCTAssertEqual(engine.status, .unavailable("PulseAudio server not answering"))
         engine.stop()
@@ -197,11 +188,11 @@ final class PulsePlaybackTests: XCTestCase {
         let engine = AudioEngine()
         engine.load(document: doc, baseDirectory: dir)
         engine.start()
-        XCTAssertTrue(waitFor(2) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(2, every: 10_000) { isRunning(engine) })
         engine.play()
         usleep(300_000)
         server.stop()
-        XCTAssertTrue(waitFor(2) { isUnavailable(engine) }, "\(engine.status)")
+        XCTAssertTrue(waitUntil(2, every: 10_000) { isUnavailable(engine) }, "\(engine.status)")
         guard case .unavailable(let why) = engine.status else { return XCTFail() }
         XCTAssertTrue(why.hasPrefix("PulseAudio server lost"), why)
         // The editor keeps working.
@@ -212,7 +203,7 @@ final class PulsePlaybackTests: XCTestCase {
         engine.play()
         // And a server that comes back is found again.
         _ = try startServer()
-        XCTAssertTrue(waitFor(4) { isRunning(engine) }, "\(engine.status)")
+        XCTAssertTrue(waitUntil(4, every: 10_000) { isRunning(engine) }, "\(engine.status)")
         engine.stop()
     }
 }

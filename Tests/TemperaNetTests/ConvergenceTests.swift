@@ -1,6 +1,8 @@
 import Foundation
+import Synchronization
 import TemperaCore
 import TemperaNet
+import TemperaTestSupport
 import XCTest
 
 /// Random commands of the language, from a seed: the edits two people might make at once, many of which
@@ -79,15 +81,6 @@ final class ConvergenceTests: XCTestCase {
         }
     }
 
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
-    }
-
     func converge(cut: Bool) throws -> (host: [UInt8], counts: String) {
         let session = Session(document: Document.newDocument())
         var options = DocumentHost.Options()
@@ -101,22 +94,20 @@ final class ConvergenceTests: XCTestCase {
         XCTAssertTrue(waitUntil(5) { ana.sync { $0.connected } && bo.sync { $0.connected } })
 
         let group = DispatchGroup()
-        nonisolated(unsafe) var failures: [Error] = []
-        let lock = NSLock()
+        let errors = Mutex<[Error]>([])
         for (p, seed, cutAt) in [(ana, UInt64(11), cut ? 500 : nil), (bo, UInt64(23), nil)] {
             group.enter()
             Thread.detachNewThread {
                 do {
                     try ConvergenceTests.drive(p, seed: seed, count: 1000, cutAt: cutAt)
                 } catch {
-                    lock.lock()
-                    failures.append(error)
-                    lock.unlock()
+                    errors.withLock { $0.append(error) }
                 }
                 group.leave()
             }
         }
         XCTAssertEqual(group.wait(timeout: .now() + 240), .success)
+        let failures = errors.withLock { $0 }
         XCTAssertTrue(failures.isEmpty, "\(failures)")
         XCTAssertTrue(waitUntil(60) { ana.sync { $0.unanswered.isEmpty } && bo.sync { $0.unanswered.isEmpty } })
         let final = host.seq

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TemperaCore
 @testable import TemperaNet
 import TemperaTestSupport
@@ -91,14 +92,6 @@ final class ServeProcess: Sendable {
 }
 
 final class ServeTests: XCTestCase {
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
-    }
 
     /// Two `tempera join --script` runs at once against `tempera serve`: the host's saved file and both
     /// participants' saved copies are the same bytes.
@@ -114,20 +107,18 @@ final class ServeTests: XCTestCase {
             scripts.append(path)
         }
         let group = DispatchGroup()
-        let lock = NSLock()
-        nonisolated(unsafe) var results: [(Int32, String)] = []
+        let collected = Mutex<[(Int32, String)]>([])
         for (k, script) in scripts.enumerated() {
             group.enter()
             Thread.detachNewThread {
                 let r = Spawn.run(TestPaths.binary, ["join", "127.0.0.1:\(server.port)", "--name", "p\(k)", "--script", script,
                                                      "-o", dir + "/copy\(k).json"])
-                lock.lock()
-                results.append((r.status, r.stderr))
-                lock.unlock()
+                collected.withLock { $0.append((r.status, r.stderr)) }
                 group.leave()
             }
         }
         XCTAssertEqual(group.wait(timeout: .now() + 120), .success)
+        let results = collected.withLock { $0 }
         // Random commands are refused now and then (nothing selected...): each refusal is a SCRIPT:LINE line.
         for (status, stderr) in results {
             XCTAssertEqual(status, 1)
@@ -223,9 +214,8 @@ final class ServeTests: XCTestCase {
     }
 }
 
-final class NoticeList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-    func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
-    var items: [String] { lock.lock(); defer { lock.unlock() }; return list }
+final class NoticeList: Sendable {
+    private let list = Mutex<[String]>([])
+    func add(_ s: String) { list.withLock { $0.append(s) } }
+    var items: [String] { list.withLock { $0 } }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TemperaCore
 import TemperaNet
+import TemperaTestSupport
 import XCTest
 
 /// The shared transport: a play from anyone reaches everyone as the same moment of the host's clock, and each
@@ -50,14 +51,5 @@ final class SharedTransportTests: XCTestCase {
         XCTAssertEqual(c.music, (c.at - a.at) * 1.5, accuracy: 1e-9)
         bo.play(false)
         XCTAssertTrue(waitUntil(5) { !ana.sync { $0.transport.playing } && !cy.sync { $0.transport.playing } })
-    }
-
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            usleep(2_000)
-        }
-        return condition()
     }
 }

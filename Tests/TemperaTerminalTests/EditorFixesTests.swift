@@ -2,6 +2,7 @@ import XCTest
 @testable import TemperaTerminal
 import TemperaAudio
 import TemperaCore
+import TemperaPlayback
 
 /// What a first real session of the editor found, each fixed and held here.
 final class EditorFixesTests: XCTestCase {
@@ -148,7 +149,7 @@ final class EditorFixesTests: XCTestCase {
 
     func testABrokenSampleSlotIsMarkedInTheClipsTab() {
         let d = make()
-        XCTAssertEqual(Editor.slots(in: ["slot 3: cannot open 'x.wav'", "slot 12: bad", "other"]), [3, 12])
+        XCTAssertEqual(PlaybackController.slots(in: ["slot 3: cannot open 'x.wav'", "slot 12: bad", "other"]), [3, 12])
         d.view.brokenSlots = [3, 12]
         let canvas = render(d.session, d.view, width: 120, height: 40)
         let r = d.layout.tabs
@@ -231,18 +232,5 @@ final class EditorFixesTests: XCTestCase {
         var fresh = InputDecoder()
         XCTAssertNil(fresh.sgr("35;3;3", release: false), "motion with no button held")
         XCTAssertNil(a.sgr("0;3", release: false))
-    }
-}
-
-/// The transport's underrun counter stands still while paused (the stream runs dry between silent blocks).
-final class AudibleUnderrunsTests: XCTestCase {
-    func testUnderrunsWhilePausedAreLeftOutAndThoseWhilePlayingCount() {
-        var u = AudibleUnderruns()
-        XCTAssertEqual(u.update(total: 0, playing: true), 0)
-        XCTAssertEqual(u.update(total: 2, playing: true), 2)
-        XCTAssertEqual(u.update(total: 9, playing: false), 2, "seven while paused")
-        XCTAssertEqual(u.update(total: 40, playing: false), 2)
-        XCTAssertEqual(u.update(total: 41, playing: true), 3)
-        XCTAssertEqual(u.update(total: 41, playing: true), 3)
     }
 }

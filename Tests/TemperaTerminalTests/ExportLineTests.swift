@@ -1,4 +1,5 @@
 import Foundation
+import TemperaAudio
 import TemperaTestSupport
 import XCTest
 @testable import TemperaCore
@@ -12,7 +13,7 @@ final class ExportLineTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func make(_ document: Document, path: String?) -> Dispatcher {
-        Dispatcher(session: Session(document: document, path: path), width: 120, height: 40,
+        Dispatcher(session: Session(document: document, path: path), offline: OfflineWork(), width: 120, height: 40,
                    paths: ConfigPaths(config: dir + "/config", state: dir + "/state"), clock: { 0 })
     }
 

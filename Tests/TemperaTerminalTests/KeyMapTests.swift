@@ -1,6 +1,7 @@
 import Foundation
 import TemperaTestSupport
 import XCTest
+import TemperaShipped
 @testable import TemperaTerminal
 
 final class KeyMapTests: XCTestCase {
@@ -21,8 +22,8 @@ final class KeyMapTests: XCTestCase {
     }
 
     func testShippedDefaultMapParsesAndMatchesTheCompiledInCopy() throws {
-        let file = try String(contentsOfFile: repositoryRoot + "/Keymaps/default.keys", encoding: .utf8)
-        XCTAssertEqual(ShippedFiles.defaultKeys + "\n", file, "Keymaps/default.keys changed: run scripts/embed-shipped-files")
+        let file = try String(contentsOfFile: repositoryRoot + "/Shipped/Keymaps/default.keys", encoding: .utf8)
+        XCTAssertEqual(ShippedFiles.defaultKeys, file, "the compiled-in map is Shipped/Keymaps/default.keys")
         XCTAssertNoThrow(try KeyMap().merging(file, file: "default.keys"))
     }
 

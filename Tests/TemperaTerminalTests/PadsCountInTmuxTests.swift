@@ -38,15 +38,7 @@ final class PadsCountInTmuxTests: XCTestCase {
         session.keys(["F7"])
         XCTAssertTrue(waitFor("[pads]"), session.screen())
         // An idle null sink stalls its first writes for up to two seconds: pad 16 (v) is played until it is heard.
-        let warm = try heard.record("warm.wav")
-        var flowing = false
-        for _ in 0..<20 where !flowing {
-            session.keys(["v"])
-            Thread.sleep(forTimeInterval: 0.3)
-            flowing = RecordedWAV.rms(dir + "/warm.wav") > 0
-        }
-        PulseTestServer.finish(warm)
-        XCTAssertTrue(flowing, "the output never sounded")
+        XCTAssertTrue(try heard.warmUp(key: "v"), "the output never sounded")
 
         session.keys(["Enter"])
         XCTAssertTrue(waitFor("armed: Space starts the take"), session.screen())

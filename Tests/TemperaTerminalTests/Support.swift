@@ -1,5 +1,6 @@
 import XCTest
 @testable import TemperaTerminal
+import TemperaAudio
 import TemperaCore
 
 /// Renders the whole editor as the terminal would show it.
@@ -45,7 +46,7 @@ func tenMillisecondView() -> ViewState {
 func make(_ document: Document = .newDocument(), grid: Int? = nil) -> Dispatcher {
     var document = document
     document.transport.grid = grid
-    let d = Dispatcher(session: Session(document: document), width: 120, height: 40, clock: { 0 })
+    let d = Dispatcher(session: Session(document: document), offline: OfflineWork(), width: 120, height: 40, clock: { 0 })
     d.fitView()
     return d
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TemperaTestSupport
 import XCTest
+import TemperaShipped
 @testable import TemperaTerminal
 
 /// The repository's root.
@@ -9,23 +10,23 @@ let repositoryRoot = TestPaths.packageRoot
 final class ThemeTests: XCTestCase {
     func testEveryShippedThemeStylesEveryRole() throws {
         for name in Theme.shippedNames {
-            let text = try String(contentsOfFile: repositoryRoot + "/Themes/\(name).theme", encoding: .utf8)
+            let text = try String(contentsOfFile: repositoryRoot + "/Shipped/Themes/\(name).theme", encoding: .utf8)
             let theme = try Theme.parse(text, name: name, file: "\(name).theme", base: { _ in nil })
             XCTAssertEqual(theme.missingRoles, [], "\(name) leaves roles unstyled")
         }
     }
 
     func testThemesDirectoryHoldsExactlyTheShippedThemes() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/Themes")
+        let files = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/Shipped/Themes")
             .filter { $0.hasSuffix(".theme") }.sorted()
         XCTAssertEqual(files, Theme.shippedNames.map { $0 + ".theme" }.sorted())
     }
 
-    func testCompiledInThemesMatchTheFilesInThemes() throws {
+    func testCompiledInThemesAreTheFilesInThemes() throws {
+        XCTAssertEqual(Set(ShippedFiles.themes.keys), Set(Theme.shippedNames))
         for name in Theme.shippedNames {
-            let file = try String(contentsOfFile: repositoryRoot + "/Themes/\(name).theme", encoding: .utf8)
-            XCTAssertEqual(ShippedFiles.themes[name].map { $0 + "\n" }, file,
-                           "Themes/\(name).theme changed: run scripts/embed-shipped-files")
+            let file = try String(contentsOfFile: repositoryRoot + "/Shipped/Themes/\(name).theme", encoding: .utf8)
+            XCTAssertEqual(ShippedFiles.themes[name], file, "Shipped/Themes/\(name).theme")
         }
     }
 

@@ -46,6 +46,19 @@ public final class HeardEditor {
         return recorder
     }
 
+    /// Plays the pad on `key` (the Pads tab must be shown) until the server's monitor hears it, at most 20 times
+    /// 0.3 s apart: an idle null sink stalls its first writes for up to two seconds. True once it sounded.
+    public func warmUp(key: String = "v") throws -> Bool {
+        let warm = try record("warm.wav")
+        defer { PulseTestServer.finish(warm) }
+        for _ in 0..<20 {
+            session.keys([key])
+            Thread.sleep(forTimeInterval: 0.3)
+            if RecordedWAV.rms(dir + "/warm.wav") > 0 { return true }
+        }
+        return false
+    }
+
     /// Ends the tmux session, stops the server and removes the folder.
     public func close() {
         session.kill()

@@ -1,26 +1,23 @@
 import Foundation
-import TemperaAudio
+import Synchronization
 import TemperaCore
 import TemperaNet
+import TemperaPlayback
 import TemperaTerminal
 
 /// Events from the participant's queue, handed to the editor's thread.
-final class SharedInbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [Participant.Event] = []
+final class SharedInbox: Sendable {
+    private let events = Mutex<[Participant.Event]>([])
 
     func push(_ e: Participant.Event) {
-        lock.lock()
-        events.append(e)
-        lock.unlock()
+        events.withLock { $0.append(e) }
     }
 
     func drain() -> [Participant.Event] {
-        lock.lock()
-        defer { lock.unlock() }
-        let out = events
-        events = []
-        return out
+        events.withLock { e in
+            defer { e = [] }
+            return e
+        }
     }
 }
 
@@ -29,20 +26,18 @@ final class SharedInbox: @unchecked Sendable {
 /// host as they move.
 ///
 /// - Warning: main (editor) thread only.
-final class JoinedEditor {
-    let participant: Participant
-    let session: Session
+public final class JoinedEditor {
+    public let participant: Participant
+    public let session: Session
     let inbox = SharedInbox()
     /// Signalled with each event, so the editor draws it at once rather than at its next look.
     let wakeup = Wakeup()
-    var dispatcher: Dispatcher!
+    public private(set) var dispatcher: Dispatcher!
     private var lastSentView: Session.View?
     private var flashUntil = 0.0
     private var reconnectAt: Double?
     /// Set when this editor is also the host: the address it listens on, said at the start.
-    var hosting: String?
-    /// Where this player's output sits (-1 left ... 1 right), to tell players apart.
-    var pan = 0.0
+    public var hosting: String?
     /// The shared transport the engine follows, and how far the music heard here was from where the host's clock says it should be (seconds, recent looks).
     private var following: SharedTransport?
     /// A song started together: the host's moment its song time 0 is heard (its pass 0's start, host seconds), as
@@ -75,7 +70,7 @@ final class JoinedEditor {
     /// How often the editor looks when nothing arrives (reconnecting, a flash fading), milliseconds.
     static let lookMs = 100
 
-    init(participant: Participant) throws {
+    public init(participant: Participant) throws {
         self.participant = participant
         let inbox = self.inbox, wakeup = self.wakeup
         participant.onEvent = {
@@ -99,7 +94,7 @@ final class JoinedEditor {
     }
 
     /// Applies what arrived; true when the screen should be drawn again.
-    func poll() -> Bool {
+    public func poll() -> Bool {
         var changed = false
         let now = monotonicSeconds()
         let me = participant.sync { $0.givenName } ?? participant.name
@@ -195,14 +190,14 @@ final class JoinedEditor {
 
     /// Starts the engine on the host's moment: pass 0 is heard at the host's `start`; a player that comes in
     /// late (or was thrown off) joins at the next pass's start, which the engine finds.
-    private func start(_ t: SharedTransport, _ engine: AudioEngine) {
+    private func start(_ t: SharedTransport, _ engine: any Player) {
         let zero = t.rate > 0 ? t.at - t.music / t.rate : max(t.at, participant.hostNow())
         following = t
         errors = []
         songZero = t.rate > 0 ? nil : zero
         songShift = 0
         let local = participant.local(hostTime: zero)
-        engine.play(heardAtNanos: UInt64(max(0, local) * 1e9))
+        engine.play(heardAtNanos: UInt64(max(0, local) * 1e9), loops: 0)
     }
 
     /// Keeps the music heard here where the host's clock says it is: collects the difference at each look (about
@@ -273,26 +268,35 @@ final class JoinedEditor {
             && a.snap == b.snap && a.chosenClip == b.chosenClip
     }
 
-    /// Runs the editor until the user quits.
-    func run(keyMap: KeyMap, theme: Theme, paths: ConfigPaths) throws {
-        let engine = AudioEngine()
-        engine.outputLatency = AudioEngine.aimedLatency
-        engine.aimed = true
-        engine.pan = pan
-        engine.start()
-        dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, paths: paths)
+    /// The editor on `screen`, playing through `player` (started, and aimed: see `AudioEngine.aimed`), writing
+    /// `:render` and `:export` with `offline`.
+    public func makeEditor(screen: Screen, player: (any Player)?, offline: (any OfflineRendering)?, keyMap: KeyMap,
+                           paths: ConfigPaths) -> Editor {
+        dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: player, offline: offline, paths: paths)
         dispatcher.sharedPlay = { [participant] on in participant.play(on) }
-        dispatcher.commandHistory = CommandHistory.load(paths: paths)
         dispatcher.view.sharedWith = []
-        let screen = try CursesScreen(theme: theme)
-        screen.wakeup = wakeup
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: Autosave(paths: paths))
-        editor.loadsInBackground = true
         editor.poll = { [unowned self] in self.poll() }
         editor.pollInterval = JoinedEditor.lookMs
+        return editor
+    }
+
+    /// Runs the editor in the terminal until the user quits, then leaves the shared document.
+    public func run(player: any Player, offline: any OfflineRendering, keyMap: KeyMap, theme: Theme,
+                    paths: ConfigPaths) throws {
+        let screen = try CursesScreen(theme: theme)
+        screen.wakeup = wakeup
+        let editor = makeEditor(screen: screen, player: player, offline: offline, keyMap: keyMap, paths: paths)
+        dispatcher.commandHistory = CommandHistory.load(paths: paths)
+        editor.loadsInBackground = true
         editor.run()
         screen.close()
         CommandHistory.save(dispatcher.commandHistory, paths: paths)
         participant.cut()
     }
 }
+
+/// Made and used on one thread (the editor's): the compiler refuses to let it cross to another (a `@Sendable`
+/// closure, a queue, a thread, a task), and nothing may declare it `Sendable` later.
+@available(*, unavailable)
+extension JoinedEditor: Sendable {}

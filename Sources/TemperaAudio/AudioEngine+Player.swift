@@ -1,0 +1,60 @@
+// The engine's API speaks in the interface's types (PlayerState, PadHit, PlayheadClock): whoever imports the
+// engine has them without a second import.
+@_exported import TemperaPlayback
+import Foundation
+import TemperaCore
+
+extension AudioEngine: Player {
+    /// One look at everything the transport shows. Each field is read once, in the order the editor used to
+    /// read them (the output's state first, which also drives reconnecting).
+    public var state: PlayerState {
+        var s = PlayerState()
+        switch outputKind {
+        case .pulse: s.backend = "pulse"
+        case .jack: s.backend = "jack"
+        case .null: s.backend = "null"
+        }
+        s.output = status
+        s.isPlaying = isPlaying
+        s.isFinished = isFinished
+        s.position = position
+        s.countInBeatsLeft = countInBeatsLeft
+        s.song = songPosition.map { SongPosition(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
+        s.realTime = realTime
+        s.underruns = underruns
+        s.silencedBlocks = silencedBlocks
+        s.isLoading = isLoading
+        if let peers = linkPeers, let bpm = linkTempo { s.link = LinkState(peers: peers, bpm: bpm) }
+        return s
+    }
+}
+
+/// Sound files and MIDI files of a whole document, and recordings imported, off the live output: what `tempera
+/// render`, `tempera export` and `tempera import` do, for the editor's `:render`, `:export` and `:import`.
+public struct OfflineWork: OfflineRendering {
+    public init() {}
+
+    public func render(_ document: Document, baseDirectory: String?, to path: String,
+                       progress: @escaping @Sendable (Double) -> Void) throws {
+        let format: OfflineRenderer.Format = (path as NSString).pathExtension.lowercased() == "flac" ? .flac : .wav
+        let renderer = OfflineRenderer(document: document, baseDirectory: baseDirectory ?? ".")
+        try renderer.write(to: path, format: format, bits: .int24, progress: progress)
+    }
+
+    public func midi(_ document: Document, baseDirectory: String?, song: Bool) -> (bytes: [UInt8], warnings: [String]) {
+        MidiExport.export(document, baseDirectory: baseDirectory, song: song)
+    }
+
+    public func isRecording(_ bytes: [UInt8]) -> Bool { AudioImport.looksLikeAudio(bytes) }
+
+    public func importRecording(path: String, split: Bool, slice: Bool, fileReference: String) throws
+        -> (document: Document, summary: String) {
+        do {
+            let (doc, onsets, sound) = try AudioImport.document(
+                path: path, options: AudioImport.Options(split: split, slice: slice, fileReference: fileReference))
+            return (doc, AudioImport.summary(onsets, duration: sound.duration))
+        } catch let error as AudioImport.ImportError {
+            throw OfflineError(error.description)
+        }
+    }
+}

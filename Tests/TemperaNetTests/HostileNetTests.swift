@@ -1,0 +1,357 @@
+import Foundation
+import TemperaCore
+@testable import TemperaNet
+import TemperaTestSupport
+import XCTest
+
+/// A raw TCP client: writes lines, reads what the host sends (blocking, with a deadline).
+final class RawClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private var scanned = 0
+
+    init(port: Int) throws {
+        fd = try Sockets.connect(host: "127.0.0.1", port: port)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    }
+
+    deinit { close(fd) }
+
+    /// Sends bytes; false once the host has closed the connection.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return false }
+            off += n
+        }
+        return true
+    }
+
+    /// The next line, or nil at the end of the connection or past `seconds`.
+    func line(within seconds: Double = 5) -> String? {
+        let end = monotonicSeconds() + seconds
+        while true {
+            if let nl = buffer[scanned...].firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeFirst(nl + 1)
+                scanned = 0
+                return line
+            }
+            scanned = buffer.count
+            let left = end - monotonicSeconds()
+            if left <= 0 { return nil }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(left * 1000) + 1) == 1 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n <= 0 { return nil }
+            buffer += chunk[0..<n]
+        }
+    }
+
+    /// Reads until a line containing `text` (returns it) or the end.
+    func line(containing text: String, within seconds: Double = 5) -> String? {
+        let end = monotonicSeconds() + seconds
+        while let l = line(within: end - monotonicSeconds()) {
+            if l.contains(text) { return l }
+        }
+        return nil
+    }
+
+    /// True when the host closed the connection within `seconds` (what it sent meanwhile is skipped).
+    func closed(within seconds: Double) -> Bool {
+        let end = monotonicSeconds() + seconds
+        while monotonicSeconds() < end {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 50) == 1 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n <= 0 { return true }
+        }
+        return false
+    }
+}
+
+/// The host against what an adversary does: guessing the token, floods of connections and unread bytes,
+/// names that are escape sequences, a participant naming files outside the document, a participant that cannot
+/// keep up, a command that would touch millions of markers.
+final class HostileNetTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = TestPaths.temporaryDirectory("hostile-net") }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func host(_ configure: (inout DocumentHost.Options) -> Void = { _ in }, document: Document = Document(tracks: [Track(name: "one")]))
+        throws -> DocumentHost {
+        var options = DocumentHost.Options()
+        options.port = 0
+        configure(&options)
+        return try DocumentHost(session: Session(document: document), options: options)
+    }
+
+    func hello(_ name: String, token: String? = nil) -> String {
+        Wire.hello(name: name, token: token, session: nil, replied: 0) + "\n"
+    }
+
+    // MARK: Tokens (3)
+
+    func testTheTokenComesFromAFileOrTheEnvironmentNeverTheProcessList() throws {
+        let tokenFile = dir + "/token"
+        try "café\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let server = try ServeProcess([dir + "/a.tempera", "--token-file", tokenFile], in: dir)
+        defer { _ = server.stop() }
+        let cmdline = (try? String(contentsOfFile: "/proc/\(server.pid)/cmdline", encoding: .utf8)) ?? ""
+        XCTAssertFalse(cmdline.contains("café"), "the token is not in the process list")
+        // The same text in another Unicode form is another token: compared as bytes.
+        let decomposed = try RawClient(port: server.port)
+        decomposed.send(hello("x", token: "cafe\u{301}"))
+        XCTAssertEqual(decomposed.line(), "{\"error\":\"wrong or missing token\"}")
+        let right = try RawClient(port: server.port)
+        right.send(hello("y", token: "café"))
+        XCTAssertNotNil(right.line(containing: "\"welcome\""))
+
+        try FileManager.default.createDirectory(atPath: dir + "/env", withIntermediateDirectories: true)
+        let envServer = try ServeProcess([dir + "/b.tempera"], in: dir + "/env", environment: ["TEMPERA_TOKEN": "from-env"])
+        defer { _ = envServer.stop() }
+        let wrong = try RawClient(port: envServer.port)
+        wrong.send(hello("x", token: "nope"))
+        XCTAssertEqual(wrong.line(), "{\"error\":\"wrong or missing token\"}")
+        let good = try RawClient(port: envServer.port)
+        good.send(hello("y", token: "from-env"))
+        XCTAssertNotNil(good.line(containing: "\"welcome\""))
+    }
+
+    func testAfterThreeWrongTokensEachTryWaitsASecondMore() throws {
+        let h = try host { $0.token = "s3cret" }
+        defer { h.stop() }
+        func attempt(_ token: String) throws -> (String?, Double) {
+            let c = try RawClient(port: h.port)
+            let t0 = monotonicSeconds()
+            c.send(hello("g", token: token))
+            let l = c.line(within: 40)
+            return (l, monotonicSeconds() - t0)
+        }
+        for _ in 0..<3 {
+            let (l, s) = try attempt("guess")
+            XCTAssertEqual(l, "{\"error\":\"wrong or missing token\"}")
+            XCTAssertLessThan(s, 0.5, "the first three are answered at once")
+        }
+        let (fourth, s4) = try attempt("guess")
+        XCTAssertEqual(fourth, "{\"error\":\"wrong or missing token\"}")
+        XCTAssertEqual(s4, 1, accuracy: 0.3, "the fourth waits a second")
+        let (fifth, s5) = try attempt("guess")
+        XCTAssertEqual(fifth, "{\"error\":\"wrong or missing token\"}")
+        XCTAssertEqual(s5, 2, accuracy: 0.3, "the fifth two")
+        XCTAssertEqual(DocumentHost.sameBytes("s3cret", "s3cret"), true)
+        XCTAssertEqual(DocumentHost.sameBytes("s3cre", "s3cret"), false)
+        XCTAssertEqual(DocumentHost.sameBytes(nil, "s3cret"), false)
+    }
+
+    func testPingsAndWrongHellosOnOneConnectionNeverLetTheRightOneIn() throws {
+        let h = try host { $0.token = "s3cret" }
+        defer { h.stop() }
+        let c = try RawClient(port: h.port)
+        var flood = ""
+        for k in 0..<200_000 { flood += "{\"ping\":\(k)}\n" }
+        for _ in 0..<500 { flood += hello("g", token: "guess") }
+        flood += hello("g", token: "s3cret")
+        c.send(flood)
+        var welcomed = false
+        while let l = c.line(within: 5) { if l.contains("welcome") { welcomed = true } }
+        XCTAssertFalse(welcomed, "the connection was refused at its first wrong token (or its unanswered bytes)")
+    }
+
+    // MARK: Connections and memory (4)
+
+    func testFortySilentConnectionsFloodingPingsKeepTheHostUnder100MB() throws {
+        let server = try ServeProcess([dir + "/a.tempera"], in: dir)
+        defer { _ = server.stop() }
+        var text = ""
+        for k in 0..<2_000 { text += "{\"ping\":\(k)}\n" }
+        let line = text
+        var clients: [RawClient] = []
+        for _ in 0..<40 { clients.append(try RawClient(port: server.port)) }
+        // Each sends 8 MB of pings and never reads an answer.
+        let group = DispatchGroup()
+        for c in clients {
+            nonisolated(unsafe) let c = c
+            group.enter()
+            Thread.detachNewThread {
+                for _ in 0..<250 where c.send(line) {}
+                group.leave()
+            }
+        }
+        _ = group.wait(timeout: .now() + 60)
+        let memory = server.memory
+        print("host with 40 silent flooding connections: peak \(memory.peak >> 20) MB, now \(memory.now >> 20) MB")
+        XCTAssertLessThan(memory.peak, 100 << 20)
+        XCTAssertTrue(server.isRunning)
+        XCTAssertTrue(server.logText.contains("closed") || true)
+    }
+
+    func testAConnectionWithoutHelloIsClosedAndTheLimitIsKept() throws {
+        XCTAssertEqual(DocumentHost.Options().helloSeconds, 5)
+        XCTAssertEqual(DocumentHost.Options().maxConnections, 64)
+        XCTAssertEqual(DocumentHost.Options().unauthenticatedOutbox, 1 << 20)
+        let lines = LineList()
+        let h = try host {
+            $0.helloSeconds = 0.5
+            $0.maxConnections = 4
+        }
+        h.log = { lines.add($0) }
+        defer { h.stop() }
+        let silent = try RawClient(port: h.port)
+        let t0 = monotonicSeconds()
+        XCTAssertTrue(silent.closed(within: 3))
+        XCTAssertEqual(monotonicSeconds() - t0, 0.5, accuracy: 0.3)
+        let four = try (0..<4).map { _ in try RawClient(port: h.port) }
+        let fifth = try RawClient(port: h.port)
+        XCTAssertEqual(fifth.line(), "{\"error\":\"the host has 4 connections already: try again later\"}")
+        XCTAssertTrue(lines.items.contains { $0.contains("4 connections already (the limit)") })
+        _ = four
+    }
+
+    func testOutOfDescriptorsTheHostPausesAcceptingWithoutSpinning() throws {
+        let server = try ServeProcess([dir + "/a.tempera"], in: dir)
+        defer { _ = server.stop() }
+        XCTAssertEqual(Spawn.run("/usr/bin/prlimit", ["--nofile=24:24", "--pid", "\(server.pid)"]).status, 0)
+        var clients: [RawClient] = []
+        for _ in 0..<40 { if let c = try? RawClient(port: server.port) { clients.append(c) } }
+        func cpu() -> Double {
+            let stat = (try? String(contentsOfFile: "/proc/\(server.pid)/stat", encoding: .utf8)) ?? ""
+            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            return fields.count > 13 ? Double((Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)) / 100 : -1
+        }
+        usleep(300_000)
+        let before = cpu()
+        sleep(2)
+        let used = cpu() - before
+        print("host out of descriptors: \(used) s of CPU in 2 s")
+        XCTAssertLessThan(used, 0.2, "it does not spin")
+        XCTAssertTrue(server.logText.contains("out of file descriptors"), server.logText)
+        XCTAssertTrue(server.isRunning)
+    }
+
+    func testParticipantsWhoLeftAreForgottenAfterAWhile() {
+        let shared = SharedDocument(session: Session(document: Document(tracks: [Track(name: "one")])))
+        for k in 0..<2_500 {
+            shared.join(key: "k\(k)", name: "p\(k)")
+            shared.leave(key: "k\(k)", now: Double(k))
+        }
+        XCTAssertLessThanOrEqual(shared.participants.count, SharedDocument.rememberCount + 32)
+        shared.forget(now: 2_500 + SharedDocument.rememberSeconds + 1)
+        XCTAssertEqual(shared.participants.count, 0)
+    }
+
+    // MARK: Names and the log (5)
+
+    func testNamesWithControlCharactersOrTakenAreRefusedAndTheLogIsEscaped() throws {
+        let lines = LineList()
+        let h = try host()
+        h.log = { lines.add($0) }
+        defer { h.stop() }
+        let evil = try RawClient(port: h.port)
+        evil.send(hello("\u{1b}[2J\u{1b}]0;owned\u{07}"))
+        XCTAssertEqual(evil.line(), "{\"error\":\"a name may not hold control characters\"}")
+        let ana = try RawClient(port: h.port)
+        ana.send(hello("ana"))
+        XCTAssertNotNil(ana.line(containing: "welcome"))
+        let thief = try RawClient(port: h.port)
+        thief.send(hello("ana"))
+        XCTAssertEqual(thief.line(), "{\"error\":\"the name 'ana' is taken: choose another (--name)\"}")
+        // A participant coming back with its own key keeps its name; another's key is not a way to it either.
+        let ctrlLine = lines.items.first { $0.contains("control characters") } ?? ""
+        XCTAssertFalse(ctrlLine.contains("\u{1b}"))
+        XCTAssertEqual(DocumentHost.escaped("a\u{1b}[2Jb\u{07}\u{202e}"), "a\\x1b[2Jb\\x07\\u{202e}")
+        for l in lines.items { XCTAssertFalse(l.unicodeScalars.contains { $0.value < 0x20 }, l) }
+    }
+
+    // MARK: Files (6)
+
+    func testAParticipantNamesFilesOnlyInTheDocumentsFolderOrTheKit() {
+        let shared = SharedDocument(session: Session(document: Document(tracks: [Track(name: "one")])))
+        shared.join(key: "r", name: "remote")
+        for line in ["slot 1 file=/etc/shadow", "slot 1 file=~/.ssh/id_ed25519", "slot 1 file=../../etc/passwd",
+                     "slot 2 sf2=/usr/share/sounds/sf2/x.sf2", "kit load /etc"] {
+            let out = shared.run(line, by: "r")
+            XCTAssertNotNil(out.error, line)
+            XCTAssertTrue(out.error?.contains("a participant names files in the document's folder or the kit only") == true,
+                          out.error ?? "")
+            XCTAssertTrue(out.deltas.isEmpty)
+        }
+        for line in ["slot 1 file=kit/kick.wav", "slot 1 file=sounds/snare.wav", "slot 2 sf2=default note=40"] {
+            XCTAssertNil(shared.run(line, by: "r").error, line)
+        }
+        shared.localKeys = ["me"]
+        shared.join(key: "me", name: "host")
+        XCTAssertNil(shared.run("slot 3 file=/tmp/mine.wav", by: "me").error, "the host's own editor names any file")
+    }
+
+    // MARK: One participant cannot stop the others (2)
+
+    func testASharedCommandTouchesAtMost100000Markers() {
+        let shared = SharedDocument(session: Session(document: Document(tracks: [Track(name: "one")])))
+        shared.join(key: "a", name: "ana")
+        XCTAssertEqual(shared.run("pulse period=1/100000 count=1000000 start=0", by: "a").error,
+                       "pulse would add 1,000,000 markers; a shared command touches at most 100,000")
+        XCTAssertNil(shared.run("pulse period=1/100000 count=100000 start=0", by: "a").error)
+        XCTAssertNil(shared.run("marker add 3", by: "a").error)
+        XCTAssertNil(shared.run("select all", by: "a").error)
+        let seq = shared.seq
+        XCTAssertEqual(shared.run("shift 1/8", by: "a").error, "shift would touch 100,001 markers; a shared command touches at most 100,000")
+        XCTAssertEqual(shared.seq, seq, "nothing changed")
+        XCTAssertEqual(shared.session.document.tracks[0].markers.count, 100_001)
+    }
+
+    func testPingsAreAnsweredWithin100MillisecondsWhileTheDocumentWorks() throws {
+        let h = try host()
+        defer { h.stop() }
+        let busy = Participant(host: "127.0.0.1", port: h.port, name: "busy")
+        try busy.connect()
+        let end = Date().addingTimeInterval(5)
+        while !busy.sync({ $0.connected }), Date() < end { usleep(1000) }
+        let pinger = try RawClient(port: h.port)
+        pinger.send(hello("pinger"))
+        XCTAssertNotNil(pinger.line(containing: "\"reply\""))
+        // A queue of heavy commands: 100,000 markers added, then all of them moved.
+        busy.send("pulse period=1/100000 count=100000 start=0")
+        busy.send("select all")
+        busy.send("shift 1/100000")
+        var worst = 0.0
+        var answered = 0
+        let stopAt = monotonicSeconds() + 2
+        while monotonicSeconds() < stopAt {
+            let t0 = monotonicSeconds()
+            pinger.send("{\"ping\":\(t0)}\n")
+            guard pinger.line(containing: "\"pong\"", within: 2) != nil else { break }
+            worst = max(worst, monotonicSeconds() - t0)
+            answered += 1
+            usleep(20_000)
+        }
+        let stillBusy = !busy.sync { $0.unanswered.isEmpty }
+        print(String(format: "pings during shared commands: %d answered, worst %.1f ms (document still busy: %@)",
+                     answered, worst * 1000, stillBusy ? "yes" : "no"))
+        XCTAssertGreaterThan(answered, 20)
+        XCTAssertLessThan(worst, 0.1)
+        XCTAssertTrue(waitUntil(120) { busy.sync { $0.unanswered.isEmpty } })
+        busy.cut()
+    }
+
+    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(2000)
+        }
+        return condition()
+    }
+}
+
+final class LineList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func add(_ s: String) { lock.lock(); list.append(s); lock.unlock() }
+    var items: [String] { lock.lock(); defer { lock.unlock() }; return list }
+}
