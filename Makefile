@@ -5,7 +5,7 @@ APT_PACKAGES = libxml2-dev hydrogen hydrogen-drumkits hydrogen-data libncursesw5
                python3-mido libfluidsynth-dev libjack-jackd2-dev jackd2 python3-jack-client timgm6mb-soundfont man-db ableton-link-dev iproute2 time openssh-server openssh-client \
                libaubio-dev sonic-pi-samples
 
-.PHONY: run test build release bench deps kit clean install install-files uninstall fuzz
+.PHONY: run test build release bench deps kit clean install install-files uninstall fuzz reference
 
 run: deps release
 	.build/release/tempera $(FILE)
@@ -28,6 +28,11 @@ bench: deps
 FUZZ_SECONDS ?= 30
 fuzz: deps
 	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" scripts/fuzz
+
+# Regenerates the command reference (docs/commands.md and the man page's command section) from the command table.
+reference:
+	$(SWIFT) build --build-tests
+	TEMPERA_WRITE_REFERENCE=1 $(SWIFT) test --skip-build --filter CommandTableTests/testTheGeneratedReferenceIsCurrent
 
 # Regenerates the default kit in Samples/ (the generator is part of the package).
 kit: deps

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TemperaCore
 
 /// How much audio one slot may hold, checked from a file's header before anything is read or converted: a
@@ -78,12 +79,11 @@ public struct SampleLimits: Sendable, Equatable {
 }
 
 extension SampleLoader {
-    private static let limitsLock = NSLock()
-    nonisolated(unsafe) private static var current = SampleLimits.fromEnvironment()
+    private static let current = Mutex(SampleLimits.fromEnvironment())
 
     /// The limits every load checks (the environment's at start; the editor applies its settings).
     public static var limits: SampleLimits {
-        get { limitsLock.lock(); defer { limitsLock.unlock() }; return current }
-        set { limitsLock.lock(); current = newValue; limitsLock.unlock() }
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
 }

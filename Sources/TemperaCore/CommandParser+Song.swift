@@ -1,8 +1,5 @@
 /// The song's commands (DESIGN §12): `section ...`, `song on|off`, `song loop on|off`.
 extension LineParser {
-    static let sectionUsage = "section add [NAME] [A B] [x R] [tempo=X] | section N repeats R | section N tempo X | "
-        + "section N region A B | section N name NAME | section N move M | section N delete | section N duplicate"
-    static let sectionVerbs = ["repeats", "tempo", "region", "name", "move", "delete", "duplicate"]
 
     /// `x3` (or `×3`): a repeat count written as one word; nil for anything else.
     static func repeatCount(_ text: String) -> Int? {
@@ -35,60 +32,9 @@ extension LineParser {
         return (a, b)
     }
 
-    mutating func parseSection() throws -> Command {
-        let usage = Self.sectionUsage
-        let first = try next("'add' or a section number", usage: usage)
-        if isKeyword(first, "add") { return try parseSectionAdd() }
-        if !first.quoted, first.equals == nil,
-           first.text.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) {
-            var message = "unknown section command '\(first.text)' (\(usage))"
-            if let near = Self.nearest(first.text, in: ["add"]) { message = "unknown section command '\(first.text)' (did you mean '\(near)'?)" }
-            throw fail(message, at: first)
-        }
-        let n = try integer(first, "section", 1...Song.maxSections)
-        let verb = try next("what to change: \(Self.sectionVerbs.joined(separator: ", "))", usage: usage)
-        guard Self.sectionVerbs.contains(where: { isKeyword(verb, $0) }) else {
-            var message = "unknown section setting '\(verb.text)' (\(Self.sectionVerbs.joined(separator: ", ")))"
-            if let near = Self.nearest(verb.text, in: Self.sectionVerbs) { message += " (did you mean '\(near)'?)" }
-            throw fail(message, at: verb)
-        }
-        let u = "section N \(verb.text)"
-        let change: Command.SectionChange
-        switch verb.text {
-        case "repeats":
-            let w = try next("R", usage: u + " R")
-            let r = try Self.repeatCount(w.text) ?? integer(w, "repeats", 1...Song.maxRepeats)
-            change = .repeats(try repeats(r, at: w))
-            try end(usage: u + " R")
-        case "tempo":
-            change = .tempo(try sectionTempo(try next("X", usage: u + " X")))
-            try end(usage: u + " X")
-        case "region":
-            let (a, b) = try region(usage: u + " A B")
-            change = .region(a, b)
-            try end(usage: u + " A B")
-        case "name":
-            let w = try next("NAME", usage: u + " NAME")
-            if w.equals != nil { throw fail("unexpected '\(w.text)': quote a name with '=' in it", at: w) }
-            if let problem = Self.nameProblem(w.text) { throw fail("section name: \(problem)", at: w) }
-            try end(usage: u + " NAME")
-            change = .name(w.text)
-        case "move":
-            change = .move(try integer(try next("M", usage: u + " M"), "M", 1...Song.maxSections))
-            try end(usage: u + " M")
-        case "duplicate":
-            try end(usage: u)
-            change = .duplicate
-        default:
-            try end(usage: u)
-            change = .delete
-        }
-        return .section(n, change)
-    }
-
     /// `section add [NAME] [A B] [x R] [tempo=X]`. A bare word that reads as a number is a region bound and one
     /// like `x3` a repeat count; quote such a word to use it as a name.
-    mutating func parseSectionAdd() throws -> Command {
+    mutating func parseSectionAdd() throws -> Command.SectionAdd {
         let usage = "section add [NAME] [A B] [x R] [tempo=X]"
         func isNumber(_ w: Word) -> Bool { !w.quoted && w.equals == nil && (try? Expression.evaluate(w.text)) != nil }
         func isRepeats(_ w: Word) -> Bool {
@@ -118,19 +64,6 @@ extension LineParser {
             }
         }
         let opts = try options(["tempo"], usage: usage)
-        return .sectionAdd(name: name, start: start, end: end, repeats: count, tempo: try opts["tempo"].map(sectionTempo))
-    }
-
-    mutating func parseSong() throws -> Command {
-        let usage = "song on|off | song loop on|off"
-        let w = try next("on, off or loop", usage: usage)
-        if isKeyword(w, "loop") {
-            let on = try onOff(try next("on or off", usage: "song loop on|off"), usage: "song loop on|off")
-            try end(usage: "song loop on|off")
-            return .songLoop(on: on)
-        }
-        let on = try onOff(w, usage: usage)
-        try end(usage: usage)
-        return .song(on: on)
+        return Command.SectionAdd(name: name, start: start, end: end, repeats: count, tempo: try opts["tempo"].map(sectionTempo))
     }
 }

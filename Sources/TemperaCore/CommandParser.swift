@@ -21,7 +21,7 @@ public enum CommandParser {
             let lexer = try CommandLexer(text)
             if lexer.words.isEmpty { return nil }
             var parser = LineParser(lexer: lexer)
-            return try parser.parse()
+            return try CommandTable.parse(&parser)
         } catch var error as CommandError {
             error.line = line ?? error.line
             throw error
@@ -43,42 +43,11 @@ public enum CommandParser {
         return out
     }
 
-    /// Every command form, for help screens and error messages.
-    public static let forms: [String] = [
-        "track add [NAME]", "track N", "track [N] mute [on|off]", "track [N] solo [on|off]",
-        "track [N] gain G | track [N] gain GdB", "track [N] name NAME",
-        "length TIME", "loop A B | loop on | loop off", "tempo X", "volume V",
-        "slot N file=PATH [gain=G] [mode=oneshot|gate] [attack=MS] [release=MS]",
-        "slot N note=MIDI|none [file=PATH] [decay=MS] [name=NAME] ...",
-        "slot N sf2=PATH|default [program=P] [bank=B] note=MIDI ...",
-        "slot N layer=MIN:MAX[:GAIN:PITCH]:PATH ... | layers=none [pan=P] [choke=G|none]",
-        "kit list", "kit load NAME|PATH [from=N]",
-        "cursor TIME", "marker add TIME [amp=A] [clip=C]", "pulse period=TIME count=N [start=TIME] [amp=A]",
-        "mode clip on|off", "snap on|off", "clip C", "draw [amp=A]", "draw group N", "type \"CODE\"", "fill \"CODE\"", "spread \"CODE\"", "pattern \"CODE\"",
-        "select none|all|left|right [tracks=all] [add]", "select at TIME | range A B | pattern \"CODE\" [add]",
-        "shift BY", "scale FACTOR [handle=first|last]", "scale handle=K to=TIME", "subdivide N",
-        "rotate", "reverse", "delete", "group store N", "group stamp N [times=K]", "undo [K]", "redo [K]",
-        "save [PATH]",
-        "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,I-J,...|none] [s=X]", "temper slider X",
-        "temper stamp [times=K]", "temper group N", "temper apply", "temper morph times=K from=S0 to=S1",
-        "temper preset swing|tigrigna|five-seven", "temper amp top|bottom BEAT A",
-        "record [on|off]", "record take TIME:SLOT:VELOCITY ...",
-        "beat TIME", "meter N", "bpm X", "grid N|off", "click on|off [level=L] | click level=L", "countin BARS",
-        "amp A | amp +D | amp -D", "copy | cut | paste", "duplicate",
-        "track [N] delete | track [N] duplicate | track [N] move M", "quantize N [strength=S]",
-        "section add [NAME] [A B] [x R] [tempo=X]", "section N repeats R", "section N tempo X",
-        "section N region A B", "section N name NAME", "section N move M", "section N delete",
-        "section N duplicate",
-        "song on|off", "song loop on|off", "temper fit [max=N] [span=TIME]",
-    ] + GrooveCommand.forms
+    /// Every command's usage, for help screens (from `CommandTable`).
+    public static var forms: [String] { CommandTable.forms }
 
-    /// The command names, for completion and suggestions.
-    public static let names = ["track", "length", "loop", "tempo", "volume", "slot", "kit", "cursor", "marker", "pulse",
-                               "mode", "snap", "clip", "draw", "type", "fill", "spread", "pattern", "select", "shift", "scale",
-                               "subdivide", "rotate", "reverse", "delete", "group", "undo", "redo", "save", "temper",
-                               "record", "section", "song",
-                               "beat", "meter", "bpm", "grid", "click", "countin", "amp", "copy", "cut", "paste",
-                               "duplicate", "quantize"] + GrooveCommand.names
+    /// The command names, for completion and suggestions (from `CommandTable`).
+    public static var names: [String] { CommandTable.names }
 
     /// The linear gains a track may have: silence to four times (+12 dB).
     public static let trackGainRange: ClosedRange<Double> = 0...4
@@ -94,11 +63,14 @@ public enum CommandParser {
     public static let maxDivision = 128
 }
 
-/// One line's words and the cursor over them.
-struct LineParser {
+/// One line's words and the cursor over them, with the readers every command's `parse` uses (numbers, times,
+/// options, codes), each failing with a message that names the column.
+public struct LineParser {
     typealias Word = CommandLexer.Word
 
     let lexer: CommandLexer
+    /// The number the command's words selected (`track 2 mute`: 2), nil when they selected none.
+    public internal(set) var selector: Int?
     /// Set when a command reads a subset of the line's words (the `slot` settings other than `layer=`).
     var overrideWords: [Word]?
     var words: [Word] { overrideWords ?? lexer.words }
@@ -138,6 +110,25 @@ struct LineParser {
 
     /// A plain keyword (unquoted, no `=`).
     func isKeyword(_ word: Word, _ name: String) -> Bool { !word.quoted && word.equals == nil && word.text == name }
+
+    /// An unquoted word without `=`: one that can name a command's form.
+    func isPlain(_ word: Word) -> Bool { !word.quoted && word.equals == nil }
+
+    /// `[on|off]` to the end of the line: nil when absent.
+    mutating func optionalOnOff(usage: String) throws -> Bool? {
+        var on: Bool?
+        if position < words.count { on = try onOff(try next("on or off", usage: usage), usage: usage) }
+        try end(usage: usage)
+        return on
+    }
+
+    /// `[K]` to the end of the line: a count from 1, 1 when absent.
+    mutating func count(usage: String) throws -> Int {
+        var k = 1
+        if position < words.count { k = try integer(try next("K", usage: usage), "K", 1...Int.max) }
+        try end(usage: usage)
+        return k
+    }
 
     // MARK: - Values
 
@@ -239,214 +230,8 @@ struct LineParser {
 
     // MARK: - Commands
 
-    mutating func parse() throws -> Command {
-        let head = words[0]
-        if head.quoted || head.equals != nil {
-            throw fail("a command starts with its name, not '\(Limits.echo(head.text))'", at: head)
-        }
-        switch head.text {
-        case "track": return try parseTrack()
-        case "length":
-            let usage = "length TIME"
-            let v = try number(try next("TIME", usage: usage), "length", { $0 > 0 && $0 <= CommandParser.maxTime },
-                               "must be greater than 0 and at most 10000000")
-            try end(usage: usage)
-            return .length(v)
-        case "loop": return try parseLoop()
-        case "tempo":
-            let usage = "tempo X"
-            let range = Transport.tempoRange
-            let v = try number(try next("X", usage: usage), "tempo", { range.contains($0) },
-                               "must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound))")
-            try end(usage: usage)
-            return .tempo(v)
-        case "volume":
-            let usage = "volume V"
-            let v = try number(try next("V", usage: usage), "volume", { (0...1).contains($0) }, "must be from 0 to 1")
-            try end(usage: usage)
-            return .volume(v)
-        case "slot": return try parseSlot()
-        case "kit": return try parseKit()
-        case "cursor":
-            let usage = "cursor TIME"
-            let v = try time(try next("TIME", usage: usage), "cursor")
-            try end(usage: usage)
-            return .cursor(v)
-        case "marker":
-            let usage = "marker add TIME [amp=A] [clip=C]"
-            let verb = try next("'add'", usage: usage)
-            guard isKeyword(verb, "add") else { throw fail("expected 'add', not '\(Limits.echo(verb.text))' (\(usage))", at: verb) }
-            let t = try time(try next("TIME", usage: usage), "time")
-            let opts = try options(["amp", "clip"], usage: usage)
-            var content: Content?
-            if let c = opts["clip"] {
-                guard let parsed = Content(code: c.text) else {
-                    throw fail("clip must be 1-16, +, - or ?, not '\(c.text)'", at: c)
-                }
-                content = parsed
-            }
-            return .markerAdd(time: t, amp: try opts["amp"].map(amp), content: content)
-        case "pulse":
-            let usage = "pulse period=TIME count=N [start=TIME] [amp=A]"
-            let opts = try options(["period", "count", "start", "amp"], usage: usage)
-            let period = try number(try required(opts, "period", usage: usage), "period",
-                                    { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
-            let count = try integer(try required(opts, "count", usage: usage), "count", 1...Limits.maxAddedMarkers)
-            return .pulse(period: period, count: count, start: try opts["start"].map { try time($0, "start") },
-                          amp: try opts["amp"].map(amp))
-        case "mode":
-            let usage = "mode clip on|off"
-            let what = try next("'clip'", usage: usage)
-            guard isKeyword(what, "clip") else { throw fail("expected 'clip', not '\(Limits.echo(what.text))' (\(usage))", at: what) }
-            let on = try onOff(try next("on or off", usage: usage), usage: usage)
-            try end(usage: usage)
-            return .clipMode(on)
-        case "snap":
-            let usage = "snap on|off"
-            let on = try onOff(try next("on or off", usage: usage), usage: usage)
-            try end(usage: usage)
-            return .snap(on)
-        case "clip":
-            let usage = "clip C"
-            let word = try next("C", usage: usage)
-            guard let content = Content(code: word.text) else {
-                throw fail("unknown clip '\(Limits.echo(word.text))' (clips are 1-16, + hold, - rest, ? random)", at: word)
-            }
-            try end(usage: usage)
-            return .chooseClip(content)
-        case "draw":
-            if position < words.count, isKeyword(words[position], "group") {
-                let usage = "draw group N"
-                position += 1
-                let n = try integer(try next("N", usage: usage), "group", GroupBank.range)
-                try end(usage: usage)
-                return .drawGroup(n)
-            }
-            let opts = try options(["amp"], usage: "draw [amp=A] | draw group N")
-            return .draw(amp: try opts["amp"].map(amp))
-        case "type":
-            return .type(try code(1, words.count, usage: "type \"CODE\""))
-        case "fill":
-            return .fill(try code(1, words.count, usage: "fill \"CODE\""))
-        case "spread":
-            return .spread(try code(1, words.count, usage: "spread \"CODE\""))
-        case "pattern":
-            return .pattern(try code(1, words.count, usage: "pattern \"CODE\"").source)
-        case "select": return try parseSelect()
-        case "shift":
-            let usage = "shift BY"
-            let v = try number(try next("BY", usage: usage), "shift", { abs($0) <= CommandParser.maxTime },
-                               "must be within 10000000")
-            try end(usage: usage)
-            return .shift(v)
-        case "scale": return try parseScale()
-        case "subdivide":
-            let usage = "subdivide N"
-            let n = try integer(try next("N", usage: usage), "subdivide", 1...10_000)
-            try end(usage: usage)
-            return .subdivide(n)
-        case "rotate", "reverse", "delete":
-            try end(usage: head.text)
-            return head.text == "rotate" ? .rotate : head.text == "reverse" ? .reverse : .delete
-        case "group": return try parseGroup()
-        case "undo", "redo":
-            let usage = "\(head.text) [K]"
-            var k = 1
-            if position < words.count { k = try integer(try next("K", usage: usage), "K", 1...Int.max) }
-            try end(usage: usage)
-            return head.text == "undo" ? .undo(k) : .redo(k)
-        case "save":
-            let usage = "save [PATH]"
-            var path: String?
-            if position < words.count {
-                let word = try next("PATH", usage: usage)
-                if word.text.isEmpty { throw fail("the path is empty", at: word) }
-                path = word.text
-            }
-            try end(usage: usage)
-            return .save(path)
-        case "temper": return .temper(try parseTemper())
-        case "record": return try parseRecord()
-        case "section": return try parseSection()
-        case "song": return try parseSong()
-        case "beat":
-            let usage = "beat TIME"
-            let range = Transport.beatRange
-            let v = try number(try next("TIME", usage: usage), "beat", { range.contains($0) },
-                               "must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound)) seconds")
-            try end(usage: usage)
-            return .beat(v)
-        case "meter":
-            let usage = "meter N"
-            let m = try integer(try next("N", usage: usage), "meter", Transport.meterRange)
-            try end(usage: usage)
-            return .meter(m)
-        case "bpm":
-            let usage = "bpm X"
-            let v = try number(try next("X", usage: usage), "bpm", { $0 > 0 && $0.isFinite }, "must be greater than 0")
-            try end(usage: usage)
-            return .bpm(v)
-        case "grid":
-            let usage = "grid N|off"
-            let word = try next("N or off", usage: usage)
-            if isKeyword(word, "off") {
-                try end(usage: usage)
-                return .grid(nil)
-            }
-            let steps = try integer(word, "grid", Transport.gridRange)
-            try end(usage: usage)
-            return .grid(steps)
-        case "click": return try parseClick()
-        case "countin":
-            let usage = "countin BARS"
-            let bars = try integer(try next("BARS", usage: usage), "countin", Transport.countInRange)
-            try end(usage: usage)
-            return .countIn(bars)
-        case "amp":
-            let usage = "amp A | amp +D | amp -D"
-            let word = try next("A", usage: usage)
-            if word.equals != nil { throw fail("unexpected '\(word.text)' (\(usage))", at: word) }
-            let relative = !word.quoted && (word.text.hasPrefix("+") || word.text.hasPrefix("-"))
-            let v = relative
-                ? try number(word, "amp", { (-1...1).contains($0) }, "must change by -1 to +1")
-                : try amp(word)
-            try end(usage: usage)
-            return .amp(v, relative: relative)
-        case "copy", "cut", "paste", "duplicate":
-            try end(usage: head.text)
-            switch head.text {
-            case "copy": return .copy
-            case "cut": return .cut
-            case "paste": return .paste
-            default: return .duplicate
-            }
-        case "prob", "ratchet", "humanize", "groove": return .groove(try parseGroove(head))
-        case "quantize":
-            let usage = "quantize N [strength=S]"
-            let steps = try integer(try next("N", usage: usage), "quantize", 1...CommandParser.maxQuantize)
-            let opts = try options(["strength"], usage: usage)
-            let strength = try opts["strength"].map {
-                try number($0, "strength", { (0...1).contains($0) }, "must be from 0 to 1")
-            } ?? 1
-            return .quantize(steps, strength: strength)
-        default:
-            var message = "unknown command '\(Limits.echo(head.text))'"
-            if let near = Self.nearest(head.text, in: CommandParser.names) { message += " (did you mean '\(near)'?)" }
-            throw fail(message, at: head)
-        }
-    }
-
-    /// `record [on|off]` or `record take TIME:SLOT:VELOCITY ...`.
-    mutating func parseRecord() throws -> Command {
-        let usage = "record [on|off] | record take TIME:SLOT:VELOCITY ..."
-        guard position < words.count else { return .recordArm(nil) }
-        let word = words[position]
-        guard isKeyword(word, "take") else {
-            let on = try onOff(try next("on, off or take", usage: usage), usage: usage)
-            try end(usage: usage)
-            return .recordArm(on)
-        }
-        position += 1
+    /// The hits of `record take TIME:SLOT:VELOCITY ...`.
+    mutating func recordedHits() throws -> [RecordedHit] {
         let hitUsage = "record take TIME:SLOT:VELOCITY ..."
         guard position < words.count else { throw CommandError("missing a hit (\(hitUsage))", column: missingColumn) }
         var hits: [RecordedHit] = []
@@ -469,69 +254,7 @@ struct LineParser {
             let velocity = try number(part(2), "hit velocity", { (0...1).contains($0) }, "must be from 0 to 1")
             hits.append(RecordedHit(time: time, slot: slot, velocity: velocity))
         }
-        return .recordTake(hits)
-    }
-
-    mutating func parseTrack() throws -> Command {
-        let usage = "track add [NAME] | track N | track [N] mute|solo [on|off] | track [N] gain G | track [N] name NAME"
-            + " | track [N] delete|duplicate | track [N] move M"
-        let word = try next("'add', a setting or a track number", usage: usage)
-        if isKeyword(word, "add") {
-            return .trackAdd(name: try trackName(example: "track add"))
-        }
-        // `track N` alone makes N current; `track N SETTING ...` addresses N without making it current. A
-        // number never reads as a setting's name, so the two cannot be confused.
-        var target: Int?
-        var verb = word
-        if !Self.trackSettings.contains(where: { isKeyword(word, $0) }) {
-            if !word.quoted, word.equals == nil, !word.text.isEmpty,
-               word.text.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) {
-                throw fail(unknownTrackSetting(word.text, usage: usage), at: word)
-            }
-            let n = try integer(word, "track", 1...Int.max)
-            guard position < words.count else { return .trackSelect(n) }
-            target = n
-            verb = words[position]
-            position += 1
-            guard Self.trackSettings.contains(where: { isKeyword(verb, $0) }) else {
-                throw fail(unknownTrackSetting(verb.text, usage: usage), at: verb)
-            }
-        }
-        switch verb.text {
-        case "delete", "duplicate":
-            try end(usage: "track [N] \(verb.text)")
-            return verb.text == "delete" ? .trackDelete(track: target) : .trackDuplicate(track: target)
-        case "move":
-            let u = "track [N] move M"
-            let to = try integer(try next("M", usage: u), "M", 1...Int.max)
-            try end(usage: u)
-            return .trackMove(track: target, to: to)
-        case "mute", "solo":
-            let u = "track [N] \(verb.text) [on|off]"
-            var on: Bool?
-            if position < words.count { on = try onOff(try next("on or off", usage: u), usage: u) }
-            try end(usage: u)
-            return verb.text == "mute" ? .trackMute(track: target, on: on) : .trackSolo(track: target, on: on)
-        case "gain":
-            return .trackGain(track: target, gain: try trackGain())
-        default:
-            let usage = "track [N] name NAME"
-            guard let name = try trackName(example: "track name") else {
-                throw CommandError("missing NAME (\(usage))", column: missingColumn)
-            }
-            if let problem = Self.nameProblem(name) { throw fail("track name: \(problem)", at: words[position - 1]) }
-            return .trackName(track: target, name: name)
-        }
-    }
-
-    /// The words after `track` that name a setting.
-    static let trackSettings = ["mute", "solo", "gain", "name", "delete", "move", "duplicate"]
-
-    func unknownTrackSetting(_ text: String, usage: String) -> String {
-        if let near = Self.nearest(text, in: ["add"] + Self.trackSettings) {
-            return "unknown track setting '\(Limits.echo(text))' (did you mean '\(near)'?)"
-        }
-        return "unknown track setting '\(Limits.echo(text))' (\(usage))"
+        return hits
     }
 
     /// The NAME of `track add` and `track name`, nil when absent: one word, quoted when it holds spaces.
@@ -587,34 +310,7 @@ struct LineParser {
     /// 10^(dB/20).
     static func linear(decibels: Double) -> Double { pow(10, decibels / 20) }
 
-    mutating func parseClick() throws -> Command {
-        let usage = "click on|off [level=L] | click level=L"
-        var on: Bool?
-        if position < words.count, words[position].equals == nil {
-            on = try onOff(try next("on or off", usage: usage), usage: usage)
-        }
-        let opts = try options(["level"], usage: usage)
-        let level = try opts["level"].map { try number($0, "level", { (0...1).contains($0) }, "must be from 0 to 1") }
-        if on == nil && level == nil { throw CommandError("missing on, off or level= (\(usage))", column: missingColumn) }
-        return .click(on: on, level: level)
-    }
-
-    mutating func parseLoop() throws -> Command {
-        let usage = "loop A B | loop on | loop off"
-        let first = try next("A B, on or off", usage: usage)
-        if isKeyword(first, "on") || isKeyword(first, "off") {
-            try end(usage: usage)
-            return .loop(on: first.text == "on")
-        }
-        let a = try time(first, "loop start")
-        let second = try next("B", usage: usage)
-        let b = try time(second, "loop end")
-        guard b > a else { throw fail("the loop must end after it starts (\(Self.show(a)))", at: second) }
-        try end(usage: usage)
-        return .loopRange(a, b)
-    }
-
-    mutating func parseSlot() throws -> Command {
+    mutating func parseSlot() throws -> Command.Slot {
         let usage = "slot N file=PATH|note=MIDI|sf2=PATH|layer=MIN:MAX[:GAIN:PITCH]:PATH... [program=P] [bank=B] "
             + "[gain=G] [pan=P] [choke=G] [mode=oneshot|gate] [attack=MS] [decay=MS] [release=MS] [midi=CH[:NOTE]|none]"
         let n = try integer(try next("N", usage: usage), "slot", ClipSlot.range)
@@ -679,22 +375,7 @@ struct LineParser {
             }
             s.layers = try layerWords.map { try layer($0) }
         }
-        return .slot(n, s)
-    }
-
-    mutating func parseKit() throws -> Command {
-        let usage = "kit list | kit load NAME|PATH [from=N]"
-        let what = try next("list or load", usage: usage)
-        if isKeyword(what, "list") {
-            try end(usage: usage)
-            return .kitList
-        }
-        guard isKeyword(what, "load") else { throw fail("expected list or load, not '\(what.text)' (\(usage))", at: what) }
-        let name = try next("NAME or PATH", usage: usage)
-        if name.equals != nil && !name.quoted { throw fail("missing NAME or PATH before '\(name.text)' (\(usage))", at: name) }
-        let opts = try options(["from"], usage: usage)
-        let from = try opts["from"].map { try integer($0, "from", ClipSlot.range) } ?? 1
-        return .kitLoad(name.text, from: from)
+        return Command.Slot(slot: n, settings: s)
     }
 
     /// `MIN:MAX:PATH` or `MIN:MAX:GAIN:PITCH:PATH` (PATH may hold colons; with four or more, write the long form).
@@ -729,7 +410,7 @@ struct LineParser {
         return ClipSlot.Layer(file: file, min: lo, max: hi, gain: gain, pitch: pitch)
     }
 
-    mutating func parseSelect() throws -> Command {
+    mutating func parseSelect() throws -> Command.Selection {
         let usage = "select none|all|left|right | at TIME | range A B | pattern \"CODE\" [tracks=all] [add]"
         let kindWord = try next("what to select", usage: usage)
         // Modifiers come last, in any order.
@@ -786,107 +467,10 @@ struct LineParser {
             }
             throw fail(message, at: kindWord)
         }
-        return .select(Command.Selection(kind, allTracks: allTracks, add: add))
-    }
-
-    mutating func parseScale() throws -> Command {
-        let usage = "scale FACTOR [handle=first|last] | scale handle=K to=TIME"
-        let first = try next("FACTOR", usage: usage)
-        if first.equals != nil {
-            position -= 1
-            let opts = try options(["handle", "to"], usage: usage)
-            let handle = try required(opts, "handle", usage: usage)
-            let to = try required(opts, "to", usage: "scale handle=K to=TIME")
-            return .scaleHandle(k: try integer(handle, "handle", 1...Int.max), to: try time(to, "to"))
-        }
-        let factor = try number(first, "factor", { $0 > 0 }, "must be greater than 0")
-        let opts = try options(["handle"], usage: usage)
-        var handle = Command.ScaleHandle.last
-        if let h = opts["handle"] {
-            switch h.text {
-            case "first": handle = .first
-            case "last": handle = .last
-            default: throw fail("handle must be first or last here, not '\(Limits.echo(h.text))' (\(usage))", at: h)
-            }
-        }
-        return .scale(factor: factor, handle: handle)
-    }
-
-    mutating func parseGroup() throws -> Command {
-        let usage = "group store N | group stamp N [times=K]"
-        let verb = try next("store or stamp", usage: usage)
-        if isKeyword(verb, "store") {
-            let n = try integer(try next("N", usage: "group store N"), "group", GroupBank.range)
-            try end(usage: "group store N")
-            return .groupStore(n)
-        }
-        if isKeyword(verb, "stamp") {
-            let n = try integer(try next("N", usage: "group stamp N [times=K]"), "group", GroupBank.range)
-            let opts = try options(["times"], usage: "group stamp N [times=K]")
-            let times = try opts["times"].map { try integer($0, "times", 1...10_000) } ?? 1
-            return .groupStamp(n, times: times)
-        }
-        throw fail("expected store or stamp, not '\(Limits.echo(verb.text))' (\(usage))", at: verb)
+        return Command.Selection(kind, allTracks: allTracks, add: add)
     }
 
     // MARK: - The rhythm designer
-
-    mutating func parseTemper() throws -> TemperCommand {
-        let usage = "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,...] [s=X] | temper slider X | "
-            + "temper stamp [times=K] | temper group N | temper apply | temper morph times=K from=S0 to=S1 | "
-            + "temper preset NAME"
-        let verb = try next("a designer command", usage: usage)
-        if verb.equals != nil {
-            position -= 1
-            return try parseTemperDefine()
-        }
-        switch verb.text {
-        case "slider":
-            let v = try slider(try next("X", usage: "temper slider X"), "slider")
-            try end(usage: "temper slider X")
-            return .slider(v)
-        case "stamp":
-            let opts = try options(["times"], usage: "temper stamp [times=K]")
-            return .stamp(times: try opts["times"].map { try integer($0, "times", 1...10_000) } ?? 1)
-        case "group":
-            let n = try integer(try next("N", usage: "temper group N"), "group", GroupBank.range)
-            try end(usage: "temper group N")
-            return .group(n)
-        case "apply":
-            try end(usage: "temper apply")
-            return .apply
-        case "morph":
-            let u = "temper morph times=K from=S0 to=S1"
-            let opts = try options(["times", "from", "to"], usage: u)
-            let times = try integer(try required(opts, "times", usage: u), "times", 1...10_000)
-            return .morph(times: times, from: try slider(try required(opts, "from", usage: u), "from"),
-                          to: try slider(try required(opts, "to", usage: u), "to"))
-        case "amp":
-            let u = "temper amp top|bottom BEAT A"
-            let rowWord = try next("top or bottom", usage: u)
-            guard let row = Temperament.RowName(rawValue: rowWord.text), !rowWord.quoted else {
-                throw fail("expected top or bottom, not '\(Limits.echo(rowWord.text))' (\(u))", at: rowWord)
-            }
-            let beat = try integer(try next("BEAT", usage: u), "beat", 0...(CommandParser.maxDivision - 1))
-            let a = try amp(try next("A", usage: u))
-            try end(usage: u)
-            return .amp(row: row, beat: beat, amp: a)
-        case "fit": return try parseTemperFit()
-        case "preset":
-            let u = "temper preset swing|tigrigna|five-seven"
-            let name = try next("NAME", usage: u)
-            guard TemperamentPreset.names.contains(name.text) else {
-                throw fail("unknown preset '\(Limits.echo(name.text))' (\(u))", at: name)
-            }
-            try end(usage: u)
-            return .preset(name.text)
-        default:
-            var message = "unknown designer command '\(Limits.echo(verb.text))'"
-            let verbs = ["slider", "stamp", "group", "apply", "morph", "preset", "amp", "fit"]
-            if let near = Self.nearest(verb.text, in: verbs) { message += " (did you mean '\(near)'?)" }
-            throw fail(message, at: verb)
-        }
-    }
 
     mutating func parseTemperDefine() throws -> TemperCommand {
         let usage = "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,...] [s=X]"

@@ -252,14 +252,3 @@ extension Transport {
         .of("grid", \.grid), .of("click", \.click), .of("clickLevel", \.clickLevel), .of("countIn", \.countIn),
     ]
 }
-
-extension Command {
-    /// True for the commands that change only the participant's own state (cursor, current track, selection,
-    /// modes, chosen clip), never the document.
-    public var changesOnlyTheView: Bool {
-        switch self {
-        case .cursor, .trackSelect, .clipMode, .snap, .chooseClip, .select: return true
-        default: return false
-        }
-    }
-}

@@ -133,76 +133,7 @@ public final class Session {
     }
 
     private func execute(_ command: Command) throws -> String? {
-        switch command {
-        case .trackAdd(let name): return try runTrackAdd(name)
-        case .trackSelect(let n): return try runTrackSelect(n)
-        case .trackMute(let t, let on): return try runTrackMute(t, on)
-        case .trackSolo(let t, let on): return try runTrackSolo(t, on)
-        case .trackGain(let t, let gain): return try runTrackGain(t, gain)
-        case .trackName(let t, let name): return try runTrackName(t, name)
-        case .length(let t): return try runLength(t)
-        case .loopRange(let a, let b): return try runLoopRange(a, b)
-        case .loop(let on): return try runLoop(on: on)
-        case .tempo(let x): return try runTempo(x)
-        case .volume(let v): return try runVolume(v)
-        case .slot(let n, let settings): return try runSlot(n, settings)
-        case .kitList: return try runKitList()
-        case .kitLoad(let name, let from): return try runKitLoad(name, from: from)
-        case .cursor(let t): return try runCursor(t)
-        case .markerAdd(let time, let amp, let content): return try runMarkerAdd(time: time, amp: amp, content: content)
-        case .pulse(let period, let count, let start, let amp):
-            return try runPulse(period: period, count: count, start: start, amp: amp)
-        case .clipMode(let on):
-            clipMode = on
-            return nil
-        case .snap(let on):
-            snap = on
-            return nil
-        case .chooseClip(let c): return try runChooseClip(c)
-        case .draw(let amp): return try runDraw(amp: amp)
-        case .drawGroup(let n): return try runGroupStamp(n, times: 1)
-        case .type(let code): return try runType(code)
-        case .fill(let code): return try runFill(code)
-        case .spread(let code): return try runSpread(code)
-        case .select(let s): return try runSelect(s)
-        case .shift(let by): return try runShift(by)
-        case .scale(let factor, let handle): return try runScale(factor: factor, handle: handle)
-        case .scaleHandle(let k, let to): return try runScaleHandle(k: k, to: to)
-        case .subdivide(let n): return try runSubdivide(n)
-        case .rotate: return try runRotate()
-        case .reverse: return try runReverse()
-        case .delete: return try runDelete()
-        case .groupStore(let n): return try runGroupStore(n)
-        case .groupStamp(let n, let times): return try runGroupStamp(n, times: times)
-        case .undo(let k): return try undo(k)
-        case .redo(let k): return try redo(k)
-        case .save(let p): return try save(to: p)
-        case .temper(let c): return try runTemper(c)
-        case .pattern(let code): return try runPattern(code)
-        case .recordArm(let on): return runRecordArm(on)
-        case .recordTake(let hits): return try runRecordTake(hits)
-        case .sectionAdd(let name, let start, let end, let repeats, let tempo):
-            return try runSectionAdd(name: name, start: start, end: end, repeats: repeats, tempo: tempo)
-        case .section(let n, let change): return try runSection(n, change)
-        case .song(let on): return try runSong(on: on)
-        case .songLoop(let on): return try runSongLoop(on: on)
-        case .beat(let b): return try runBeat(b)
-        case .meter(let m): return try runMeter(m)
-        case .bpm(let x): return try runBPM(x)
-        case .grid(let steps): return try runGrid(steps)
-        case .click(let on, let level): return try runClick(on: on, level: level)
-        case .countIn(let bars): return try runCountIn(bars)
-        case .amp(let a, let relative): return try runAmp(a, relative: relative)
-        case .copy: return try runCopy()
-        case .cut: return try runCut()
-        case .paste: return try runPaste()
-        case .duplicate: return try runDuplicate()
-        case .trackDelete(let t): return try runTrackDelete(t)
-        case .trackMove(let t, let to): return try runTrackMove(t, to: to)
-        case .trackDuplicate(let t): return try runTrackDuplicate(t)
-        case .quantize(let n, let strength): return try runQuantize(n, strength: strength)
-        case .groove(let g): return try runGroove(g)
-        }
+        try command.body.run(in: self)
     }
 
     /// Parses one line of the command language and runs it; nil for a blank or comment line. Errors carry

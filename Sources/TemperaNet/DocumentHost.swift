@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import TemperaCore
 #if canImport(Glibc)
 import Glibc
@@ -582,20 +583,13 @@ public final class DocumentHost: @unchecked Sendable {
 }
 
 /// The log function, escaping what it is given.
-final class LogBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sink: @Sendable (String) -> Void = { _ in }
+final class LogBox: Sendable {
+    private let sink = Mutex<@Sendable (String) -> Void>({ _ in })
     var value: @Sendable (String) -> Void {
         get {
-            lock.lock()
-            defer { lock.unlock() }
-            let s = sink
+            let s = sink.withLock { $0 }
             return { s(DocumentHost.escaped($0)) }
         }
-        set {
-            lock.lock()
-            sink = newValue
-            lock.unlock()
-        }
+        set { sink.withLock { $0 = newValue } }
     }
 }

@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import TemperaCore
 
 /// The host's append-only record of every change since the shared file was last saved, so that nothing a
@@ -40,8 +41,7 @@ public final class Journal: @unchecked Sendable {
     /// Seconds between a change and the sync that makes it survive a crash of the machine.
     public static let syncDelay = 0.2
     private let syncQueue = DispatchQueue(label: "tempera.journal.sync")
-    private let lock = NSLock()
-    private var syncScheduled = false
+    private let syncScheduled = Mutex(false)
 
     /// Opens the journal at `path` for a document whose file holds `fileBytes` (nil: no file yet) and reads as
     /// `loaded`. A journal that follows this file is replayed: the document it leads to and its entries are
@@ -162,16 +162,14 @@ public final class Journal: @unchecked Sendable {
     }
 
     private func scheduleSync() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !syncScheduled else { return }
-        syncScheduled = true
         let fd = self.fd
-        syncQueue.asyncAfter(deadline: .now() + Journal.syncDelay) { [self] in
-            lock.lock()
-            syncScheduled = false
-            lock.unlock()
-            _ = fdatasync(fd)
+        syncScheduled.withLock { scheduled in
+            guard !scheduled else { return }
+            scheduled = true
+            syncQueue.asyncAfter(deadline: .now() + Journal.syncDelay) { [self] in
+                syncScheduled.withLock { $0 = false }
+                _ = fdatasync(fd)
+            }
         }
     }
 

@@ -197,21 +197,24 @@ public final class SharedDocument {
 
     private func execute(_ command: Command, for p: inout Participant) throws -> Outcome {
         var outcome = Outcome()
-        switch command {
-        case .undo(let k):
-            guard k >= 1 else { throw CommandError("undo needs a count of at least 1") }
-            return try undo(k, for: &p)
-        case .redo(let k):
-            guard k >= 1 else { throw CommandError("redo needs a count of at least 1") }
-            return try redo(k, for: &p)
-        case .save(let path):
-            if path != nil, !localKeys.contains(p.key) {
+        // Undo and redo are each participant's own; save writes the shared file.
+        if let undo = command.as(Command.Undo.self) {
+            guard undo.count >= 1 else { throw CommandError("undo needs a count of at least 1") }
+            return try self.undo(undo.count, for: &p)
+        }
+        if let redo = command.as(Command.Redo.self) {
+            guard redo.count >= 1 else { throw CommandError("redo needs a count of at least 1") }
+            return try self.redo(redo.count, for: &p)
+        }
+        if let save = command.as(Command.Save.self) {
+            if save.path != nil, !localKeys.contains(p.key) {
                 throw CommandError("only the host saves elsewhere: 'save' writes the shared file")
             }
-            outcome.message = try session.save(to: path)
+            outcome.message = try session.save(to: save.path)
             return outcome
-        default:
-            break
+        }
+        if command.spec.flags.contains(.refusedWhenShared) {
+            throw CommandError("\(command.spec.head) is not available on a shared document")
         }
         if !localKeys.contains(p.key), let file = SharedDocument.outsideFile(command) {
             throw CommandError("\(file): a participant names files in the document's folder or the kit only "
@@ -224,8 +227,8 @@ public final class SharedDocument {
                     + "at most \(Limits.count(SharedDocument.maxTouched))")
             }
         }
-        if case .pulse(_, let count, _, _) = command, count > SharedDocument.maxTouched {
-            throw CommandError("pulse would add \(Limits.count(count)) markers; a shared command touches at most "
+        if let pulse = command.as(Command.Pulse.self), pulse.count > SharedDocument.maxTouched {
+            throw CommandError("pulse would add \(Limits.count(pulse.count)) markers; a shared command touches at most "
                 + "\(Limits.count(SharedDocument.maxTouched))")
         }
         let before = session.view
@@ -319,14 +322,8 @@ public final class SharedDocument {
         String(command.text.split(separator: " ").first ?? "the command")
     }
 
-    /// Commands that change every selected marker.
-    static func touchesSelection(_ command: Command) -> Bool {
-        switch command {
-        case .spread, .shift, .scale, .scaleHandle, .subdivide, .rotate, .reverse, .delete, .amp, .copy, .cut,
-             .duplicate, .quantize, .groupStore, .temper, .groove: return true
-        default: return false
-        }
-    }
+    /// Commands that change every selected marker (flagged so in the command table).
+    static func touchesSelection(_ command: Command) -> Bool { command.spec.flags.contains(.touchesSelection) }
 
     /// How many markers a step put or removed.
     static func touched(by step: History.Step, in document: Document) -> Int {
@@ -345,15 +342,15 @@ public final class SharedDocument {
             if ref.hasPrefix("/") || ref.hasPrefix("~") { return true }
             return ref.split(separator: "/").contains("..")
         }
-        switch command {
-        case .slot(_, let s):
+        if let slot = command.as(Command.Slot.self) {
+            let s = slot.settings
             for ref in [s.file, s.soundFont].compactMap({ $0 }) + (s.layers ?? []).map(\.file) where outside(ref) { return ref }
-            return nil
-        case .kitLoad(let name, _):
-            return name.contains("/") || name.hasPrefix("~") || name.hasPrefix(".") ? name : nil
-        default:
-            return nil
         }
+        if let kit = command.as(Command.KitLoad.self) {
+            let name = kit.name
+            return name.contains("/") || name.hasPrefix("~") || name.hasPrefix(".") ? name : nil
+        }
+        return nil
     }
 
     static func sameView(_ a: Session.View, _ b: Session.View) -> Bool {

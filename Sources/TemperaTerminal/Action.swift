@@ -1,3 +1,5 @@
+import TemperaCore
+
 /// What a key means: a typed `Verb` and, for `run` and `command`, an argument (`run delete`,
 /// `command fill "`). Key maps bind keys to actions by the verb's name (the key map file format); the
 /// dispatcher switches on the verb.
@@ -11,16 +13,33 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
         self.argument = argument
     }
 
-    /// The action named `name` in the key-map language; nil for a name no verb has.
+    /// The action named `name` in the key-map language: a verb (`play`, `tool.shift`), or a command of the
+    /// command table (`undo`, `select all`, `w`), which becomes `run` with the command line; nil for a name
+    /// that is neither.
     public init?(named name: String, _ argument: String = "") {
-        guard let verb = Verb(name: name) else { return nil }
-        self.init(verb, argument)
+        if let verb = Verb(name: name) {
+            self.init(verb, argument)
+        } else if let line = Action.commandLines[name] {
+            self.init(.run, argument.isEmpty ? line : line + " " + argument)
+        } else if CommandTable.names.contains(name) || EditorCommands.entry(named: name) != nil {
+            self.init(.run, argument.isEmpty ? name : name + " " + argument)
+        } else {
+            return nil
+        }
     }
+
+    /// Key-map names of earlier versions whose keys only ran a command: a key file naming them still works,
+    /// binding the key to `run` with the command line.
+    static let commandLines: [String: String] = [
+        "select.all": "select all", "select.none": "select none", "select.left": "select left",
+        "select.right": "select right", "select.tracks": "select all tracks=all",
+        "track.add": "track add", "track.mute": "track mute", "track.solo": "track solo",
+    ]
 
     /// The action of a name known to exist (`Action("play")`); a name no verb has is a programming error.
     public init(_ name: String, _ argument: String = "") {
-        guard let verb = Verb(name: name) else { preconditionFailure("no action named '\(name)'") }
-        self.init(verb, argument)
+        guard let action = Action(named: name, argument) else { preconditionFailure("no action named '\(name)'") }
+        self = action
     }
 
     /// The name in the key-map language (`tool.shift`).

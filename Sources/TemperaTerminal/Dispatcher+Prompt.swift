@@ -102,10 +102,6 @@ extension Dispatcher {
         }
     }
 
-    /// Editor commands the `:` line knows besides the document's.
-    static let editorCommands = ["quit", "q", "q!", "w", "write", "wq", "x", "open", "e", "new", "theme", "help",
-                                 "export", "render"]
-
     func performPrompt(_ verb: Verb.PromptVerb) {
         guard var p = prompt else { return }
         // An error shown beside the line is about the text as it was.
@@ -177,7 +173,7 @@ extension Dispatcher {
         case .complete:
             // A pattern code or a name has no command names to complete.
             if promptPurpose != .command { break }
-            let candidates = p.complete(from: CommandParser.names + Dispatcher.editorCommands.filter { $0.count > 2 })
+            let candidates = p.complete(from: EditorCommands.completions)
             if candidates.count > 1 { say(candidates.joined(separator: " ")) }
         }
         prompt = p
@@ -190,49 +186,21 @@ extension Dispatcher {
         set { history = newValue }
     }
 
-    /// Runs one line as the `:` line does: editor commands (quit, write, open, theme...) first, then the
-    /// document's command language.
+    /// Runs one line as the `:` line does: the editor's commands (`EditorCommands`: quit, write, open,
+    /// theme...) first, then the document's command language.
     public func runLine(_ line: String) throws {
         let trimmed = line.trimmingCharacters(in: " ")
         guard !trimmed.isEmpty else { return }
         let word = String(trimmed.prefix { $0 != " " })
-        let rest = String(trimmed.dropFirst(word.count)).trimmingCharacters(in: " ")
-        let arg = Dispatcher.unquote(rest)
-        switch word {
-        case "q", "quit": requestQuit()
-        case "q!", "quit!":
-            discardedChanges = true
-            quitRequested = true
-        case "w", "write", "save": _ = save(arg.isEmpty ? nil : Dispatcher.expand(arg))
-        case "wq", "x": if save(arg.isEmpty ? nil : Dispatcher.expand(arg), thenQuit: true) { quitRequested = true }
-        case "e", "open", "edit":
-            guard !arg.isEmpty else { return say("open needs a file name", error: true) }
-            let path = Dispatcher.expand(arg)
-            whenDiscarded { self.open(path) }
-        case "e!":
-            guard !arg.isEmpty else { return say("open needs a file name", error: true) }
-            open(Dispatcher.expand(arg))
-        case "new": whenDiscarded { self.replaceSession(Session(document: .newDocument())); self.say("a new document") }
-        case "export": exportMidi(arg)
-        case "import": importFile(rest)
-        case "theme":
-            // Short enough to be read whole on the status line of an 80-column screen.
-            let choices = "(\(Theme.shippedNames.joined(separator: ", ")), or your own)"
-            guard !arg.isEmpty else { return say("theme needs a name \(choices)", error: true) }
-            guard let theme = try Theme.named(arg, paths: paths) else {
-                return say("no theme '\(arg)' \(choices)", error: true)
+        if let entry = EditorCommands.entry(named: word) {
+            if entry.spec.flags.contains(.refusedWhenShared), session.remote != nil {
+                return say("\(entry.spec.head) is not available on a shared document", error: true)
             }
-            requestedTheme = theme
-            say("theme \(arg)")
-        case "help": helpOffset = 0
-        case "render":
-            guard !arg.isEmpty else { return say("render needs a file name (.wav or .flac)", error: true) }
-            startRender(Dispatcher.expand(arg))
-        default:
-            let cursor = session.cursor
-            defer { revealIfMoved(from: cursor) }
-            if let message = try session.run(line: trimmed) { say(message) } else { say("") }
+            let rest = String(trimmed.dropFirst(word.count)).trimmingCharacters(in: " ")
+            return try entry.run(self, Dispatcher.unquote(rest))
         }
+        let cursor = session.cursor
+        defer { revealIfMoved(from: cursor) }
+        if let message = try session.run(line: trimmed) { say(message) } else { say("") }
     }
-
 }

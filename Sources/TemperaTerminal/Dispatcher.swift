@@ -272,10 +272,6 @@ public final class Dispatcher {
         case .ampSet:
             let amps = Set(s.selection.keys.flatMap { s.selectedMarkers(track: $0).map(\.amp) })
             openPrompt("amp " + (amps.count == 1 ? DocumentFile.number(amps.first!) : ""), keep: 4)
-        case .copy: try command(.copy)
-        case .cut: try command(.cut)
-        case .paste: try command(.paste)
-        case .duplicate: try command(.duplicate)
         case .clickToggle:
             try command(.click(on: !s.document.transport.click, level: nil))
             say(s.document.transport.click ? "metronome on" : "metronome off")
@@ -293,13 +289,8 @@ public final class Dispatcher {
             openPrompt("render " + suggestedRenderPath(), keep: 7)
         case .select(let verb):
             switch verb {
-            case .all: try command(.select(.init(.all)))
-            case .none: try command(.select(.init(.none)))
-            case .left: try command(.select(.init(.left)))
-            case .right: try command(.select(.init(.right)))
             case .pick: try command(.select(.init(.at(s.cursor))))
             case .hold: try command(.select(.init(.at(s.cursor), add: true)))
-            case .tracks: try command(.select(.init(.all, allTracks: true)))
             }
         case .patternEdit:
             openPrompt("pattern \"" + s.document.pattern + "\"", cursorBack: 1)
@@ -309,8 +300,6 @@ public final class Dispatcher {
             say("subdivide n=\(s.subdivision): \(s.subdivision) new marker\(s.subdivision == 1 ? "" : "s") between each pair")
         case .groupStore: try command(.groupStore(view.chosenGroup))
         case .groupStamp: try command(.drawGroup(view.chosenGroup))
-        case .undo: try command(.undo(1))
-        case .redo: try command(.redo(1))
         case .save:
             if s.path == nil { openPrompt("save " + suggestedPath(), keep: 5) } else { _ = save(nil) }
         case .saveAs: openPrompt("save " + (s.path ?? suggestedPath()), keep: 5)
@@ -393,10 +382,6 @@ public final class Dispatcher {
             let n = s.document.tracks.count
             guard n > 0 else { return }
             s.currentTrack = min(max(s.currentTrack + (verb == .down ? 1 : -1), 0), n - 1)
-        case .add:
-            try command(.trackAdd(name: nil))
-        case .mute: try command(.trackMute(track: nil, on: nil))
-        case .solo: try command(.trackSolo(track: nil, on: nil))
         case .gainUp, .gainDown:
             guard s.document.tracks.indices.contains(s.currentTrack) else { return say("no track", error: true) }
             let gain = Dispatcher.stepDecibels(s.document.tracks[s.currentTrack].gain, by: verb == .gainUp ? 1 : -1,

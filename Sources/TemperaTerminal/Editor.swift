@@ -195,8 +195,8 @@ public final class Editor {
         var info = TransportInfo(isPlaying: state.isPlaying, position: state.position, underruns: state.underruns)
         if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
         info.countIn = state.countInBeatsLeft
-        info.link = state.link.map { LinkStatus(peers: $0.peers, bpm: $0.bpm) }
-        info.song = state.song.map { SongTab.Playing(section: $0.section, pass: $0.pass, songPass: $0.songPass) }
+        info.link = state.link
+        info.song = state.song
         info.audio = state.outputProblem
         if let latency = state.latencyMs {
             info.latencyMs = latency

@@ -1,5 +1,7 @@
+import TemperaCore
+
 /// The `?` / F1 overlay: every binding in force, read from the live key map so it cannot go stale, grouped
-/// by context, each with what it does.
+/// by context, each with what it does; then every command the `:` line takes, read from the command table.
 public enum Help {
     static let contextTitles: [KeyMap.Context: String] = [
         .global: "everywhere",
@@ -36,16 +38,35 @@ public enum Help {
             out.append((contextTitles[context] ?? context.rawValue, .title))
             for (action, keys) in byAction {
                 let label = keys.map(KeyMap.label).joined(separator: " ")
-                let what = action.name == "run" || action.name == "command"
-                    ? "\(action.name) \(action.argument)" : (Action.describe(action.name) ?? "")
+                let what = action.verb == .run ? commandHelp(action.argument) ?? "run \(action.argument)"
+                    : action.verb == .command ? "\(action.name) \(action.argument)" : (Action.describe(action.name) ?? "")
                 add(pad(label, 16) + " " + pad(action.description, 26) + " " + what, .normal,
                     indent: descriptionColumn)
             }
         }
-        out.append(("", .normal))
-        add("The : line takes every command of the language (fill \"1 - 3x2\", scale 2, temper preset swing...)", .dim)
-        add("and  q  q!  w [FILE]  wq  open FILE  new  export FILE.mid  render FILE.wav  theme NAME  help.", .dim)
+        // The commands, from the command table: the language's, then the editor's own.
+        for (title, items) in [("the : line's commands (scripts take them too)", CommandReference.language),
+                               ("the : line's editor commands", CommandReference.editor)] {
+            out.append(("", .normal))
+            out.append((title, .title))
+            for item in items {
+                let what = item.help + CommandReference.notes(item)
+                if item.usage.count < descriptionColumn - 1 {
+                    add(pad(item.usage, descriptionColumn - 1) + " " + what, .normal, indent: descriptionColumn)
+                } else {
+                    add(item.usage, .normal, indent: 4)
+                    add(String(repeating: " ", count: descriptionColumn) + what, .normal, indent: descriptionColumn)
+                }
+            }
+        }
         return out
+    }
+
+    /// The help of the command a `run` line runs, from the command table (nil for a line that does not read).
+    static func commandHelp(_ line: String) -> String? {
+        let word = String(line.prefix { $0 != " " })
+        if let entry = EditorCommands.entry(named: word) { return entry.spec.help }
+        return (try? CommandParser.parse(line))?.spec.help
     }
 
     /// `text` broken at spaces into lines of at most `width` characters; continuation lines start with

@@ -73,14 +73,14 @@ public struct KeyMap: Equatable, Sendable {
             guard let key = Key(name: keyName) else {
                 throw ConfigError(file: file, line: lineNumber, "unknown key '\(keyName)'")
             }
-            guard Action.describe(actionName) != nil else {
+            let argument = String(rest.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+            guard let action = Action(named: actionName, argument) else {
                 throw ConfigError(file: file, line: lineNumber, "unknown action '\(actionName)'")
             }
-            let argument = String(rest.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
             if actionName == "run", argument.isEmpty {
                 throw ConfigError(file: file, line: lineNumber, "'run' needs a command to run")
             }
-            map.bind(key, to: Action(actionName, argument), in: context)
+            map.bind(key, to: action, in: context)
         }
         return map
     }
@@ -123,8 +123,11 @@ public struct KeyMap: Equatable, Sendable {
         var out: [String: String] = [:]
         for c in [Context.timeline, .global, .tab, .clips, .designer, .song, .pads] {
             for k in order[c] ?? [] {
-                guard let a = table[c]?[k], a.argument.isEmpty, out[a.name] == nil else { continue }
-                out[a.name] = KeyMap.label(k)
+                guard let a = table[c]?[k] else { continue }
+                // A key that runs a command line is that command's key (`run undo`: the undo key).
+                let name = a.verb == .run ? a.argument : a.argument.isEmpty ? a.name : ""
+                guard !name.isEmpty, out[name] == nil else { continue }
+                out[name] = KeyMap.label(k)
             }
         }
         // The subdivision count has a pair of keys: shown together, down then up.

@@ -1,18 +1,12 @@
 import TemperaCore
+import TemperaPlayback
 
 /// The Song tab: one row a section (number, name, region in bars.beats, ×repeats, BPM, length), the section
 /// playing highlighted with its pass, the row under the tab's cursor marked, and a summary line. Columns that do
 /// not fit the tab's width give way from the right (length, then BPM).
 enum SongTab {
-    /// Where the song's playhead is, as the transport samples it from the engine.
-    struct Playing: Hashable, Sendable {
-        /// From 0.
-        var section: Int
-        /// The section's pass, from 0.
-        var pass: Int
-        /// The pass of the whole song, from 0.
-        var songPass: Int
-    }
+    /// Where the song's playhead is, as the transport samples it from the player.
+    typealias Playing = SongPosition
 
     static func draw(session: Session, view: ViewState, rect r: Rect, _ g: Glyphs,
                      into canvas: inout Canvas) -> [Spot] {

@@ -1,3 +1,6 @@
+import Foundation
+import TemperaPlayback
+
 /// What the transport bar shows about playback that is not in the document: the engine's state, sampled by
 /// the editor loop each frame so panes never talk to the audio engine.
 public struct TransportInfo: Hashable, Sendable {
@@ -37,18 +40,10 @@ public struct TransportInfo: Hashable, Sendable {
     }
 }
 
-/// What the status line says about a followed Ableton Link session: "link 1 peer 120.0 bpm", "link alone 120.0 bpm".
-public struct LinkStatus: Hashable, Sendable {
-    /// Peers connected, not counting this one.
-    public var peers: Int
-    /// The session's tempo in beats per minute.
-    public var bpm: Double
+/// A followed Ableton Link session as the status line shows it: the player's own snapshot of it.
+public typealias LinkStatus = LinkState
 
-    public init(peers: Int, bpm: Double) {
-        self.peers = peers
-        self.bpm = bpm
-    }
-
+extension LinkState {
     /// "link 1 peer 120.0 bpm", "link 3 peers 92.5 bpm", "link alone 140.0 bpm": the tempo to a tenth.
     public var text: String {
         let who = peers == 0 ? "alone" : "\(peers) peer" + (peers == 1 ? "" : "s")

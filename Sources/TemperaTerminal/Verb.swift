@@ -9,7 +9,9 @@ public enum Direction: String, Hashable, Sendable, CaseIterable {
 
 /// What an action does, as a value: the dispatcher switches on it, the key map names it (`Verb.table`), and
 /// the help overlay describes it. One table holds every verb with its name and help, so a verb cannot be
-/// bound without a description or described without being bound to code.
+/// bound without a description or described without being bound to code. A verb is what needs the editor's
+/// context (the cursor's column, the chosen tool, group or slot, a drag, a toggle with its message, a prompt):
+/// a key that only runs a command names the command line instead (`global u run undo`, see `Action(named:)`).
 public enum Verb: Hashable, Sendable {
     case play, rewind, loop, loopEdit
     case tempo(Direction), volume(Direction)
@@ -21,7 +23,6 @@ public enum Verb: Hashable, Sendable {
     case amp(Direction)
     /// The `:` line pre-filled with `amp A` (the selection's amplitude) to type an exact one.
     case ampSet
-    case copy, cut, paste, duplicate
     /// The metronome on / off.
     case clickToggle
     /// The next cursor grid (off, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16 steps a beat).
@@ -38,7 +39,6 @@ public enum Verb: Hashable, Sendable {
     case spread
     case subdivision(Direction)
     case groupStore, groupStamp
-    case undo, redo
     case save, saveAs, open, new, quit, help
     /// The `:` line, pre-filled with the action's argument.
     case command
@@ -69,11 +69,11 @@ public enum Verb: Hashable, Sendable {
     }
 
     public enum TrackVerb: String, Hashable, Sendable, CaseIterable {
-        case up, down, add, mute, solo, gainUp = "gain.up", gainDown = "gain.down", rename
+        case up, down, gainUp = "gain.up", gainDown = "gain.down", rename
     }
 
     public enum SelectVerb: String, Hashable, Sendable, CaseIterable {
-        case all, none, left, right, pick, hold, tracks
+        case pick, hold
     }
 
     public enum SlotVerb: String, Hashable, Sendable, CaseIterable {
@@ -124,9 +124,6 @@ public enum Verb: Hashable, Sendable {
             (.spread, "spread", "type a code spread evenly over the loop on this track (1x4: the beats, .2.2: 2 and 4)"),
             (.track(.up), "track.up", "previous track"),
             (.track(.down), "track.down", "next track"),
-            (.track(.add), "track.add", "add a track"),
-            (.track(.mute), "track.mute", "mute / unmute the current track"),
-            (.track(.solo), "track.solo", "solo / unsolo the current track (only soloed tracks sound)"),
             (.track(.gainUp), "track.gain.up", "current track 1 dB louder (held: one undo step)"),
             (.track(.gainDown), "track.gain.down", "current track 1 dB softer (held: one undo step)"),
             (.track(.rename), "track.rename", "rename the current track (its name opens selected: type the new one)"),
@@ -138,10 +135,6 @@ public enum Verb: Hashable, Sendable {
             (.amp(.up), "amp.up", "louder: selected markers, else the drawing height"),
             (.amp(.down), "amp.down", "softer: selected markers, else the drawing height"),
             (.ampSet, "amp.set", "type the selected markers' exact amplitude (amp A, amp +D, amp -D)"),
-            (.copy, "copy", "copy the selection (a group keeping its bar length)"),
-            (.cut, "cut", "cut the selection to the clipboard"),
-            (.paste, "paste", "paste the clipboard at the cursor"),
-            (.duplicate, "duplicate", "repeat the selection right after its span"),
             (.clickToggle, "click.toggle", "metronome on / off"),
             (.gridNext, "grid.next", "cursor grid: next steps a beat (off 1 2 3 4 5 6 7 8 12 16)"),
             (.rulerToggle, "ruler.toggle", "ruler in bars.beats / in seconds"),
@@ -156,20 +149,13 @@ public enum Verb: Hashable, Sendable {
             (.clip(.hold), "clip.hold", "choose + hold (typing draw: type it)"),
             (.clip(.rest), "clip.rest", "choose - rest (typing draw: type it)"),
             (.clip(.random), "clip.random", "choose ? random (typing draw: type it)"),
-            (.select(.all), "select.all", "select the whole track"),
-            (.select(.none), "select.none", "select nothing"),
-            (.select(.left), "select.left", "select everything left of the cursor"),
-            (.select(.right), "select.right", "select everything right of the cursor"),
             (.select(.pick), "select.pick", "select the marker nearest the cursor"),
             (.select(.hold), "select.hold", "add / remove the marker nearest the cursor"),
-            (.select(.tracks), "select.tracks", "select every marker of every track"),
             (.patternEdit, "pattern.edit", "edit the pattern code on the : line (f and p open it too: Enter applies)"),
             (.subdivision(.up), "subdivision.up", "one more subdivision"),
             (.subdivision(.down), "subdivision.down", "one fewer subdivision"),
             (.groupStore, "group.store", "store the selection in the chosen group"),
             (.groupStamp, "group.stamp", "stamp the chosen group at the cursor"),
-            (.undo, "undo", "undo"),
-            (.redo, "redo", "redo"),
             (.save, "save", "save"),
             (.saveAs, "save-as", "save under a new name"),
             (.open, "open", "open a file"),

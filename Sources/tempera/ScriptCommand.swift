@@ -20,7 +20,7 @@ struct ScriptCommand: ParsableCommand {
             sqrt(2)/4 or 2*pi.
 
             Commands:
-            """ + "\n" + CommandParser.forms.map { "  " + $0 }.joined(separator: "\n"))
+            """ + "\n" + CommandTable.helpText(indent: 2))
 
     @Argument(help: "The document to edit; created if it does not exist.")
     var file: String
@@ -60,8 +60,8 @@ struct ScriptCommand: ParsableCommand {
         // every line has run, so a script that fails writes nothing at all.
         var copies: [(path: String, document: Document)] = []
         for (number, command) in commands {
-            if case .save(let path) = command {
-                if let path, path != target { copies.append((path, session.document)) }
+            if let save = command.as(Command.Save.self) {
+                if let path = save.path, path != target { copies.append((path, session.document)) }
                 continue
             }
             do {

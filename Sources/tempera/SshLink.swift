@@ -15,7 +15,6 @@ final class SshLink: @unchecked Sendable {
     let target: String
     let path: String
     private let errors: String
-    private let lock = NSLock()
 
     init(target: String, path: String) {
         self.target = target

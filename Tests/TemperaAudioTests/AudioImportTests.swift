@@ -235,6 +235,20 @@ final class GrooveAudioTests: XCTestCase {
         print("p=0.5 over 1000 passes: \(sounded.count) sounded")
     }
 
+    func testEventsListsTheSamePassesEveryTime() throws {
+        let dir = TestPaths.temporaryDirectory("groove-events")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/p.json"
+        try DocumentFile.save(document { $0.p = 0.5 }, to: path)
+        let a = Spawn.run(TestPaths.binary, ["events", path, "--loops", "1000"])
+        let b = Spawn.run(TestPaths.binary, ["events", path, "--loops", "1000"])
+        XCTAssertEqual(a.status, 0, a.stderr)
+        XCTAssertEqual(a.stdout, b.stdout)
+        let lines = a.stdout.split(separator: "\n").count
+        XCTAssertEqual(Double(lines), 500, accuracy: 50)
+        XCTAssertEqual(lines, Schedule(document: document { $0.p = 0.5 }, sampleRate: 48_000).onsets(loops: 1000).count)
+    }
+
     func testFourRatchetHitsSoundAlikeToTheFrame() {
         // Four hits over the 50 ms loop, 600 frames apart: the render is the single hit's sound laid down at
         // frames 0, 600, 1200 and 1800, each at the marker's amplitude.

@@ -184,12 +184,12 @@ final class UndoPropertyTests: XCTestCase {
                         for _ in 0..<g.int(1...4) {
                             // Undo and redo end a drag (they commit it first); the drag's own steps are edits.
                             let c = g.command(tracks: s.document.tracks.count)
-                            if case .undo = c { continue }
-                            if case .redo = c { continue }
+                            if c.is(Command.Undo.self) { continue }
+                            if c.is(Command.Redo.self) { continue }
                             // So do track deletes, moves and duplicates (they renumber tracks).
-                            if case .trackDelete = c { continue }
-                            if case .trackMove = c { continue }
-                            if case .trackDuplicate = c { continue }
+                            if c.is(Command.TrackDelete.self) { continue }
+                            if c.is(Command.TrackMove.self) { continue }
+                            if c.is(Command.TrackDuplicate.self) { continue }
                             _ = try? s.run(c)
                         }
                         if g.chance(0.3) {

@@ -1,0 +1,118 @@
+/// Musical time: beat, meter, BPM, the cursor grid, the metronome and the count-in (DESIGN §11).
+extension Command {
+    /// `beat TIME`: seconds per beat at tempo x1 (times do not change).
+    struct Beat: CommandBody {
+        var seconds: Double
+        static let spec = CommandSpec("beat", usage: "beat TIME", help: "seconds a beat at x1 (0.5); times do not change")
+        static let examples = [Beat(seconds: 0.375)]
+        static func parse(_ p: inout LineParser) throws -> Beat {
+            let usage = spec.usage
+            let range = Transport.beatRange
+            let v = try p.number(try p.next("TIME", usage: usage), "beat", { range.contains($0) },
+                                 "must be from \(LineParser.show(range.lowerBound)) to \(LineParser.show(range.upperBound)) seconds")
+            try p.end(usage: usage)
+            return Beat(seconds: v)
+        }
+        var text: String { "beat \(Command.number(seconds))" }
+        func run(in session: Session) throws -> String? { try session.runBeat(seconds) }
+    }
+
+    /// `meter N`: beats per bar.
+    struct Meter: CommandBody {
+        var beats: Int
+        static let spec = CommandSpec("meter", usage: "meter N", help: "beats a bar (4)")
+        static let examples = [Meter(beats: 7)]
+        static func parse(_ p: inout LineParser) throws -> Meter {
+            let usage = spec.usage
+            let m = try p.integer(try p.next("N", usage: usage), "meter", Transport.meterRange)
+            try p.end(usage: usage)
+            return Meter(beats: m)
+        }
+        var text: String { "meter \(beats)" }
+        func run(in session: Session) throws -> String? { try session.runMeter(beats) }
+    }
+
+    /// `bpm X`: sets the tempo to X * beat / 60 (times do not change).
+    struct BPM: CommandBody {
+        var bpm: Double
+        static let spec = CommandSpec("bpm", usage: "bpm X", help: "set the tempo to X beats a minute (tempo = X*beat/60)")
+        static let examples = [BPM(bpm: 132)]
+        static func parse(_ p: inout LineParser) throws -> BPM {
+            let usage = spec.usage
+            let v = try p.number(try p.next("X", usage: usage), "bpm", { $0 > 0 && $0.isFinite }, "must be greater than 0")
+            try p.end(usage: usage)
+            return BPM(bpm: v)
+        }
+        var text: String { "bpm \(Command.number(bpm))" }
+        func run(in session: Session) throws -> String? { try session.runBPM(bpm) }
+    }
+
+    /// `grid N|off`: the cursor grid, N steps a beat (1...32), nil for off.
+    struct Grid: CommandBody {
+        var steps: Int?
+        static let spec = CommandSpec("grid", usage: "grid N|off", help: "the cursor grid: N steps a beat, 1..32, or free")
+        static let examples = [Grid(steps: 4), Grid(steps: nil)]
+        static func parse(_ p: inout LineParser) throws -> Grid {
+            let usage = spec.usage
+            let word = try p.next("N or off", usage: usage)
+            if p.isKeyword(word, "off") {
+                try p.end(usage: usage)
+                return Grid(steps: nil)
+            }
+            let steps = try p.integer(word, "grid", Transport.gridRange)
+            try p.end(usage: usage)
+            return Grid(steps: steps)
+        }
+        var text: String { steps.map { "grid \($0)" } ?? "grid off" }
+        func run(in session: Session) throws -> String? { try session.runGrid(steps) }
+    }
+
+    /// `click on|off [level=L]` or `click level=L`: the metronome; nil leaves a setting as it is.
+    struct Click: CommandBody {
+        var on: Bool?
+        var level: Double?
+        static let spec = CommandSpec("click", usage: "click on|off [level=L] | click level=L",
+                                      help: "the metronome, and its level 0..1")
+        static let examples = [Click(on: true, level: nil), Click(on: false, level: 0.5), Click(on: nil, level: 0.25)]
+        static func parse(_ p: inout LineParser) throws -> Click {
+            let usage = spec.usage
+            var on: Bool?
+            if p.position < p.words.count, p.words[p.position].equals == nil {
+                on = try p.onOff(try p.next("on or off", usage: usage), usage: usage)
+            }
+            let opts = try p.options(["level"], usage: usage)
+            let level = try opts["level"].map { try p.number($0, "level", { (0...1).contains($0) }, "must be from 0 to 1") }
+            if on == nil && level == nil { throw CommandError("missing on, off or level= (\(usage))", column: p.missingColumn) }
+            return Click(on: on, level: level)
+        }
+        var text: String {
+            var out = "click"
+            if let on { out += on ? " on" : " off" }
+            if let level { out += " level=\(Command.number(level))" }
+            return out
+        }
+        func run(in session: Session) throws -> String? { try session.runClick(on: on, level: level) }
+    }
+
+    /// `countin BARS`: bars of click before playback starts (0: none).
+    struct CountIn: CommandBody {
+        var bars: Int
+        static let spec = CommandSpec("countin", usage: "countin BARS", help: "bars of click before playback starts (0: none)")
+        static let examples = [CountIn(bars: 2), CountIn(bars: 0)]
+        static func parse(_ p: inout LineParser) throws -> CountIn {
+            let usage = spec.usage
+            let bars = try p.integer(try p.next("BARS", usage: usage), "countin", Transport.countInRange)
+            try p.end(usage: usage)
+            return CountIn(bars: bars)
+        }
+        var text: String { "countin \(bars)" }
+        func run(in session: Session) throws -> String? { try session.runCountIn(bars) }
+    }
+
+    public static func beat(_ seconds: Double) -> Command { Command(Beat(seconds: seconds)) }
+    public static func meter(_ beats: Int) -> Command { Command(Meter(beats: beats)) }
+    public static func bpm(_ bpm: Double) -> Command { Command(BPM(bpm: bpm)) }
+    public static func grid(_ steps: Int?) -> Command { Command(Grid(steps: steps)) }
+    public static func click(on: Bool?, level: Double?) -> Command { Command(Click(on: on, level: level)) }
+    public static func countIn(_ bars: Int) -> Command { Command(CountIn(bars: bars)) }
+}
