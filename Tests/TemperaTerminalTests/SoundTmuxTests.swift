@@ -50,7 +50,8 @@ final class SoundTmuxTests: XCTestCase {
     func testTheDesignersKeysSayWhichWayTheyRotateEuclidAsksForKAndNPairsNearest() throws {
         let path = editor.dir + "/doc.json"
         try DocumentFile.save(try editor.clickDocument(at: [0, 0.5], loop: 1), to: path)
-        editor.launch([path])
+        // Wide enough for the designer's whole hints line.
+        editor.launch([path], width: 240, height: 50)
         XCTAssertTrue(waitFor("latency"), session.screen())
         session.keys([":"])
         session.type("temper span=2 top=12:0,3,6,9 bottom=16:all s=0")
