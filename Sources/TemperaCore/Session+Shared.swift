@@ -2,7 +2,8 @@
 /// document and one history, changes that arrive from elsewhere, and undoing one participant's step out of
 /// order when nothing it touched has changed since.
 extension Session {
-    /// One participant's own state: everything a command reads besides the document.
+    /// One participant's own state: everything a command reads besides the document (the session keeps its
+    /// own in `own`, which its cursor, selection... properties read and write).
     public struct View: Sendable {
         public var cursor: Double = 0
         public var currentTrack = 0
@@ -18,32 +19,12 @@ extension Session {
         public init(random: SeededRandom) { self.random = random }
     }
 
-    /// The participant state in force; set it to run a command as another participant.
+    /// The participant state in force; set it to run a command as another participant (the selection then
+    /// drops markers that are gone).
     public var view: View {
-        get {
-            var v = View(random: random)
-            v.cursor = cursor
-            v.currentTrack = currentTrack
-            v.selection = selection
-            v.clipMode = clipMode
-            v.snap = snap
-            v.chosenClip = chosenClip
-            v.subdivision = subdivision
-            v.clipboard = clipboard
-            v.lastStamp = lastStamp
-            return v
-        }
+        get { own }
         set {
-            cursor = newValue.cursor
-            currentTrack = newValue.currentTrack
-            selection = newValue.selection
-            clipMode = newValue.clipMode
-            snap = newValue.snap
-            chosenClip = newValue.chosenClip
-            subdivision = newValue.subdivision
-            random = newValue.random
-            clipboard = newValue.clipboard
-            lastStamp = newValue.lastStamp
+            own = newValue
             pruneSelection()
         }
     }

@@ -24,31 +24,64 @@ public final class Session {
     }
     /// Bumped on every change of the document (undo and redo included); listeners recompile when it moves.
     public internal(set) var revision: Int = 0
+    /// The participant's own state (cursor, track, selection, modes, clipboard, random draws): its one home.
+    /// The properties below read and write it in place; a shared document swaps it per participant (`view`).
+    var own: View
     /// The cursor's time in seconds (tempo x1).
-    public var cursor: Double = 0
+    public var cursor: Double {
+        get { own.cursor }
+        _modify { yield &own.cursor }
+    }
     /// 0-based index of the current track.
-    public var currentTrack: Int = 0
+    public var currentTrack: Int {
+        get { own.currentTrack }
+        _modify { yield &own.currentTrack }
+    }
     /// Selected markers, per 0-based track index.
-    public var selection: [Int: Set<MarkerID>] = [:]
+    public var selection: [Int: Set<MarkerID>] {
+        get { own.selection }
+        _modify { yield &own.selection }
+    }
     /// Tools act on clips (the markers holding content) instead of grid markers.
-    public var clipMode = false
+    public var clipMode: Bool {
+        get { own.clipMode }
+        _modify { yield &own.clipMode }
+    }
     /// Clips go onto existing markers (on), or a clip and its marker are placed together anywhere (off).
-    public var snap = true
+    public var snap: Bool {
+        get { own.snap }
+        _modify { yield &own.snap }
+    }
     /// What drawing places.
-    public var chosenClip: Content = .clip(1)
+    public var chosenClip: Content {
+        get { own.chosenClip }
+        _modify { yield &own.chosenClip }
+    }
     /// The n that `subdivide` uses when the UI runs it (the command carries its own).
-    public var subdivision = 1
+    public var subdivision: Int {
+        get { own.subdivision }
+        _modify { yield &own.subdivision }
+    }
     /// Random choices made while editing (pattern select's `?`); seeded from the document so a script
     /// selects the same markers every time. Replace it to inject another seed.
-    public var random: SeededRandom
+    public var random: SeededRandom {
+        get { own.random }
+        _modify { yield &own.random }
+    }
     /// What `copy` and `cut` took and `paste` puts down: a group keeping its span. Session state, not part of
     /// the document (and not an undo step).
-    public var clipboard: Group?
+    public var clipboard: Group? {
+        get { own.clipboard }
+        _modify { yield &own.clipboard }
+    }
     /// Where `kit list` and `kit load` look (nil: those commands say kits are not available).
     public var kits: KitSource?
     /// What the last stamp, paste or duplicate placed (the selection it left) and the span it was placed
     /// with: taking that selection again keeps the span, so a copy of a bar duplicates as a bar.
-    var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
+    var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)? {
+        get { own.lastStamp }
+        _modify { yield &own.lastStamp }
+    }
     /// Every undoable step, for inspection (memory figures, a history view).
     public internal(set) var history = History()
     /// Recording is armed: the next start of the transport opens a take (`beginTake`).
@@ -95,7 +128,7 @@ public final class Session {
         self.document = document
         self.path = path
         diskStamp = path.flatMap(FileStamp.of)
-        random = SeededRandom(seed: document.seed ^ 0x5E1E_C7ED_5EED_0001)
+        own = View(random: SeededRandom(seed: document.seed ^ 0x5E1E_C7ED_5EED_0001))
     }
 
     /// Counts the document as changed since it was saved (its content came from elsewhere than its file: a

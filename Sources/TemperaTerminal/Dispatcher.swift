@@ -124,50 +124,9 @@ public final class Dispatcher {
         }
     }
 
+    /// Routes a key to the input modes (`InputModes.all`, most modal first) until one takes it.
     public func handle(_ key: Key) {
-        if let offset = helpOffset {
-            let page = max(1, height - 4)
-            switch key.name {
-            case "up": helpOffset = max(0, offset - 1)
-            case "down": helpOffset = offset + 1
-            case "pgup": helpOffset = max(0, offset - page)
-            case "pgdn", "space": helpOffset = offset + page
-            default: helpOffset = nil
-            }
-            return
-        }
-        if let q = question {
-            answer(q, key)
-            return
-        }
-        if picker != nil {
-            handlePicker(key)
-            return
-        }
-        if prompt != nil {
-            if let action = keyMap.action(for: key, in: .prompt) {
-                perform(action)
-            } else if let c = key.character {
-                if view.messageIsError { say("") }
-                prompt!.insert(c)
-                syncPrompt()
-            }
-            return
-        }
-        // The Pads tab plays with a whole block of the keyboard (q among them): its own keys come first there.
-        if contexts.first == .pads, let action = keyMap.action(for: key, in: .pads) {
-            perform(action)
-            return
-        }
-        if let global = keyMap.action(for: key, in: .global), global.verb.isAlwaysGlobal {
-            perform(global)
-            return
-        }
-        guard let action = keyMap.action(for: key, in: contexts) else {
-            say("\(KeyMap.label(key)) is not bound (? lists the keys)")
-            return
-        }
-        perform(action)
+        for mode in InputModes.all where mode.handle(key, self) { return }
     }
 
     // MARK: Actions
