@@ -25,6 +25,8 @@ extension AudioEngine: Player {
         s.silencedBlocks = silencedBlocks
         s.isLoading = isLoading
         if let peers = linkPeers, let bpm = linkTempo { s.link = LinkState(peers: peers, bpm: bpm) }
+        if sendsClock { s.clock = "out" }
+        if followsClock { s.clock = "in" + (clockTempo.map { String(format: " %.1f bpm", $0) } ?? "") }
         return s
     }
 }

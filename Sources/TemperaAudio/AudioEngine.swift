@@ -45,6 +45,43 @@ public final class AudioEngine {
         get { shared.pointee.aimed.load(ordering: .relaxed) }
         set { shared.pointee.aimed.store(newValue, ordering: .relaxed) }
     }
+    /// MIDI clock out (`--clock out`): 24 clocks a beat of the tempo heard on the MIDI output, with Start, Stop,
+    /// Continue and Song Position on their frames. Set it before `start`.
+    public var sendsClock: Bool {
+        get { renderState.pointee.clock.on }
+        set { if !rendering { renderState.pointee.clock.on = newValue } }
+    }
+
+    /// MIDI clock in (`--clock in`): the tempo and phase follow the clock arriving on the MIDI input (filtered:
+    /// a line through its last clocks), Start, Stop and Continue start, stop and continue playing. The song plays
+    /// every section at the clock's tempo. Set it before `start`.
+    public var followsClock: Bool {
+        get { renderState.pointee.clockIn.on }
+        set { if !rendering { renderState.pointee.clockIn.on = newValue } }
+    }
+
+    /// The tempo of the followed MIDI clock as last published (BPM), nil before one is heard.
+    public var clockTempo: Double? {
+        guard followsClock, let t = clockTempoPublished, let doc = document else { return nil }
+        return t * 60 / doc.transport.beat
+    }
+
+    /// The followed clock's tempo (as a document tempo) last published.
+    private var clockTempoPublished: Double?
+
+    /// Publishes the followed MIDI clock's tempo when it moved by more than a twentieth of a percent.
+    @discardableResult
+    public func followClockTempo() -> Bool {
+        guard followsClock, let document else { return false }
+        let b = Double(bitPattern: shared.pointee.clockInFramesPerClock.load(ordering: .relaxed))
+        guard b > 0 else { return false }
+        let tempo = document.transport.beat * sampleRate / (24 * b)
+        if let old = clockTempoPublished, abs(tempo / old - 1) < 0.0005 { return false }
+        clockTempoPublished = tempo
+        publish(document)
+        return true
+    }
+
     /// The buffer the players of a shared document ask for.
     public static let aimedLatency = 0.060
     private let shared: UnsafeMutablePointer<EngineShared>
@@ -290,6 +327,11 @@ public final class AudioEngine {
             // Link has one tempo for every peer: the song's sections all play at it, their own tempos set aside.
             for i in document.song.sections.indices { document.song.sections[i].tempo = nil }
         }
+        if followsClock, let tempo = clockTempoPublished {
+            // The clock has one tempo: every section plays at it.
+            document.transport.tempo = tempo
+            for i in document.song.sections.indices { document.song.sections[i].tempo = nil }
+        }
         let snap = PublishedSnapshot(seq: seq, document: document, sampleRate: sampleRate, samples: samples,
                                      playback: compiler.playback(for: document), clickSound: clickSound,
                                      preview: previewSample.map { ($0, previewSerial) })
@@ -436,6 +478,8 @@ public final class AudioEngine {
     /// True while the transport runs (also while a play command is on its way to the audio thread).
     public var isPlaying: Bool {
         maintain()
+        // Following a MIDI clock, its Start and Stop decide, on the audio thread.
+        if followsClock && rendering { return shared.pointee.playing.load(ordering: .relaxed) }
         if shared.pointee.finished.load(ordering: .acquiring) { wantPlaying = false }
         return wantPlaying
     }
@@ -496,6 +540,25 @@ public final class AudioEngine {
         return PadHit(slot: slot, velocity: v, arrival: arrival, clock: clock, song: played?.songTiming,
                       songPasses: songPasses)
     }
+
+    /// The note-ons MIDI in played since the last call (JACK's `midi_in`; none for other outputs), oldest first: each
+    /// already sounded on its arrival frame, and its clock places it at the music heard then, its arrival frame
+    /// less the playback latency JACK reports (`heard`, `timeline`, `place` as for a pad).
+    public func takeMidiHits() -> [PadHit] {
+        guard let jack = output as? JackOutput else { return [] }
+        return jack.takeHits().map { h in
+            let played = live.last(where: { $0.seq == h.clock.snapshot }) ?? live.last
+            let songPasses = passLimit > 0 ? passLimit : (played?.pointer.pointee.looping == true ? Int.max : 1)
+            var hit = PadHit(slot: h.slot, velocity: h.velocity, arrival: h.clock.nanos, clock: h.clock,
+                             song: played?.songTiming, songPasses: songPasses)
+            hit.midiNote = Int(h.note)
+            hit.arrivalFrame = h.arrivalFrame
+            return hit
+        }
+    }
+
+    /// The playback latency the output reports, in frames (JACK's for `out_1`; 0 where none is reported so).
+    public var outputLatencyFrames: Int { (output as? JackOutput)?.playbackLatencyFrames ?? 0 }
 
     /// The playhead clock as last stamped by the output: what is heard when (see `PlayheadClock`).
     public var playheadClock: PlayheadClock { shared.pointee.readClock() }
@@ -570,6 +633,7 @@ public final class AudioEngine {
     private func maintain() {
         reclaim()
         followLinkTempo()
+        followClockTempo()
         guard started, let output else { return }
         let elapsed = Date().timeIntervalSince(attemptAt)
         switch output.state {

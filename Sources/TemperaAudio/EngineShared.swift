@@ -74,6 +74,9 @@ struct EngineShared: ~Copyable {
     /// The last difference between the session's beat and the music, in microseconds of output.
     let linkErrorMicros = Atomic<Int>(0)
 
+    /// MIDI clock in: frames per clock as its line last said (bit pattern of a Double; 0: none yet).
+    let clockInFramesPerClock = Atomic<UInt64>(0)
+
     let head = Atomic<Int>(0)
     let tail = Atomic<Int>(0)
     let ring: UnsafeMutablePointer<TransportCommand>

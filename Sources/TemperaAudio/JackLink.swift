@@ -15,16 +15,28 @@ struct JackLink: ~Copyable {
     let rate: Double
     /// Interleaved stereo for the render call, deinterleaved into the two ports' buffers.
     let scratch: UnsafeMutablePointer<Float>
+    /// Frames processed since activation: xruns in the first `settlingFrames` are the graph taking the new
+    /// client in (ports registered and connected), not playback's.
+    let processed = Atomic<Int>(0)
     /// 0 connecting, 1 running, 2 the server went away.
     let phase = Atomic<Int>(0)
     /// The playback latency of `out_1` in frames, as the server last reported it.
     let latencyFrames = Atomic<Int>(0)
+    /// MIDI in's hits, for the editor (`takeHits`): a single-producer single-consumer ring, the process callback
+    /// writing.
+    let hits: UnsafeMutablePointer<MidiInHit>
+    let hitHead = Atomic<Int>(0)
+    let hitTail = Atomic<Int>(0)
+    static let hitCapacity = 512
+    /// Room for one incoming message's first bytes.
+    let bytes: UnsafeMutablePointer<UInt8>
     /// Why the server shut the client down (its words, NUL-terminated), written once by `jackShutdown`.
     let reason: UnsafeMutablePointer<CChar>
 
     /// Frames rendered per render call; a longer period is rendered in several.
     static let scratchFrames = 4096
     static let reasonCapacity = 256
+    static let settlingSeconds = 0.25
 
     init(client: OpaquePointer, render: UnsafeMutablePointer<RenderState>, shared: UnsafeMutablePointer<EngineShared>,
          rate: Double) {
@@ -36,11 +48,56 @@ struct JackLink: ~Copyable {
         scratch.initialize(repeating: 0, count: 2 * Self.scratchFrames)
         reason = .allocate(capacity: Self.reasonCapacity)
         reason.initialize(repeating: 0, count: Self.reasonCapacity)
+        hits = .allocate(capacity: Self.hitCapacity)
+        bytes = .allocate(capacity: 4)
+        bytes.initialize(repeating: 0, count: 4)
+    }
+
+    /// Editor thread: the hits MIDI in played since the last call, oldest first.
+    func takeHits() -> [MidiInHit] {
+        var out: [MidiInHit] = []
+        while true {
+            let t = hitTail.load(ordering: .relaxed)
+            guard t != hitHead.load(ordering: .acquiring) else { return out }
+            out.append(hits[t % Self.hitCapacity])
+            hitTail.store(t + 1, ordering: .releasing)
+        }
+    }
+
+    /// Process callback: the note-ons waiting on `midi_in` become pads on their frames, and hits for the editor,
+    /// placed at the music heard on their arrival frame less the playback latency.
+    func takeMidiIn(_ buffer: UnsafeMutableRawPointer, latency: Int) {
+        let count = jack_midi_get_event_count(buffer)
+        guard count > 0 else { return }
+        let now = MonotonicClock.nanos()
+        var offset: jack_nframes_t = 0
+        var size: Int32 = 0
+        for i in 0..<count {
+            guard CJack_midi_read(buffer, i, &offset, bytes, &size) == 0 else { continue }
+            if size == 1 && bytes[0] >= 0xF8 {
+                render.pointee.clockIn.receive(bytes[0], at: render.pointee.frame + Int64(offset))
+                continue
+            }
+            guard size >= 3, bytes[0] & 0xF0 == 0x90, bytes[2] > 0 else { continue }
+            let note = Int(bytes[1] & 0x7F), velocity = Float(bytes[2] & 0x7F) / 127
+            guard let map = render.pointee.snapshot?.pointee.midiIn, map[note] >= 0 else { continue }
+            let slot = Int(map[note])
+            render.pointee.queuePad(slot: slot, velocity: velocity, offset: Int(offset))
+            let arrival = render.pointee.frame + Int64(offset)
+            let h = hitHead.load(ordering: .relaxed)
+            guard h - hitTail.load(ordering: .acquiring) < Self.hitCapacity else { continue }
+            hits[h % Self.hitCapacity] = MidiInHit(
+                note: UInt8(note), slot: slot + 1, velocity: Double(bytes[2] & 0x7F) / 127, arrivalFrame: arrival,
+                clock: render.pointee.clock(heardAt: arrival - Int64(latency), nanos: now))
+            hitHead.store(h + 1, ordering: .releasing)
+        }
     }
 
     deinit {
         scratch.deallocate()
         reason.deallocate()
+        hits.deallocate()
+        bytes.deallocate()
     }
 
     /// The one line that says the server went away (editor thread, once `phase` is 2).
@@ -62,6 +119,12 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
           let right = jack_port_get_buffer(out2, nframes)?.assumingMemoryBound(to: Float.self) else { return 0 }
     let midiOutBuffer = l.pointee.midiOut.flatMap { jack_port_get_buffer($0, nframes) }
     if let midiOutBuffer { jack_midi_clear_buffer(midiOutBuffer) }
+    var range = jack_latency_range_t()
+    jack_port_get_latency_range(out1, JackPlaybackLatency, &range)
+    l.pointee.latencyFrames.store(Int(range.max), ordering: .relaxed)
+    if let midiIn = l.pointee.midiIn, let buffer = jack_port_get_buffer(midiIn, nframes) {
+        l.pointee.takeMidiIn(buffer, latency: Int(range.max))
+    }
     let render = l.pointee.render
     let scratch = l.pointee.scratch
     var done = 0
@@ -81,13 +144,11 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
         }
         done += n
     }
-    var range = jack_latency_range_t()
-    jack_port_get_latency_range(out1, JackPlaybackLatency, &range)
-    l.pointee.latencyFrames.store(Int(range.max), ordering: .relaxed)
     // This period is heard after the reported latency; the next one a period later still.
     let micros = Int((Double(Int(range.max) + count) / l.pointee.rate * 1_000_000).rounded())
     l.pointee.shared.pointee.latencyMicros.store(micros, ordering: .relaxed)
     l.pointee.shared.pointee.streamStarted.store(true, ordering: .relaxed)
+    l.pointee.processed.add(count, ordering: .relaxed)
     RenderState.stampClock(render, latencyMicros: micros)
     return 0
 }
@@ -96,6 +157,7 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
 func jackXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     let l = arg.assumingMemoryBound(to: JackLink.self)
+    guard l.pointee.processed.load(ordering: .relaxed) >= Int(JackLink.settlingSeconds * l.pointee.rate) else { return 0 }
     l.pointee.shared.pointee.underruns.add(1, ordering: .relaxed)
     return 0
 }
@@ -106,4 +168,14 @@ func jackShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg:
     let l = arg.assumingMemoryBound(to: JackLink.self)
     if let reason { strncpy(l.pointee.reason, reason, JackLink.reasonCapacity - 1) }
     l.pointee.phase.store(2, ordering: .releasing)
+}
+
+/// A note-on MIDI in played: the slot it sounded, its velocity (v/127), the output frame it arrived on, and the
+/// playhead clock of the music heard then (its arrival frame less the playback latency JACK reports).
+struct MidiInHit {
+    var note: UInt8
+    var slot: Int
+    var velocity: Double
+    var arrivalFrame: Int64
+    var clock: PlayheadClock
 }

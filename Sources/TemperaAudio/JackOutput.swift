@@ -119,6 +119,9 @@ final class JackOutput: AudioOutput {
         return Int(l.pointee.latencyFrames.load(ordering: .relaxed))
     }
 
+    /// Editor thread: the hits MIDI in played since the last call, oldest first.
+    func takeHits() -> [MidiInHit] { link?.pointee.takeHits() ?? [] }
+
     func close() {
         closeClient()
         if let l = link {

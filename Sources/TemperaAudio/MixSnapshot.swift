@@ -114,6 +114,9 @@ struct MixSnapshot {
     /// Seconds per beat at x1 and beats per bar: an Ableton Link session's beats and quantum (see `LinkFollow`).
     var beat = 0.5
     var meter = 4
+    /// MIDI in: for each note 0...127, the slot index (0...15) a note-on plays, -1 for none
+    /// (`ClipSlot.midiInSlots`).
+    var midiIn: UnsafeMutablePointer<Int8>? = nil
 
     /// The output frame offset of `time` in pass `pass` of section `section`, song pass `songPass`: exactly
     /// `SongTiming.frame`, which for the loop (one section, offset 0, pass 0 of the song) is

@@ -95,6 +95,10 @@ struct RenderState {
     var incoming: DueEvents
     /// The MIDI output: what the block sends, and the note-offs still to come.
     var midi: MidiOut
+    /// MIDI clock out (`--clock out`): where it stands.
+    var clock = ClockOut()
+    /// MIDI clock in (`--clock in`): the line through its clocks.
+    var clockIn: ClockIn
 
     /// Allocates a render state (editor thread). Free it with `destroy` once no thread renders with it.
     static func make(rate: Double, shared: UnsafeMutablePointer<EngineShared>) -> UnsafeMutablePointer<RenderState> {
@@ -108,7 +112,7 @@ struct RenderState {
                                      masterSmoothing: Float(1 - exp(-1 / (0.005 * rate))),
                                      stealFrames: max(1, Int(Fades.steal * rate)),
                                      due: .make(capacity: dueCapacity), incoming: .make(capacity: incomingCapacity),
-                                     midi: .make()))
+                                     midi: .make(), clockIn: .make()))
         p.pointee.limiterRelease = Float(1 - exp(-1 / (limiterReleaseSeconds * rate)))
         return p
     }
@@ -120,6 +124,7 @@ struct RenderState {
         p.pointee.due.deallocate()
         p.pointee.incoming.deallocate()
         p.pointee.midi.deallocate()
+        p.pointee.clockIn.deallocate()
         p.deinitialize(count: 1)
         p.deallocate()
     }
@@ -133,6 +138,7 @@ struct RenderState {
         adoptLatest(s)
         while let c = s.pointee.shared.pointee.receive() { s.pointee.apply(c) }
         s.pointee.followLink()
+        s.pointee.followClockIn()
         if s.pointee.startAt != 0, s.pointee.countingIn, s.pointee.aimsByClock { s.pointee.aimStart() }
 
         // With nothing sounding, a volume change cannot click: the master takes it at once.
@@ -148,6 +154,7 @@ struct RenderState {
             s.pointee.due.clear()
             f = end
         }
+        s.pointee.sendClock(count: count)
         s.pointee.midi.endBlock()
         // Pads listed for frames beyond this block keep their place in the next one.
         s.pointee.incoming.shift(by: count)
@@ -666,6 +673,7 @@ struct RenderState {
         playStartSection = section
         playStartSongPass = songPass
         playStartSong = Double((at ?? frame) - base) / rate
+        clock.started(at: at ?? frame)
     }
 
     /// The first event of the current pass still to come: at or after the current frame and after the last fired.

@@ -49,6 +49,28 @@ public struct ClipSlot: Hashable, Sendable {
     /// The note sent (nil: the slot's `note`, else the General MIDI drum note of its name; see `midiOutNote`).
     public var midiNote: Int?
 
+    /// MIDI in (`midi map NOTE SLOT`): the note that plays this slot, nil for the default (see `midiInSlots`).
+    public var midiInNote: Int?
+
+    /// For each MIDI note 0...127, the slot (1...16) a note-on plays, nil for none: a slot mapped to the note
+    /// (`midi map`), else a slot whose `note` it is, else a slot whose name is that General MIDI drum; the lowest
+    /// slot number first in each case.
+    public static func midiInSlots(_ slots: [ClipSlot]) -> [Int?] {
+        var table = [Int?](repeating: nil, count: 128)
+        for pass in 0..<3 {
+            for (i, s) in slots.enumerated() where !s.isEmpty {
+                let note: Int?
+                switch pass {
+                case 0: note = s.midiInNote
+                case 1: note = s.note
+                default: note = GeneralMIDI.drumNote(forName: s.name)
+                }
+                if let n = note, (0...127).contains(n), table[n] == nil { table[n] = i + 1 }
+            }
+        }
+        return table
+    }
+
     /// The note MIDI out sends for this slot: its MIDI note, else its `note`, else the General MIDI drum note of
     /// its name, else 60.
     public var midiOutNote: Int { midiNote ?? note ?? GeneralMIDI.drumNote(forName: name) ?? 60 }

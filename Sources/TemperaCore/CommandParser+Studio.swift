@@ -14,3 +14,4 @@ extension LineParser {
         return (ch, note)
     }
 }
+

@@ -65,7 +65,7 @@ public enum CommandTable {
         // The transport
         Command.Length.self, Command.LoopRange.self, Command.Loop.self, Command.Tempo.self, Command.Volume.self,
         // Sounds
-        Command.Slot.self, Command.KitList.self, Command.KitLoad.self,
+        Command.Slot.self, Command.KitList.self, Command.KitLoad.self, Command.MidiMap.self,
         // Placing markers and clips
         Command.Cursor.self, Command.MarkerAdd.self, Command.Pulse.self, Command.ClipMode.self, Command.Snap.self,
         Command.ChooseClip.self, Command.DrawGroup.self, Command.Draw.self, Command.TypeCode.self, Command.Fill.self,

@@ -272,7 +272,7 @@ extension DocumentFile {
             for item in try array(v, "slots") {
                 let o = try Object(item, "a slot", allowed: ["slot", "name", "file", "note", "gain", "mode", "attack",
                                                              "decay", "release", "sf2", "program", "bank", "pan", "choke",
-                                                             "layers", "midi", "midi_note"])
+                                                             "layers", "midi", "midi_note", "midi_in"])
                 let numberValue = try o.required("slot", in: "a slot")
                 let n = try int(numberValue, "slot", ClipSlot.range)
                 if !seen.insert(n).inserted { throw numberValue.error("slot \(n) is given twice") }
@@ -307,6 +307,7 @@ extension DocumentFile {
                     if s.midiChannel == nil { throw x.error("\"midi_note\" needs a \"midi\" channel") }
                     s.midiNote = try int(x, "midi_note", 0...127)
                 }
+                if let x = o.optional("midi_in") { s.midiInNote = try int(x, "midi_in", 0...127) }
                 if let x = o.optional("layers") {
                     s.layers = try array(x, "layers").map { item in
                         let lo = try Object(item, "a layer", allowed: ["file", "min", "max", "gain", "pitch"])

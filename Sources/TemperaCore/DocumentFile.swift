@@ -66,6 +66,7 @@ public enum DocumentFile {
                 out += ", \"midi\": \(ch)"
                 if let n = slot.midiNote { out += ", \"midi_note\": \(n)" }
             }
+            if let n = slot.midiInNote { out += ", \"midi_in\": \(n)" }
             if !slot.layers.isEmpty {
                 out += ", \"layers\": [" + slot.layers.map { l in
                     "{\"file\": \(string(l.file)), \"min\": \(number(l.min)), \"max\": \(number(l.max)), "

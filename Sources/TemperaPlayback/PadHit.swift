@@ -14,6 +14,9 @@ public struct PadHit: Equatable, Sendable {
     /// play (`Int.max`: endless).
     public var song: SongTiming?
     public var songPasses: Int
+    /// A hit from MIDI in: its note, and the output frame it arrived on (nil for a key or a click).
+    public var midiNote: Int?
+    public var arrivalFrame: Int64?
 
     public init(slot: Int, velocity: Double, arrival: UInt64, clock: PlayheadClock, song: SongTiming? = nil,
                 songPasses: Int = 1) {

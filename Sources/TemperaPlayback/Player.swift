@@ -8,7 +8,7 @@ import TemperaCore
 ///   returned one line a slot), or the `InBackground` forms (samples read on a queue; `finishedLoad()` hands
 ///   their problems back once they are in). Which of them to call, and when, is `PlaybackController`'s business.
 /// - Transport: `play`, `pause`, `rewind`, `jump`, `nudge`, `stop` (the output closes).
-/// - Pads and previews: `hitPad`, `preview`.
+/// - Pads and previews: `hitPad`, `preview`; `takeMidiHits` for the hits MIDI in played.
 /// - What it says: `state` (a snapshot), `playheadClock` (for placing a recorded hit), `slotSound`.
 public protocol Player: AnyObject {
     /// Connects the output; without a server the state says so and the player retries in the background.
@@ -57,9 +57,14 @@ public protocol Player: AnyObject {
     var playheadClock: PlayheadClock { get }
     /// What slot `slot` (1...16) sounds after the last rendered block.
     func slotSound(_ slot: Int) -> SlotSound
+    /// The note-ons MIDI in played since the last call, oldest first (they sounded already, on their frames); each
+    /// placed at the music heard on its arrival less the output latency, as a pad hit is.
+    func takeMidiHits() -> [PadHit]
 }
 
 extension Player {
+    public func takeMidiHits() -> [PadHit] { [] }
+
     public func play() { play(loops: 0) }
 
     @discardableResult

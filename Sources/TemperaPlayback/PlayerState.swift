@@ -33,6 +33,20 @@ public struct PlayerState: Equatable, Sendable {
     public var isLoading = false
     /// The Ableton Link session followed: its peers (not counting this player) and its tempo; nil when none is.
     public var link: LinkState?
+    /// MIDI clock: "out" while sent, "in" while followed ("in 97.0 bpm" once a clock is heard); nil: none.
+    public var clock: String?
+    /// JACK transport: "follow" or "lead" while in force; nil: none.
+    public var transport: String?
+
+    /// What the transport bar says of the studio: the backend, then the clock and the JACK transport in force
+    /// ("jack clock out transport lead"); empty for PulseAudio alone.
+    public var studio: String {
+        var parts: [String] = []
+        if backend != "pulse" && !backend.isEmpty { parts.append(backend) }
+        if let clock { parts.append("clock " + clock) }
+        if let transport { parts.append("transport " + transport) }
+        return parts.joined(separator: " ")
+    }
 
     public init() {}
 

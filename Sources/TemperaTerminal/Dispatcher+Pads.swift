@@ -13,9 +13,17 @@ extension Dispatcher {
         guard let engine else { return say("no audio output in this session") }
         syncTake()
         let hit = engine.hitPad(slot: slot, velocity: velocity, arrival: arrival)
+        try took(hit)
+    }
+
+    /// Shows a pad hit (a key's, a click's, or one MIDI in played) and records it when a take runs.
+    func took(_ hit: PadHit) throws {
+        guard let engine else { return }
+        let slot = hit.slot
         view.lastPad = ViewState.LastPad(slot: slot, velocity: hit.velocity)
         let name = session.document.slot(slot).name
-        var message = "pad \(slot)" + (name.isEmpty ? "" : " " + name) + " " + PadsTab.percent(hit.velocity)
+        var message = (hit.midiNote.map { "midi \($0): " } ?? "") + "pad \(slot)" + (name.isEmpty ? "" : " " + name)
+            + " " + PadsTab.percent(hit.velocity)
         if session.document.slot(slot).isEmpty { message += " (an empty slot: nothing sounds)" }
         if session.takeOpen, hit.velocity > 0, engine.state.isCountingIn {
             // The music has not started: nothing is heard to place the hit in.
@@ -26,6 +34,18 @@ extension Dispatcher {
             message += " recorded at " + Dispatcher.format(time) + " s"
         }
         say(message)
+    }
+
+    /// The note-ons MIDI in played since the last look (they sounded on their frames already): shown on the Pads
+    /// tab and recorded as pads are. True when there were any.
+    @discardableResult
+    func takeMidiHits() -> Bool {
+        guard let hits = engine?.takeMidiHits(), !hits.isEmpty else { return false }
+        syncTake()
+        for hit in hits {
+            do { try took(hit) } catch { say("\(error)", error: true) }
+        }
+        return true
     }
 
     /// The pad velocity a tenth up or down (0.1...1).

@@ -129,6 +129,7 @@ public final class Editor {
         if dispatcher.view.render != rendering { dirty = true }
         syncEngine()
         takeLoadedSamples()
+        if dispatcher.takeMidiHits() { dirty = true }
         if let problem = autosave.tick(dispatcher.session, now: clock()) {
             dispatcher.say(problem, error: true)
             dirty = true
@@ -198,6 +199,7 @@ public final class Editor {
         info.link = state.link
         info.song = state.song
         info.audio = state.outputProblem
+        info.studio = state.studio
         if let latency = state.latencyMs {
             info.latencyMs = latency
             info.realTime = state.realTime

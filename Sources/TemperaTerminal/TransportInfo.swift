@@ -27,6 +27,8 @@ public struct TransportInfo: Hashable, Sendable {
     public var pads: [Double] = []
     /// The Ableton Link session followed (`--link`): its peers and tempo; nil when none is followed.
     public var link: LinkStatus?
+    /// The backend, clock and JACK transport in force, when other than PulseAudio alone ("jack clock out").
+    public var studio = ""
     /// Some pad's sound is still running down (the screen keeps drawing while it does).
     public var padsSounding: Bool { pads.contains { $0 > 0 } }
 

@@ -88,6 +88,7 @@ enum TransportPane {
         let info = view.transport
         var parts: [(String, Role)] = []
         if DesignerTab.isAuditioning(view) { parts.append(("auditioning track \(session.currentTrack + 1)", .accent)) }
+        if !info.studio.isEmpty { parts.append((info.studio, .accent)) }
         if let audio = info.audio { parts.append((audio, .warning)) }
         if let ms = info.latencyMs { parts.append(("latency \(Int(ms.rounded())) ms", .dim)) }
         if info.latencyMs != nil, info.realTime == false { parts.append(("not real-time", .dim)) }

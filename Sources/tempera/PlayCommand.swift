@@ -44,6 +44,12 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Where the sound goes: pulse (PulseAudio), jack (a JACK server: its rate and period) or null.")
     var audio: AudioChoice = .pulse
 
+    @Option(help: "With --audio jack: send MIDI clock (out) or follow the one arriving (in).")
+    var clock: ClockChoice?
+
+    @Option(help: "With --audio jack: follow the JACK transport, or lead it as timebase master.")
+    var transport: TransportChoice?
+
     @Option(help: ArgumentHelp("With --pads: record the pads into the document and write it to this file.",
                                valueName: "OUT.json"))
     var record: String?
@@ -57,7 +63,9 @@ struct PlayCommand: ParsableCommand {
         document.transport.click = click
         let base = (file as NSString).deletingLastPathComponent
 
+        if let problem = studioProblem(audio: audio, clock: clock, transport: transport) { throw fail(problem) }
         let engine = AudioEngine(output: audio.output)
+        applyStudio(engine, clock: clock, transport: transport)
         // The file as loaded is revision -1: a recording's takes (revision 0 on) are published over it.
         let controller = PlaybackController(player: engine)
         let loaded = controller.publish(PlaybackController.Version(generation: 0, revision: -1),
@@ -96,7 +104,8 @@ struct PlayCommand: ParsableCommand {
                 warn("link: \(n) peer\(n == 1 ? "" : "s") at \(bpm) BPM")
             }
         }
-        engine.play(loops: forever ? Int(Int32.max) : loops)
+        // Following a MIDI clock, its Start plays and its Stop stops; this runs until interrupted.
+        if clock != .in { engine.play(loops: forever ? Int(Int32.max) : loops) }
         if pads {
             // The recording goes into the file as it was (its own song and click settings), not as played here.
             let original = try CommandLineFailure.loadDocument(file)
@@ -113,7 +122,7 @@ struct PlayCommand: ParsableCommand {
             }
             return
         }
-        while !engine.isFinished {
+        while clock == .in || !engine.isFinished {
             if playInterrupted.load(ordering: .relaxed) {
                 engine.pause()
                 usleep(60_000)

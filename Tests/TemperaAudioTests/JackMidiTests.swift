@@ -103,4 +103,64 @@ final class JackMidiTests: XCTestCase {
         let kickOns = got.filter { $0.note == 36 }.map(\.frame)
         XCTAssertEqual(kickOffs, kickOns.map { $0 + 200 })
     }
+
+    /// 100 note-ons sent on chosen frames while the loop plays: each sounds on its very frame, and is placed at the
+    /// music heard on its arrival frame less the playback latency JACK reports, with velocity v as amp v/127.
+    func testMidiInNoteOnsSoundOnTheirFrameAndArePlacedAtTheirArrivalLessTheLatency() throws {
+        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
+        let b = try Fixture.wav(Fixture.block(frames: 100, level: 0.25), in: dir, name: "b.wav")
+        var snare = ClipSlot(name: "hit", file: b)
+        snare.midiInNote = 38
+        var slots = [ClipSlot(name: "anchor", file: a), snare]
+        while slots.count < 16 { slots.append(ClipSlot()) }
+        let doc = Document(tracks: [Track(name: "t1", markers: MarkerList([Marker(id: 0, time: 0, amp: 1, content: .clip(1))]))],
+                           slots: slots,
+                           transport: Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2))
+        let velocities = (0..<100).map { k in k == 0 ? 64 : 1 + (k * 37) % 127 }
+        let sends = (0..<100).map { k in (frame: 1_000 * k + (k * 7_919) % 500, bytes: [UInt8(0x99), 38, UInt8(velocities[k])]) }
+
+        let server = try startServer()
+        let rec = try server.startClient()
+        let engine = AudioEngine(output: .jack)
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertNotNil(rec.waitReady())
+        engine.play()
+        let sender = try server.startClient(name: "keys", send: sends, onlySend: true, lead: 24_000)
+        XCTAssertNotNil(sender.waitReady())
+        var hits: [PadHit] = []
+        XCTAssertTrue(waitFor(10) {
+            hits += engine.takeMidiHits()
+            return hits.count >= 100
+        }, "\(hits.count) hits came back")
+        let latency = engine.outputLatencyFrames
+        engine.pause()
+        usleep(50_000)
+        engine.stop()
+        let sent = try sender.finish().sent
+        let recording = try rec.finish()
+        XCTAssertEqual(sent.count, 100)
+        XCTAssertEqual(hits.count, 100)
+        XCTAssertGreaterThan(latency, 0, "JACK reports a playback latency")
+
+        // The anchor: the loop's first onset, as recorded.
+        let heard = Onsets.soundStarts(recording.stereo).map(recording.frame)
+        let anchor = try XCTUnwrap(heard.first)
+        let passFrames = 96_000
+        for (k, hit) in hits.enumerated() {
+            XCTAssertEqual(hit.slot, 2)
+            XCTAssertEqual(hit.midiNote, 38)
+            XCTAssertEqual(hit.velocity, Double(velocities[k]) / 127)
+            let m = sent[k] - latency - anchor
+            let (pass, time) = try XCTUnwrap(hit.timeline)
+            XCTAssertEqual(pass, m / passFrames, "hit \(k)")
+            XCTAssertEqual(time * 48_000, Double(m % passFrames), accuracy: 1e-6, "hit \(k): on its frame")
+            // It sounds on the frame it arrived on (heard a latency later, like everything played).
+            if abs((sent[k] - anchor) % passFrames) > 400 {
+                XCTAssertTrue(heard.contains(sent[k]), "hit \(k) sounds on frame \(sent[k])")
+            }
+        }
+        XCTAssertEqual(hits[0].velocity, 64.0 / 127)
+    }
 }

@@ -97,6 +97,35 @@ final class JackPlaybackTests: XCTestCase {
         engine.stop()
     }
 
+    func testTheCommandLineSaysWhatIsMissingInOneLine() throws {
+        let exe = TestPaths.binary
+        guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera first (swift build)") }
+        let doc = try clickDocument()
+        try DocumentFile.save(doc, to: dir + "/doc.tempera")
+        var r = Spawn.run(exe, ["play", dir + "/doc.tempera", "--clock", "out"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "tempera: --clock needs --audio jack\n")
+        r = Spawn.run(exe, ["play", dir + "/doc.tempera", "--transport", "lead", "--audio", "pulse"])
+        XCTAssertEqual(r.stderr, "tempera: --transport needs --audio jack\n")
+        r = Spawn.run(exe, ["play", dir + "/doc.tempera", "--audio", "jack"],
+                      environment: ["JACK_DEFAULT_SERVER": "tempera-nobody-\(getpid())"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "tempera: no JACK server 'tempera-nobody-\(getpid())' (cannot connect)\n")
+    }
+
+    func testPlayThroughJackFromTheCommandLineFinishes() throws {
+        let exe = TestPaths.binary
+        guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera first (swift build)") }
+        let server = try startServer()
+        let doc = try clickDocument()
+        try DocumentFile.save(doc, to: dir + "/doc.tempera")
+        let r = Spawn.run(exe, ["play", dir + "/doc.tempera", "--audio", "jack", "--clock", "out", "--loops", "2"],
+                          environment: ["JACK_DEFAULT_SERVER": server.name])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // A loaded machine may make the dummy server late (an xrun): that is said, and nothing else is.
+        XCTAssertTrue(r.stderr.isEmpty || r.stderr.hasSuffix(" underruns\n") && !r.stderr.dropLast().contains("\n"), r.stderr)
+    }
+
     func testAnXrunCountsAsAnUnderrun() throws {
         let server = try startServer()
         let client = try server.startClient()

@@ -58,4 +58,33 @@ final class SlotMidiTests: XCTestCase {
         XCTAssertThrowsError(try DocumentFile.decode(
             "{\"tempera\": 1, \"slots\": [{\"slot\": 1, \"midi\": 17}]}"))
     }
+
+    func testMidiMapGivesANoteToOneSlotAndNoneGivesItBackAsOneUndoStepEach() throws {
+        var slots = Array(repeating: ClipSlot(), count: 16)
+        slots[0] = ClipSlot(name: "kick", file: "k.wav")
+        slots[1] = ClipSlot(name: "snare", file: "s.wav")
+        slots[2] = ClipSlot(name: "tone", file: "b.wav", note: 72)
+        let s = Session(document: Document(tracks: [], slots: slots))
+        // The default: a slot's note, else the General MIDI drum of its name.
+        var table = ClipSlot.midiInSlots(s.document.slots)
+        XCTAssertEqual(table[36], 1)
+        XCTAssertEqual(table[38], 2)
+        XCTAssertEqual(table[72], 3)
+        XCTAssertEqual(table.compactMap { $0 }.count, 3)
+        XCTAssertEqual(try CommandParser.parse("midi map 38 3"), .midiMap(note: 38, slot: 3))
+        _ = try s.run(line: "midi map 38 3")
+        _ = try s.run(line: "midi map 38 1")
+        table = ClipSlot.midiInSlots(s.document.slots)
+        XCTAssertEqual(table[38], 1, "a note plays one slot: the last mapped")
+        XCTAssertEqual(table[36], 1, "and the kick keeps its own drum")
+        XCTAssertNil(s.document.slot(3).midiInNote)
+        XCTAssertTrue(DocumentFile.encode(s.document).contains("\"midi_in\": 38"))
+        XCTAssertEqual(try DocumentFile.decode(DocumentFile.encode(s.document)), s.document)
+        _ = try s.run(line: "midi map 38 none")
+        XCTAssertEqual(ClipSlot.midiInSlots(s.document.slots)[38], 2, "back to the snare")
+        _ = try s.run(line: "undo")
+        XCTAssertEqual(ClipSlot.midiInSlots(s.document.slots)[38], 1)
+        XCTAssertThrowsError(try CommandParser.parse("midi map 128 1"))
+        XCTAssertThrowsError(try CommandParser.parse("midi map 38 17"))
+    }
 }

@@ -31,10 +31,14 @@ public final class JackTestServer {
 
     /// Starts the recording client (scripts/jack-test-client) as `rec`, wired to `peer`'s ports as they appear.
     /// `send`: MIDI messages (frame from the ready frame + `lead`, bytes) it sends to `peer:midi_in`.
-    public func startClient(peer: String = "tempera", send: [(frame: Int, bytes: [UInt8])] = [], lead: Int = 4_800,
+    /// With `onlySend`, the client (named `name`) only sends: a graph of a sender into tempera and tempera into a
+    /// recorder has no cycle, which would delay one direction by a period.
+    public func startClient(name clientName: String = "rec", peer: String = "tempera",
+                            send: [(frame: Int, bytes: [UInt8])] = [], onlySend: Bool = false, lead: Int = 4_800,
                             transportLog: Bool = false) throws -> JackTestClient {
         let clientDir = TestPaths.temporaryDirectory("jack-client")
-        var arguments = [name, clientDir, "--peer", peer, "--lead", "\(lead)"]
+        var arguments = [name, clientDir, "--name", clientName, "--peer", peer, "--lead", "\(lead)"]
+        if onlySend { arguments.append("--only-send") }
         if !send.isEmpty {
             let lines = send.map { "\($0.frame) " + $0.bytes.map(String.init).joined(separator: " ") }
             try (lines.joined(separator: "\n") + "\n").write(toFile: clientDir + "/send.txt", atomically: true,

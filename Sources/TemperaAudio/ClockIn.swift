@@ -1,0 +1,149 @@
+import Foundation
+
+/// MIDI clock in (`--clock in`) on the audio thread: the frames its clocks arrived on, and a straight line
+/// through the last ones (least squares: frame ≈ a + b·n for clock n since Start), so a jittery clock gives
+/// steady beats. The line looks back `window` clocks (two beats); when the newest clocks leave it (a tempo
+/// change), it starts again from them, so a change is followed within a beat.
+struct ClockIn {
+    /// Following at all (set before the output starts).
+    var on = false
+    static let window = 48
+    /// Residuals (frames) beyond which a run of clocks means the tempo changed.
+    static let changeFrames = 96.0
+    static let changeRun = 3
+    /// Clocks the line needs before a run off it counts as a change (fewer give too rough a line to judge by).
+    static let settled = 12
+    /// The clocks' frames, a ring of `window`.
+    let frames: UnsafeMutablePointer<Int64>
+    let numbers: UnsafeMutablePointer<Int>
+    private(set) var count = 0
+    /// The next clock's number since the last Start.
+    private(set) var next = 0
+    /// Clocks in a row off the line, with the same sign.
+    private var offRun = 0
+    private var offSign = 0.0
+    /// The line: clock n falls on output frame `a + b·n`; valid once two clocks were seen.
+    private(set) var a = 0.0
+    private(set) var b = 0.0
+    var valid: Bool { count >= 2 && b > 0 }
+    /// A Start, Stop or Continue waiting for the next block (0: none).
+    var pending: UInt8 = 0
+
+    static func make() -> ClockIn {
+        let f = UnsafeMutablePointer<Int64>.allocate(capacity: window)
+        f.initialize(repeating: 0, count: window)
+        let n = UnsafeMutablePointer<Int>.allocate(capacity: window)
+        n.initialize(repeating: 0, count: window)
+        return ClockIn(frames: f, numbers: n)
+    }
+
+    func deallocate() {
+        frames.deallocate()
+        numbers.deallocate()
+    }
+
+    /// A system real-time message arrived on output frame `frame`.
+    mutating func receive(_ status: UInt8, at frame: Int64) {
+        switch status {
+        case 0xF8: tick(at: frame)
+        case 0xFA:
+            // The next clock is the music's first.
+            next = 0
+            count = 0
+            offRun = 0
+            pending = status
+        case 0xFB, 0xFC: pending = status
+        default: break
+        }
+    }
+
+    private mutating func tick(at frame: Int64) {
+        let n = next
+        next += 1
+        if count >= Self.settled {
+            let residual = Double(frame) - (a + b * Double(n))
+            if abs(residual) > Self.changeFrames {
+                let sign: Double = residual > 0 ? 1 : -1
+                offRun = sign == offSign ? offRun + 1 : 1
+                offSign = sign
+            } else {
+                offRun = 0
+            }
+            if offRun >= Self.changeRun {
+                // The tempo changed: the line starts again from the clocks off it.
+                let keep = min(count, Self.changeRun - 1)
+                for k in 0..<keep {
+                    frames[k] = frames[(count - keep + k) % Self.window]
+                    numbers[k] = numbers[(count - keep + k) % Self.window]
+                }
+                count = keep
+                offRun = 0
+            }
+        }
+        if count < Self.window {
+            frames[count] = frame
+            numbers[count] = n
+            count += 1
+        } else {
+            // Oldest out: shift (the window is small).
+            for k in 1..<Self.window {
+                frames[k - 1] = frames[k]
+                numbers[k - 1] = numbers[k]
+            }
+            frames[Self.window - 1] = frame
+            numbers[Self.window - 1] = n
+        }
+        fit()
+    }
+
+    private mutating func fit() {
+        guard count >= 2 else { return }
+        let x0 = Double(numbers[0]), y0 = Double(frames[0])
+        var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0
+        for k in 0..<count {
+            let x = Double(numbers[k]) - x0, y = Double(frames[k]) - y0
+            sx += x
+            sy += y
+            sxx += x * x
+            sxy += x * y
+        }
+        let c = Double(count)
+        let d = c * sxx - sx * sx
+        guard d > 0 else { return }
+        let slope = (c * sxy - sx * sy) / d
+        let intercept = (sy - slope * sx) / c
+        b = slope
+        a = y0 + intercept - slope * x0
+    }
+}
+
+extension RenderState {
+    /// Follows MIDI clock in at the start of a block: its Start, Stop and Continue, and its phase (the music put
+    /// where the clock's line says it is; the tempo comes with the snapshot, published from the line's slope).
+    mutating func followClockIn() {
+        guard clockIn.on else { return }
+        switch clockIn.pending {
+        case 0xFA:
+            apply(TransportCommand(.rewind))
+            apply(TransportCommand(.play))
+        case 0xFB:
+            apply(TransportCommand(.play))
+        case 0xFC:
+            apply(TransportCommand(.pause))
+        default:
+            break
+        }
+        clockIn.pending = 0
+        if clockIn.valid {
+            shared.pointee.clockInFramesPerClock.store(clockIn.b.bitPattern, ordering: .relaxed)
+        }
+        guard playing, clockIn.valid, let snap = snapshot, section < snap.pointee.sectionCount else { return }
+        let sn = snap.pointee
+        let tempo = sn.sections[section].tempo
+        // The music the clock says is here: clock n is music n·beat/24.
+        let target = (Double(frame) - clockIn.a) / clockIn.b * sn.beat / 24
+        let error = target - music(at: frame)
+        let shift = Int64((error / tempo * rate).rounded())
+        if shift != 0 { base -= shift }
+    }
+}

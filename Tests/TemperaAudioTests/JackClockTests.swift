@@ -1,0 +1,164 @@
+import Foundation
+@testable import TemperaAudio
+import TemperaCore
+import TemperaTestSupport
+import XCTest
+
+/// MIDI clock through a private JACK server: what tempera sends (`--clock out`), recorded with frame times.
+final class JackClockTests: XCTestCase {
+    var dir = ""
+    var servers: [JackTestServer] = []
+
+    override func setUp() { dir = TestPaths.temporaryDirectory("jack-clock") }
+
+    override func tearDown() {
+        for s in servers { s.stop() }
+        try? FileManager.default.removeItem(atPath: dir)
+        for s in servers { try? FileManager.default.removeItem(atPath: s.dir) }
+    }
+
+    func startServer() throws -> JackTestServer {
+        let s = try JackTestServer()
+        servers.append(s)
+        s.use()
+        return s
+    }
+
+    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            usleep(5_000)
+        }
+        return condition()
+    }
+
+    func isRunning(_ e: AudioEngine) -> Bool { if case .running = e.status { return true } else { return false } }
+
+    /// A loop of 2 s at `bpm` (beat 0.5 s) with a click sample at 0: its onset marks where the music starts.
+    func anchoredLoop(bpm: Double) throws -> Document {
+        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
+        var slots = [ClipSlot(name: "anchor", file: a)]
+        while slots.count < 16 { slots.append(ClipSlot()) }
+        var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
+        t.beat = 0.5
+        t.tempo = bpm * t.beat / 60
+        return Document(tracks: [Track(name: "t1", markers: MarkerList([Marker(id: 0, time: 0, amp: 1, content: .clip(1))]))],
+                        slots: slots, transport: t)
+    }
+
+    func testClockOutAt123BpmPutsEveryClockOnItsFormulasFrameWithStartStopSongPositionAndContinue() throws {
+        let doc = try anchoredLoop(bpm: 123)
+        let server = try startServer()
+        let rec = try server.startClient()
+        let engine = AudioEngine(output: .jack)
+        engine.sendsClock = true
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertEqual(engine.state.studio, "jack clock out", "what the transport bar says")
+        XCTAssertNotNil(rec.waitReady())
+        let f0 = engine.renderedFrames
+        engine.play()
+        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f0 + 72_000 })
+        engine.pause()
+        usleep(300_000)
+        engine.play()
+        usleep(1_000_000)
+        engine.pause()
+        usleep(100_000)
+        engine.stop()
+        let recording = try rec.finish()
+
+        let anchor = try XCTUnwrap(Onsets.soundStarts(recording.stereo).map(recording.frame).first)
+        let messages = recording.midi.filter { $0.bytes.first.map { $0 >= 0xF0 } ?? false }
+        let tick = 60.0 / 123 / 24 * 48_000
+        // Start on the music's first frame, then clock 0 on the same frame.
+        XCTAssertEqual(messages.first?.bytes, [0xFA])
+        XCTAssertEqual(messages.first?.frame, anchor)
+        let stops = messages.enumerated().filter { $0.element.bytes == [0xFC] }.map(\.offset)
+        XCTAssertEqual(stops.count, 2)
+        let firstRun = messages[1..<stops[0]]
+        XCTAssertGreaterThan(firstRun.count, 24 * 2, "more than two beats of clocks")
+        for (n, m) in firstRun.enumerated() {
+            XCTAssertEqual(m.bytes, [0xF8])
+            let formula = Double(anchor) + (Double(n) * tick).rounded()
+            XCTAssertEqual(Double(m.frame), formula, accuracy: 1, "clock \(n)")
+        }
+        // Paused: the music stands where the Stop is; playing again goes on from there.
+        let stopFrame = messages[stops[0]].frame
+        let standing = Double(stopFrame - anchor) / 48_000 * (123.0 / 120)   // music seconds at x1
+        let position = messages[stops[0] + 1]
+        let resume = messages[stops[0] + 2]
+        XCTAssertEqual(position.bytes.first, 0xF2)
+        XCTAssertEqual(resume.bytes, [0xFB])
+        XCTAssertEqual(position.frame, resume.frame)
+        let sixteenths = Int(position.bytes[1]) | Int(position.bytes[2]) << 7
+        XCTAssertEqual(sixteenths, Int((standing / (0.5 / 4)).rounded(.up)), "the next sixteenth from where it stood")
+        let secondRun = messages[(stops[0] + 3)..<stops[1]]
+        XCTAssertGreaterThan(secondRun.count, 24)
+        for (k, m) in secondRun.enumerated() {
+            XCTAssertEqual(m.bytes, [0xF8])
+            let music = Double(sixteenths * 6 + k) * 0.5 / 24
+            let formula = Double(resume.frame) + ((music - standing) / (123.0 / 120) * 48_000).rounded()
+            XCTAssertEqual(Double(m.frame), formula, accuracy: 1, "clock \(sixteenths * 6 + k)")
+        }
+    }
+
+    /// A sender at 97 BPM whose clocks wander ±2 ms, then at 120 BPM: tempera's beats (onsets on every beat) land
+    /// within 1 ms of the sender's from the third beat on, and again one beat after the change.
+    func testClockInFollowsAJitteryClockWithinAMillisecondAfterTwoBeatsAndATempoChangeWithinABeat() throws {
+        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
+        var slots = [ClipSlot(name: "beat", file: a)]
+        while slots.count < 16 { slots.append(ClipSlot()) }
+        var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
+        t.beat = 0.5
+        let doc = Document(tracks: [Track(name: "t1", markers: MarkerList((0..<4).map {
+            Marker(id: MarkerID($0), time: Double($0) * 0.5, amp: 1, content: .clip(1))
+        }))], slots: slots, transport: t)
+
+        // The sender's clocks: Start, then 8 beats at 97 BPM and 6 at 120, each clock off by up to ±2 ms.
+        var seed: UInt64 = 0x5eed
+        func jitter() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % 193) - 96
+        }
+        let slow = 60.0 / 97 / 24 * 48_000, fast = 60.0 / 120 / 24 * 48_000
+        var ideal: [Double] = []
+        for n in 0..<(24 * 14) { ideal.append(n < 192 ? Double(n) * slow : 192 * slow + Double(n - 192) * fast) }
+        var sends: [(frame: Int, bytes: [UInt8])] = [(0, [0xFA])]
+        for (n, f) in ideal.enumerated() { sends.append((max(0, Int(f.rounded()) + (n == 0 ? 0 : jitter())), [0xF8])) }
+        sends.append((Int(ideal.last! + fast), [0xFC]))
+
+        let server = try startServer()
+        let rec = try server.startClient()
+        let engine = AudioEngine(output: .jack)
+        engine.followsClock = true
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertNotNil(rec.waitReady())
+        let sender = try server.startClient(name: "clock", send: sends, onlySend: true, lead: 9_600)
+        XCTAssertNotNil(sender.waitReady())
+        // The editor's part: the engine takes the clock's tempo as it is looked at.
+        XCTAssertTrue(waitFor(20) { _ = engine.isPlaying; return engine.clockTempo != nil && !engine.isPlaying && engine.renderedFrames > 48_000 * 7 })
+        XCTAssertTrue(engine.state.studio.hasPrefix("jack clock in 1"), engine.state.studio)
+        XCTAssertEqual(try XCTUnwrap(engine.clockTempo), 120, accuracy: 0.3)
+        usleep(100_000)
+        engine.stop()
+        let sent = try sender.finish().sent
+        let recording = try rec.finish()
+        XCTAssertEqual(sent.count, sends.count)
+        let start = sent[0]
+        let beats = Onsets.soundStarts(recording.stereo).map(recording.frame)
+        func beatFrame(_ k: Int) -> Double { Double(start) + ideal[24 * k] }
+        var checked = 0
+        for k in 2..<14 where k != 8 {
+            let want = beatFrame(k)
+            let nearest = beats.min { abs(Double($0) - want) < abs(Double($1) - want) }!
+            XCTAssertEqual(Double(nearest), want, accuracy: 48, "beat \(k) within 1 ms of the sender's")
+            checked += 1
+        }
+        XCTAssertEqual(checked, 11)
+    }
+}
