@@ -31,3 +31,20 @@ public enum GrooveCommand: Hashable, Sendable {
     /// The most milliseconds `humanize` moves a marker.
     public static let maxHumanize = 1000.0
 }
+
+extension LineParser {
+    /// `N` or `N:SPAN` (a ratchet: hits, and the seconds they share).
+    func ratchet(_ w: Word, usage: String) throws -> (Int, Double?) {
+        if w.equals != nil { throw fail("unexpected '\(Limits.echo(w.text))' (\(usage))", at: w) }
+        let parts = w.text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let countWord = Word(text: String(parts[0]), columns: Array(w.columns.prefix(parts[0].count)),
+                             column: w.column, end: w.column + parts[0].count, quoted: false, equals: nil)
+        let k = try integer(countWord, "ratchet", MarkerExtras.repRange)
+        guard parts.count == 2 else { return (k, nil) }
+        let spanWord = Word(text: String(parts[1]), columns: Array(w.columns.dropFirst(parts[0].count + 1)),
+                            column: w.column + parts[0].count + 1, end: w.end, quoted: false, equals: nil)
+        let span = try number(spanWord, "ratchet span", { $0 > 0 && $0 <= CommandParser.maxTime },
+                              "must be greater than 0 and at most 10000000")
+        return (k, span)
+    }
+}

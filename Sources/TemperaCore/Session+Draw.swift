@@ -3,7 +3,7 @@ extension Session {
     /// The amplitude a marker gets when none is given.
     public static let defaultAmp = 0.8
 
-    func runMarkerAdd(time: Double, amp: Double?, content: Content? = nil) throws -> String? {
+    func runMarkerAdd(time: Double, amp: Double?, content: Content? = nil, extras: MarkerExtras = MarkerExtras()) throws -> String? {
         let t = try requireTrack()
         try checkTime(time, "marker time")
         try checkAmp(amp)
@@ -15,12 +15,13 @@ extension Session {
             var m = markers[i]
             m.content = content
             if let amp { m.amp = amp }
+            if !extras.isDefault { m.extras = extras }
             try perform("clip on marker") { $0.replace(m, track: t) }
             return nil
         }
-        try perform("marker add") {
-            $0.insert(Marker(id: 0, time: time, amp: amp ?? Self.defaultAmp, content: content), track: t)
-        }
+        var m = Marker(id: 0, time: time, amp: amp ?? Self.defaultAmp, content: content)
+        m.extras = extras
+        try perform("marker add") { $0.insert(m, track: t) }
         return nil
     }
 

@@ -100,6 +100,20 @@ final class GrooveTests: XCTestCase {
         XCTAssertThrowsError(try CommandParser.parse("groove push 1")) { XCTAssertTrue(($0 as! CommandError).message.hasPrefix("unknown groove command 'push'")) }
     }
 
+    func testMarkerAddTakesTheFields() throws {
+        let s = Fixture.session([[]])
+        let text = "marker add 1 amp=1 clip=1 p=0.5 rep=4:0.25 from=1.5"
+        let c = try XCTUnwrap(try CommandParser.parse(text))
+        XCTAssertEqual(c.text, text)
+        try s.run(c)
+        let m = s.document.tracks[0].markers[0]
+        XCTAssertEqual(m.extras, MarkerExtras(p: 0.5, rep: 4, repSpan: 0.25, from: 1.5))
+        XCTAssertEqual(try CommandParser.parse("marker add 2 rep=3")?.text, "marker add 2 rep=3")
+        XCTAssertThrowsError(try CommandParser.parse("marker add 2 p=1.5")) {
+            XCTAssertEqual(($0 as! CommandError).message, "p must be from 0 to 1, not 1.5")
+        }
+    }
+
     func testHumanizeIsTheSameForOneSeedAndOneUndoStep() throws {
         let times = (0..<16).map { Double($0) * 0.125 }
         func humanized(_ seed: Int) throws -> [Marker] {

@@ -21,14 +21,17 @@ extension Command {
         var time: Double
         var amp: Double?
         var content: Content?
-        static let spec = CommandSpec("marker add", usage: "marker add TIME [amp=A] [clip=C]",
+        /// `p=P`, `rep=N[:SPAN]`, `from=SECONDS`: the marker's probability, ratchet and slice offset.
+        var extras = MarkerExtras()
+        static let spec = CommandSpec("marker add", usage: "marker add TIME [amp=A] [clip=C] [p=P] [rep=N[:SPAN]] [from=S]",
                                       help: "add a marker to the current track (with clip=C a marker already at TIME takes the clip)")
         static let examples = [MarkerAdd(time: 0.5, amp: nil, content: nil), MarkerAdd(time: 1.25, amp: 0.3, content: .clip(2)),
-                               MarkerAdd(time: 2, amp: nil, content: .random)]
+                               MarkerAdd(time: 2, amp: nil, content: .random),
+                               MarkerAdd(time: 1, amp: 1, content: .clip(1), extras: MarkerExtras(p: 0.5, rep: 4, repSpan: 0.25, from: 1.5))]
         static func parse(_ p: inout LineParser) throws -> MarkerAdd {
             let usage = spec.usage
             let t = try p.time(try p.next("TIME", usage: usage), "time")
-            let opts = try p.options(["amp", "clip"], usage: usage)
+            let opts = try p.options(["amp", "clip", "p", "rep", "from"], usage: usage)
             var content: Content?
             if let c = opts["clip"] {
                 guard let parsed = Content(code: c.text) else {
@@ -36,13 +39,19 @@ extension Command {
                 }
                 content = parsed
             }
-            return MarkerAdd(time: t, amp: try opts["amp"].map(p.amp), content: content)
+            var extras = MarkerExtras()
+            if let w = opts["p"] { extras.p = try p.number(w, "p", { (0...1).contains($0) }, "must be from 0 to 1") }
+            if let w = opts["rep"] { (extras.rep, extras.repSpan) = try p.ratchet(w, usage: usage) }
+            if let w = opts["from"] { extras.from = try p.time(w, "from") }
+            return MarkerAdd(time: t, amp: try opts["amp"].map(p.amp), content: content, extras: extras)
         }
         var text: String {
             "marker add \(Command.number(time))" + (amp.map { " amp=\(Command.number($0))" } ?? "")
-                + (content.map { " clip=\($0.code)" } ?? "")
+                + (content.map { " clip=\($0.code)" } ?? "") + (extras.isDefault ? "" : " " + extras.text)
         }
-        func run(in session: Session) throws -> String? { try session.runMarkerAdd(time: time, amp: amp, content: content) }
+        func run(in session: Session) throws -> String? {
+            try session.runMarkerAdd(time: time, amp: amp, content: content, extras: extras)
+        }
     }
 
     public struct Pulse: CommandBody {
@@ -202,8 +211,8 @@ extension Command {
     }
 
     public static func cursor(_ time: Double) -> Command { Command(Cursor(time: time)) }
-    public static func markerAdd(time: Double, amp: Double?, content: Content? = nil) -> Command {
-        Command(MarkerAdd(time: time, amp: amp, content: content))
+    public static func markerAdd(time: Double, amp: Double?, content: Content? = nil, extras: MarkerExtras = MarkerExtras()) -> Command {
+        Command(MarkerAdd(time: time, amp: amp, content: content, extras: extras))
     }
     public static func pulse(period: Double, count: Int, start: Double?, amp: Double?) -> Command {
         Command(Pulse(period: period, count: count, start: start, amp: amp))
