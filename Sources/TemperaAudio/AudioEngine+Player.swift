@@ -26,6 +26,7 @@ extension AudioEngine: Player {
         s.isLoading = isLoading
         if let peers = linkPeers, let bpm = linkTempo { s.link = LinkState(peers: peers, bpm: bpm) }
         if sendsClock { s.clock = "out" }
+        if let t = jackTransport { s.transport = t == .lead ? "lead" : "follow" }
         if followsClock { s.clock = "in" + (clockTempo.map { String(format: " %.1f bpm", $0) } ?? "") }
         return s
     }

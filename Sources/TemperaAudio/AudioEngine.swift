@@ -60,6 +60,10 @@ public final class AudioEngine {
         set { if !rendering { renderState.pointee.clockIn.on = newValue } }
     }
 
+    /// JACK transport (`--transport`): follow its rolling and position, or lead it as timebase master (bar, beat
+    /// and tick from the document's beat and meter). Set it before `start`.
+    public var jackTransport: JackTransportMode?
+
     /// The tempo of the followed MIDI clock as last published (BPM), nil before one is heard.
     public var clockTempo: Double? {
         guard followsClock, let t = clockTempoPublished, let doc = document else { return nil }
@@ -161,7 +165,9 @@ public final class AudioEngine {
         switch outputKind {
         case .pulse: o = PulseOutput(targetLatency: outputLatency)
         case .jack:
-            o = firstJack ?? JackOutput()
+            let jack = firstJack ?? JackOutput()
+            jack.transport = jackTransport
+            o = jack
             firstJack = nil
         case .null: o = NullOutput()
         }
@@ -479,7 +485,9 @@ public final class AudioEngine {
     public var isPlaying: Bool {
         maintain()
         // Following a MIDI clock, its Start and Stop decide, on the audio thread.
-        if followsClock && rendering { return shared.pointee.playing.load(ordering: .relaxed) }
+        if (followsClock || jackTransport == .follow) && rendering {
+            return shared.pointee.playing.load(ordering: .relaxed)
+        }
         if shared.pointee.finished.load(ordering: .acquiring) { wantPlaying = false }
         return wantPlaying
     }

@@ -15,6 +15,10 @@ struct JackLink: ~Copyable {
     let rate: Double
     /// Interleaved stereo for the render call, deinterleaved into the two ports' buffers.
     let scratch: UnsafeMutablePointer<Float>
+    /// JACK transport: followed or led (nil: neither). Set before activation.
+    var transport: JackTransportMode?
+    /// Leading: the playing state the transport was last told.
+    var ledPlaying = false
     /// Frames processed since activation: xruns in the first `settlingFrames` are the graph taking the new
     /// client in (ports registered and connected), not playback's.
     let processed = Atomic<Int>(0)
@@ -125,6 +129,11 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
     if let midiIn = l.pointee.midiIn, let buffer = jack_port_get_buffer(midiIn, nframes) {
         l.pointee.takeMidiIn(buffer, latency: Int(range.max))
     }
+    if l.pointee.transport == .follow {
+        var pos = jack_position_t()
+        let state = jack_transport_query(l.pointee.client, &pos)
+        l.pointee.render.pointee.followTransport(rolling: state == JackTransportRolling, frame: Int64(pos.frame))
+    }
     let render = l.pointee.render
     let scratch = l.pointee.scratch
     var done = 0
@@ -149,6 +158,20 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
     l.pointee.shared.pointee.latencyMicros.store(micros, ordering: .relaxed)
     l.pointee.shared.pointee.streamStarted.store(true, ordering: .relaxed)
     l.pointee.processed.add(count, ordering: .relaxed)
+    if l.pointee.transport == .lead {
+        // The transport takes a start, a stop or a move at its next period: where the music is then.
+        let r = render.pointee
+        if r.playing != l.pointee.ledPlaying {
+            l.pointee.ledPlaying = r.playing
+            if r.playing {
+                jack_transport_locate(l.pointee.client, jack_nframes_t(clamping: max(0, r.frame - r.base)))
+                jack_transport_start(l.pointee.client)
+            } else {
+                jack_transport_stop(l.pointee.client)
+                jack_transport_locate(l.pointee.client, jack_nframes_t(clamping: max(0, r.frame - r.base)))
+            }
+        }
+    }
     RenderState.stampClock(render, latencyMicros: micros)
     return 0
 }

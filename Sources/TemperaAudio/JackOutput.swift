@@ -15,6 +15,8 @@ final class JackOutput: AudioOutput {
     private var client: OpaquePointer?
     private var openFailure: String?
     let clientName: String
+    /// JACK transport: followed or led (nil: neither).
+    var transport: JackTransportMode?
     /// The rate the server runs at (nil: no server was reached).
     let serverRate: Double?
 
@@ -77,6 +79,12 @@ final class JackOutput: AudioOutput {
         jack_set_process_callback(client, jackProcess, raw)
         jack_set_xrun_callback(client, jackXrun, raw)
         jack_on_info_shutdown(client, jackShutdown, raw)
+        l.pointee.transport = transport
+        if transport == .lead && jack_set_timebase_callback(client, 0, jackTimebase, raw) != 0 {
+            openFailure = "JACK: another client is the timebase master (--transport lead)"
+            closeClient()
+            return
+        }
         shared.pointee.realTime.store(jack_is_realtime(client) != 0 ? 1 : 2, ordering: .relaxed)
         guard jack_activate(client) == 0 else {
             openFailure = "JACK: the server would not run tempera's client"

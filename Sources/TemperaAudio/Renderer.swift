@@ -369,7 +369,7 @@ struct RenderState {
     }
 
     /// The metronome's first beat of the current pass whose frame is at or after the current frame.
-    private func firstClick(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
+    func firstClick(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
         let sn = snap.pointee
         guard section < sn.sectionCount else { return 0 }
         let sec = sn.sections[section]
@@ -668,7 +668,7 @@ struct RenderState {
     }
 
     /// Notes where the music starts playing, for the playhead clock.
-    private mutating func markPlayStart(at: Int64? = nil) {
+    mutating func markPlayStart(at: Int64? = nil) {
         playStart = music(at: at ?? frame)
         playStartSection = section
         playStartSongPass = songPass
@@ -677,7 +677,7 @@ struct RenderState {
     }
 
     /// The first event of the current pass still to come: at or after the current frame and after the last fired.
-    private func nextIndex(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
+    func nextIndex(in snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
         let sn = snap.pointee
         guard section < sn.sectionCount else { return 0 }
         let sec = sn.sections[section]

@@ -376,7 +376,10 @@ public final class DocumentHost: @unchecked Sendable {
         let wanted = m["session"]?.string ?? ""
         let peer = client.connection.peer
         queue.async { [self] in
-            if let why = shared.nameProblem(chosen, key: shared.participants[wanted] == nil ? nil : wanted) {
+            let returning = !wanted.isEmpty && shared.participants[wanted] != nil
+            // A new participant is refused a name someone connected has; one coming back is given a numbered one.
+            if let why = shared.nameProblem(chosen, key: returning ? wanted : nil),
+               !returning || why.hasPrefix("a name may not") {
                 log("refused \(peer): \(why)")
                 io.async { self.refuse(client, why) }
                 return

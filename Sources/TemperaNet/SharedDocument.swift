@@ -75,14 +75,15 @@ public final class SharedDocument {
     }
 
     /// Why `name` cannot be the name of the participant with `key`, or nil when it can: a name holds no control
-    /// characters (they would reach others' screens and the host's log) and is not another's, connected or
-    /// remembered for a reconnect.
+    /// characters (they would reach others' screens and the host's log) and is not a connected participant's.
+    /// (A participant who left keeps a claim to nothing: after a crash or a restart of their editor, the same
+    /// person comes back under a new key with the same name.)
     public func nameProblem(_ name: String, key: String?) -> String? {
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
             || $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator }) {
             return "a name may not hold control characters"
         }
-        if participants.values.contains(where: { $0.name == name && $0.key != key }) {
+        if participants.values.contains(where: { $0.name == name && $0.key != key && $0.connected }) {
             return "the name '\(name)' is taken: choose another (--name)"
         }
         return nil
@@ -92,7 +93,8 @@ public final class SharedDocument {
     @discardableResult
     public func join(key: String, name: String) -> Participant {
         if var p = participants[key] {
-            if nameProblem(name, key: key) == nil { p.name = name }
+            // Coming back: their name, unless someone connected has it meanwhile (then a numbered one).
+            p.name = nameProblem(name, key: key) == nil ? name : uniqueName(name)
             p.connected = true
             p.leftAt = nil
             participants[key] = p
@@ -134,7 +136,7 @@ public final class SharedDocument {
             var p = participants[e.key] ?? Participant(key: e.key, name: e.name,
                                                         view: Session.View(random: SeededRandom(seed: session.document.seed)))
             p.connected = false
-            p.leftAt = 0
+            p.leftAt = monotonicSeconds()
             if let id = e.id { p.lastRequest = max(p.lastRequest, id) }
             participants[e.key] = p
         }

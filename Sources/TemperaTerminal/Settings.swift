@@ -9,6 +9,10 @@ public struct Settings: Equatable, Sendable {
     /// Where the sound goes: `pulse` (PulseAudio), `jack` (a JACK server) or `null` (nowhere).
     public var audio = "pulse"
     public static let audioBackends = ["pulse", "jack", "null"]
+    /// How long one slot's sample may be once converted, seconds (nil: the default or the environment's).
+    public var maxSampleSeconds: Double?
+    /// How much memory one slot's decoding may take, MiB (nil: the default or the environment's).
+    public var maxSampleMB: Double?
 
     public init() {}
 
@@ -30,7 +34,14 @@ public struct Settings: Equatable, Sendable {
                     throw ConfigError(file: file, line: n, "audio is pulse, jack or null (got '\(value)')")
                 }
                 s.audio = value
-            default: throw ConfigError(file: file, line: n, "unknown setting '\(key)' (known: theme, audio)")
+            case "max-sample-seconds", "max-sample-mb":
+                guard let v = Double(value), v.isFinite, v > 0, v < 1e9 else {
+                    throw ConfigError(file: file, line: n, "\(key) is a positive number (got '\(value)')")
+                }
+                if key == "max-sample-seconds" { s.maxSampleSeconds = v } else { s.maxSampleMB = v }
+            default:
+                throw ConfigError(file: file, line: n,
+                                  "unknown setting '\(key)' (known: theme, audio, max-sample-seconds, max-sample-mb)")
             }
         }
         return s

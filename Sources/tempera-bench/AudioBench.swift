@@ -15,6 +15,7 @@ enum AudioBench {
         voiceCost(dir: dir)
         allocations(click: false)
         allocations(click: true)
+        studioAllocations()
         publishCost()
         soundFontCost()
     }
@@ -166,6 +167,35 @@ enum AudioBench {
     }
 
     /// With `click`, the metronome sounds on every beat and a bar of count-in starts the playback.
+    /// The render path with MIDI out on every slot and MIDI clock out: the sequencer's list, the sampler, the MIDI
+    /// output's notes and note-offs, the clocks, through live edits and pads.
+    static func studioAllocations() {
+        var doc = sixteenTrackDocument()
+        for i in 0..<16 { doc.slots[i].midiChannel = 1 + i % 16 }
+        let engine = AudioEngine(output: .null)
+        engine.sendsClock = true
+        engine.load(document: doc, baseDirectory: nil)
+        engine.start()
+        engine.play()
+        let block = 256
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: block * 2)
+        defer { buffer.deallocate() }
+        var counted = 0, calls = 0
+        for round in 0..<20 {
+            doc.transport.tempo = 1 + Double(round % 5) / 10
+            engine.update(document: doc)
+            tempera_alloc_count_start()
+            for k in 0..<94 {
+                if k % 5 == 0 { engine.hitPad(slot: 1 + (round + k) % 16, velocity: 0.5) }
+                engine.pump(into: buffer, frames: block)
+            }
+            counted += tempera_alloc_count_stop()
+            calls += 94
+        }
+        print("  allocations with MIDI out on 16 slots and MIDI clock out: \(counted) in \(calls) render calls "
+            + "(20 tempo changes, pads)")
+    }
+
     static func allocations(click: Bool) {
         // The counter counts: an array allocates.
         tempera_alloc_count_start()

@@ -68,6 +68,11 @@ struct EditCommand: ParsableCommand {
         do {
             keyMap = try KeyMap.load(paths: paths)
             let settings = try Settings.load(paths: paths)
+            // The settings file's sample limits win over the environment's.
+            var limits = SampleLoader.limits
+            if let seconds = settings.maxSampleSeconds { limits.seconds = seconds }
+            if let mb = settings.maxSampleMB { limits.bytes = Int(mb * 1_048_576) }
+            SampleLoader.limits = limits
             audioChoice = audio ?? AudioChoice(rawValue: settings.audio) ?? .pulse
             let name = theme ?? settings.theme
             guard let t = try Theme.named(name, paths: paths) else {

@@ -104,8 +104,9 @@ struct PlayCommand: ParsableCommand {
                 warn("link: \(n) peer\(n == 1 ? "" : "s") at \(bpm) BPM")
             }
         }
-        // Following a MIDI clock, its Start plays and its Stop stops; this runs until interrupted.
-        if clock != .in { engine.play(loops: forever ? Int(Int32.max) : loops) }
+        // Following a MIDI clock or the JACK transport, it starts and stops playing; this runs until interrupted.
+        let following = clock == .in || transport == .follow
+        if !following { engine.play(loops: forever ? Int(Int32.max) : loops) }
         if pads {
             // The recording goes into the file as it was (its own song and click settings), not as played here.
             let original = try CommandLineFailure.loadDocument(file)
@@ -122,7 +123,7 @@ struct PlayCommand: ParsableCommand {
             }
             return
         }
-        while clock == .in || !engine.isFinished {
+        while following || !engine.isFinished {
             if playInterrupted.load(ordering: .relaxed) {
                 engine.pause()
                 usleep(60_000)

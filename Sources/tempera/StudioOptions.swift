@@ -36,4 +36,5 @@ func studioProblem(audio: AudioChoice, clock: ClockChoice?, transport: Transport
 func applyStudio(_ engine: AudioEngine, clock: ClockChoice?, transport: TransportChoice?) {
     engine.sendsClock = clock == .out
     engine.followsClock = clock == .in
+    if let transport { engine.jackTransport = transport == .lead ? .lead : .follow }
 }

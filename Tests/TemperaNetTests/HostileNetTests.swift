@@ -209,6 +209,9 @@ final class HostileNetTests: XCTestCase {
         let four = try (0..<4).map { _ in try RawClient(port: h.port) }
         let fifth = try RawClient(port: h.port)
         XCTAssertEqual(fifth.line(), "{\"error\":\"the host has 4 connections already: try again later\"}")
+        // The host logs it just after closing the connection.
+        let end = Date().addingTimeInterval(2)
+        while !lines.items.contains(where: { $0.contains("4 connections already (the limit)") }), Date() < end { usleep(5000) }
         XCTAssertTrue(lines.items.contains { $0.contains("4 connections already (the limit)") })
         _ = four
     }
@@ -261,7 +264,17 @@ final class HostileNetTests: XCTestCase {
         let thief = try RawClient(port: h.port)
         thief.send(hello("ana"))
         XCTAssertEqual(thief.line(), "{\"error\":\"the name 'ana' is taken: choose another (--name)\"}")
-        // A participant coming back with its own key keeps its name; another's key is not a way to it either.
+        // Once ana has gone, the name is free again (her editor restarted comes back under a new key).
+        shutdown(ana.fd, Int32(SHUT_RDWR))
+        let end = Date().addingTimeInterval(5)
+        var again: String?
+        while again == nil, Date() < end {
+            let c = try RawClient(port: h.port)
+            c.send(hello("ana"))
+            if let l = c.line(), l.contains("welcome") { again = l }
+            usleep(20_000)
+        }
+        XCTAssertTrue(again?.hasPrefix("{\"welcome\":\"ana") == true, again ?? "refused")
         let ctrlLine = lines.items.first { $0.contains("control characters") } ?? ""
         XCTAssertFalse(ctrlLine.contains("\u{1b}"))
         XCTAssertEqual(DocumentHost.escaped("a\u{1b}[2Jb\u{07}\u{202e}"), "a\\x1b[2Jb\\x07\\u{202e}")

@@ -120,7 +120,7 @@ final class ThemeTests: XCTestCase {
     func testSettingsReadTheThemeAndRejectUnknownKeys() throws {
         XCTAssertEqual(try Settings.parse("# mine\ntheme = light\n", file: "config").theme, "light")
         XCTAssertThrowsError(try Settings.parse("colour = red\n", file: "config")) { e in
-            XCTAssertEqual(String(describing: e), "config:1: unknown setting 'colour' (known: theme, audio)")
+            XCTAssertEqual(String(describing: e), "config:1: unknown setting 'colour' (known: theme, audio, max-sample-seconds, max-sample-mb)")
         }
     }
 }

@@ -1,0 +1,132 @@
+import Foundation
+@testable import TemperaAudio
+import TemperaCore
+import TemperaTestSupport
+import XCTest
+
+/// JACK transport through a private server: tempera following a test client's transport, and leading it as
+/// timebase master while the client reads bar, beat and tick.
+final class JackTransportTests: XCTestCase {
+    var dir = ""
+    var servers: [JackTestServer] = []
+
+    override func setUp() { dir = TestPaths.temporaryDirectory("jack-transport") }
+
+    override func tearDown() {
+        for s in servers { s.stop() }
+        try? FileManager.default.removeItem(atPath: dir)
+        for s in servers { try? FileManager.default.removeItem(atPath: s.dir) }
+    }
+
+    func startServer() throws -> JackTestServer {
+        let s = try JackTestServer()
+        servers.append(s)
+        s.use()
+        return s
+    }
+
+    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            usleep(5_000)
+        }
+        return condition()
+    }
+
+    func isRunning(_ e: AudioEngine) -> Bool { if case .running = e.status { return true } else { return false } }
+
+    /// Four beats on a loop of 2 s at `bpm` (beat 0.5 s, meter 4), a 200-frame click on each.
+    func beats(bpm: Double) throws -> Document {
+        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
+        var slots = [ClipSlot(name: "beat", file: a)]
+        while slots.count < 16 { slots.append(ClipSlot()) }
+        var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
+        t.beat = 0.5
+        t.meter = 4
+        t.tempo = bpm * t.beat / 60
+        return Document(tracks: [Track(name: "t1", markers: MarkerList((0..<4).map {
+            Marker(id: MarkerID($0), time: Double($0) * 0.5, amp: 1, content: .clip(1))
+        }))], slots: slots, transport: t)
+    }
+
+    func testFollowingItStartsStopsAndRelocatesWithTheTransport() throws {
+        let doc = try beats(bpm: 120)
+        let server = try startServer()
+        let rec = try server.startClient(transportLog: true)
+        let engine = AudioEngine(output: .jack)
+        engine.jackTransport = .follow
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertEqual(engine.state.studio, "jack transport follow")
+        XCTAssertNotNil(rec.waitReady())
+        rec.command("start")
+        XCTAssertTrue(waitFor(5) { engine.isPlaying }, "rolling plays")
+        usleep(1_200_000)
+        rec.command("stop")
+        XCTAssertTrue(waitFor(5) { !engine.isPlaying }, "stopped pauses")
+        usleep(200_000)
+        rec.command("locate:24000")
+        usleep(200_000)
+        rec.command("start")
+        XCTAssertTrue(waitFor(5) { engine.isPlaying })
+        usleep(1_000_000)
+        rec.command("stop")
+        XCTAssertTrue(waitFor(5) { !engine.isPlaying })
+        usleep(100_000)
+        engine.stop()
+        let recording = try rec.finish()
+        let heard = Onsets.soundStarts(recording.stereo).map(recording.frame)
+        // Every beat sounds on the period frame where the transport's position is the beat's frame.
+        let rolling = recording.transport.filter(\.rolling)
+        var expected: [Int] = []
+        for row in rolling {
+            for k in 0..<16 {
+                let beat = k * 24_000
+                if beat >= row.position && beat < row.position + 256 { expected.append(row.frame + beat - row.position) }
+            }
+        }
+        XCTAssertGreaterThan(expected.count, 3)
+        XCTAssertEqual(heard, expected, "beats on the transport's frames, none while stopped")
+        // The relocated start played from 0.5 s: its first beat is the one at 1 s.
+        let second = rolling.first { $0.position >= 24_000 && $0.position < 24_256 }
+        XCTAssertNotNil(second, "the transport rolled again from where it was located")
+    }
+
+    func testLeadingAFollowerReadsTheRightBarBeatAndTick() throws {
+        let doc = try beats(bpm: 123)
+        let server = try startServer()
+        let rec = try server.startClient(transportLog: true)
+        let engine = AudioEngine(output: .jack)
+        engine.jackTransport = .lead
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertEqual(engine.state.studio, "jack transport lead")
+        XCTAssertNotNil(rec.waitReady())
+        engine.play()
+        usleep(2_500_000)
+        engine.pause()
+        usleep(200_000)
+        engine.stop()
+        let recording = try rec.finish()
+        let rolling = recording.transport.filter(\.rolling)
+        XCTAssertGreaterThan(rolling.count, 300, "about 2.5 s of periods rolled")
+        let anchor = try XCTUnwrap(Onsets.soundStarts(recording.stereo).map(recording.frame).first)
+        // JACK rolls a couple of periods after it is asked: its frame runs at a constant distance from the music.
+        let lag = rolling[0].frame - anchor - rolling[0].position
+        XCTAssertTrue((0...1_024).contains(lag), "\(lag)")
+        for row in rolling {
+            XCTAssertEqual(row.position, row.frame - anchor - lag, "the transport runs with the music")
+            // Bar, beat and tick are the music's on this period.
+            let beats = Double(row.frame - anchor) / 48_000 * 123 / 60
+            let whole = Int(beats.rounded(.down))
+            XCTAssertEqual(row.bar, whole / 4 + 1)
+            XCTAssertEqual(row.beat, whole % 4 + 1)
+            XCTAssertEqual(Double(row.tick), ((beats - Double(whole)) * 1920).rounded(.down), accuracy: 1)
+            XCTAssertEqual(row.bpm, 123, accuracy: 1e-6)
+        }
+        XCTAssertFalse(recording.transport.last?.rolling ?? true, "paused: the transport stopped")
+    }
+}
