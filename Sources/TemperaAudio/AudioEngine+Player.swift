@@ -24,6 +24,7 @@ extension AudioEngine: Player {
         s.underruns = underruns
         s.silencedBlocks = silencedBlocks
         s.isLoading = isLoading
+        s.heardTempo = heardTempo
         if let peers = linkPeers, let bpm = linkTempo { s.link = LinkState(peers: peers, bpm: bpm) }
         if sendsClock { s.clock = "out" }
         if let t = jackTransport { s.transport = t == .lead ? "lead" : "follow" }

@@ -331,7 +331,12 @@ public final class AudioEngine {
             linkBPM = bpm
             document.transport.tempo = Transport.tempoInRange(forBPM: bpm, beat: document.transport.beat)
             // Link has one tempo for every peer: the song's sections all play at it, their own tempos set aside.
-            for i in document.song.sections.indices { document.song.sections[i].tempo = nil }
+            for i in document.song.sections.indices {
+                document.song.sections[i].tempo = nil
+                document.song.sections[i].tempoEnd = nil
+            }
+            // The tempo map too: the document plays at the session's one tempo (the map stays in the document).
+            document.transport.tempoMap = TempoMap()
         }
         if followsClock, let tempo = clockTempoPublished {
             // The clock has one tempo: every section plays at it.
@@ -507,6 +512,15 @@ public final class AudioEngine {
         shared.pointee.finished.load(ordering: .acquiring) && shared.pointee.activeVoices.load(ordering: .relaxed) == 0
     }
 
+    /// The tempo the music plays at where the last block rendered ended (a ramp's or the tempo map's there, a
+    /// section's own, the session's under Link): the tempo heard, as the transport shows it. Nil before the first
+    /// block was rendered with a document.
+    public var heardTempo: Double? {
+        maintain()
+        let x = Double(bitPattern: shared.pointee.tempoBits.load(ordering: .relaxed))
+        return x > 0 ? x : nil
+    }
+
     /// The playhead, in seconds at tempo x1 on the document's timeline: what is heard now, the output latency
     /// taken into account.
     public var position: Double {
@@ -517,12 +531,12 @@ public final class AudioEngine {
         let t = doc.transport
         // Following Link, every section plays at the session's tempo.
         let following = linkTempo
-        let tempo = following.map { Transport.tempoInRange(forBPM: $0, beat: t.beat) } ?? t.tempo
+        let tempo = following.map { Transport.tempoInRange(forBPM: $0, beat: t.beat) } ?? heardTempo ?? t.tempo
         if doc.song.plays {
             // What is heard lags the section just rendered; near a section's start it is not worth crossing back.
             let j = min(shared.pointee.section.load(ordering: .relaxed), doc.song.sections.count - 1)
             let s = doc.song.sections[j]
-            return max(s.start, rendered - latency * (following == nil ? s.tempo ?? tempo : tempo))
+            return max(s.start, rendered - latency * tempo)
         }
         let (a, b) = Schedule.region(of: t)
         var p = rendered - latency * tempo
@@ -546,7 +560,7 @@ public final class AudioEngine {
         let played = live.last(where: { $0.seq == clock.snapshot }) ?? live.last
         let songPasses = passLimit > 0 ? passLimit : (played?.pointer.pointee.looping == true ? Int.max : 1)
         return PadHit(slot: slot, velocity: v, arrival: arrival, clock: clock, song: played?.songTiming,
-                      songPasses: songPasses)
+                      songPasses: songPasses, loop: played?.loopTiming)
     }
 
     /// The note-ons MIDI in played since the last call (JACK's `midi_in`; none for other outputs), oldest first: each

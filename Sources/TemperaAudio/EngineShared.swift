@@ -13,6 +13,8 @@ struct EngineShared: ~Copyable {
     let oldestInUse = Atomic<Int>(0)
     /// The playhead: bit pattern of seconds on the document timeline, at the end of the last rendered block.
     let positionBits = Atomic<UInt64>(0)
+    /// The tempo the music plays at there (bit pattern of the tempo scale; 0 before anything was rendered).
+    let tempoBits = Atomic<UInt64>(0)
     let playing = Atomic<Bool>(false)
     /// The count-in is sounding (playback starts when it ends).
     let countingIn = Atomic<Bool>(false)

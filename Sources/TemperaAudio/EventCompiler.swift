@@ -66,14 +66,19 @@ final class EventCompiler {
             let key = SongSchedule.Region(start: a, end: b)
             let buffer = regionBuffer(doc, key, Schedule.trackGains(of: doc.tracks))
             regions = regions.filter { $0.key == key }
-            return Playback.loop(events: buffer, start: a, end: b, tempo: doc.transport.tempo,
-                                 looping: doc.transport.loopOn)
+            var playback = Playback.loop(events: buffer, start: a, end: b, transport: doc.transport)
+            let cycles = Self.cycles(doc, a, b, Schedule.trackGains(of: doc.tracks))
+            playback.sections[0].cycleCount = cycles.count
+            playback.cycles = cycles
+            return playback
         }
-        let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo)
+        let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
         let gains = Schedule.trackGains(of: doc.tracks)
         var placed: [SongSchedule.Region: RegionEvents] = [:]
         var lists: [RegionEvents] = []
         var sections: [MixSection] = []
+        var cycles: [(CycleTrack, [MixEvent])] = []
+        var cyclesOf: [SongSchedule.Region: (first: Int, count: Int)] = [:]
         for (j, s) in doc.song.sections.enumerated() {
             let key = SongSchedule.Region(start: s.start, end: s.end)
             if placed[key] == nil {
@@ -82,12 +87,26 @@ final class EventCompiler {
                 lists.append(buffer)
             }
             let t = timing.sections[j], buffer = placed[key]!
+            if cyclesOf[key] == nil {
+                let mine = Self.cycles(doc, s.start, s.end, gains)
+                cyclesOf[key] = (cycles.count, mine.count)
+                cycles += mine
+            }
             sections.append(MixSection(start: s.start, span: t.span, tempo: t.tempo, repeats: t.repeats, offset: t.offset,
-                                       passesBefore: t.passesBefore, events: buffer.pointer, eventCount: buffer.count))
+                                       passesBefore: t.passesBefore, clock: t.clock, events: buffer.pointer,
+                                       eventCount: buffer.count, cycleFirst: cyclesOf[key]!.first,
+                                       cycleCount: cyclesOf[key]!.count, meter: s.meter ?? 0))
         }
         regions = regions.filter { placed[$0.key] != nil }
         return Playback(regions: lists, sections: sections, song: true, looping: doc.song.loop, total: timing.total,
-                        totalPasses: timing.totalPasses)
+                        totalPasses: timing.totalPasses, pieces: timing.pieces, cycles: cycles)
+    }
+
+    /// The cycle tracks over [a, b) with their events for the mixer (at most `MixCycle.capacity`).
+    static func cycles(_ doc: Document, _ a: Double, _ b: Double, _ gains: [Double]) -> [(CycleTrack, [MixEvent])] {
+        CycleTrack.of(doc.tracks, gains: gains, start: a, end: b).prefix(MixCycle.capacity).map { c in
+            (c, c.events.map { MixEvent($0, slots: doc.slots) })
+        }
     }
 
     /// One region's events in schedule order, from the cache where the tracks' markers there did not change.
@@ -102,7 +121,10 @@ final class EventCompiler {
         var lists: [[MixEvent]] = []
         var changed: [Int] = []
         for (ti, track) in doc.tracks.enumerated() {
-            if let e = cache.entries[ti], e.track.markers.sharesMarkers(with: track.markers, from: a, to: b) {
+            // A track with its own cycle reads its markers there; its cycle and ratio are part of what it plays.
+            let (ma, mb) = track.cycle.map { ($0.start, $0.end) } ?? (a, b)
+            if let e = cache.entries[ti], e.track.cycle == track.cycle, e.track.ratio == track.ratio,
+               e.track.markers.sharesMarkers(with: track.markers, from: ma, to: mb) {
                 // Keep the newest track so its chunks, not the old ones, are what the next edit is compared with.
                 cache.entries[ti]!.track = track
                 if gains[ti] > 0 { lists.append(e.events) }
@@ -199,7 +221,8 @@ extension MixEvent {
     init(_ e: Schedule.Event) {
         self.init(time: e.time, gateEnd: e.gateEnd, amp: e.amp, track: Int32(e.track), clip: Int32(e.clip),
                   randomKey: e.randomKey, isCut: e.kind == .cut, layer: e.clip == 0 ? -1 : 0, marker: e.marker,
-                  probability: e.probability, from: e.from, hit: Int32(e.hit))
+                  probability: e.probability, from: e.from, hit: Int32(e.hit),
+                  cycle: Int32(truncatingIfNeeded: e.cycle))
     }
 
     /// An event with its velocity layer chosen from the slots (`ClipSlot.layer(for:)`): the layer is part of the
@@ -225,13 +248,20 @@ struct Playback {
     var total: Double
     /// Σ R_i (0 for the loop).
     var totalPasses: Int
+    /// The tempo pieces the sections' clocks read.
+    var pieces: [TempoPiece] = []
+    /// The cycle tracks the sections point into.
+    var cycles: [(CycleTrack, [MixEvent])] = []
 
-    /// The loop over [start, end) as one section repeated without end; its frames are the loop's of §8.
-    static func loop(events: RegionEvents, start: Double, end: Double, tempo: Double, looping: Bool) -> Playback {
-        Playback(regions: [events],
-                 sections: [MixSection(start: start, span: end - start, tempo: tempo, repeats: Int.max, offset: 0,
-                                       passesBefore: 0, events: events.pointer, eventCount: events.count)],
-                 song: false, looping: looping, total: 0, totalPasses: 0)
+    /// The loop over [start, end) as one section repeated without end; its frames are the loop's of §8 (§18 with
+    /// a tempo map).
+    static func loop(events: RegionEvents, start: Double, end: Double, transport t: Transport) -> Playback {
+        let (clock, pieces) = Schedule.clock(of: t, start: start, end: end)
+        return Playback(regions: [events],
+                        sections: [MixSection(start: start, span: end - start, tempo: clock.tempo, repeats: Int.max,
+                                              offset: 0, passesBefore: 0, clock: clock, events: events.pointer,
+                                              eventCount: events.count)],
+                        song: false, looping: t.loopOn, total: 0, totalPasses: 0, pieces: pieces)
     }
 }
 

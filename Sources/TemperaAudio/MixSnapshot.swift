@@ -23,6 +23,8 @@ struct MixEvent: Equatable {
     var from: Double = 0
     /// Which hit of a ratchet (`Schedule.Event.hit`): with the track and marker, the event's identity in a pass.
     var hit: Int32 = 0
+    /// The cycle of a track with its own cycle (`Schedule.Event.cycle`).
+    var cycle: Int32 = 0
 }
 
 /// One sound of a slot: its file, or one of its velocity layers.
@@ -78,9 +80,31 @@ struct MixSection {
     var offset: Double
     /// Σ_{i<j} R_i: for the pass a `?` draws with.
     var passesBefore: Int
+    /// How a pass and a time become play time inside the section (its pieces in `MixSnapshot.pieces`).
+    var clock: SectionClock
     /// The events of the section's region (shared by every section and snapshot playing that region).
     var events: UnsafeMutablePointer<MixEvent>
     var eventCount: Int
+    /// The tracks with their own cycle or ratio over its region: `MixSnapshot.cycles[cycleFirst ..< cycleFirst +
+    /// cycleCount]` (at most `MixCycle.capacity`).
+    var cycleFirst = 0
+    var cycleCount = 0
+    /// The section's own beats per bar (0: the metronome's): its click accents each bar counted from the region's
+    /// first beat.
+    var meter = 0
+}
+
+/// A track with its own cycle or ratio as the audio thread reads it (`CycleTrack`): one cycle's events, times
+/// after the cycle's start, repeated every `length`, `ratio` times as fast, from the start of the loop's playing or
+/// of the section.
+struct MixCycle {
+    var length: Double
+    var ratio: Double
+    var events: UnsafeMutablePointer<MixEvent>
+    var eventCount: Int
+
+    /// The most cycle tracks one section plays (the render state keeps a cursor for each).
+    static let capacity = 64
 }
 
 /// Everything the render path needs, flattened into raw memory: the schedule's events, the sections that play
@@ -95,6 +119,9 @@ struct MixSnapshot {
     var total: Double
     /// Σ R_i (0 for the loop).
     var totalPasses: Int
+    /// The tempo pieces the sections' clocks read (nil: every section plays at one tempo).
+    var pieces: UnsafeMutablePointer<TempoPiece>?
+    var pieceCount: Int
     var slots: UnsafeMutablePointer<MixSlot>
     var layers: UnsafeMutablePointer<MixLayer>
     var trackGains: UnsafeMutablePointer<Float>
@@ -114,6 +141,8 @@ struct MixSnapshot {
     /// Seconds per beat at x1 and beats per bar: an Ableton Link session's beats and quantum (see `LinkFollow`).
     var beat = 0.5
     var meter = 4
+    /// The cycle tracks the sections point into (nil: none).
+    var cycles: UnsafeMutablePointer<MixCycle>? = nil
     /// MIDI in: for each note 0...127, the slot index (0...15) a note-on plays, -1 for none
     /// (`ClipSlot.midiInSlots`).
     var midiIn: UnsafeMutablePointer<Int8>? = nil
@@ -124,8 +153,21 @@ struct MixSnapshot {
     @inline(__always)
     func frame(songPass: Int, section: Int, pass: Int, time: Double, rate: Double) -> Int64 {
         let s = sections[section]
-        return SongTiming.frame(songPass: songPass, total: total, offset: s.offset, pass: pass, time: time,
-                                span: s.span, tempo: s.tempo, sampleRate: rate)
+        return Int64((SongTiming.time(songPass: songPass, total: total, offset: s.offset, pass: pass, time: time,
+                                      clock: s.clock, pieces: pieces) * rate).rounded())
+    }
+
+    /// The musical position (k·span + t, seconds at x1 from the section's start) at play time `s` from the
+    /// section's start: the inverse of the section's clock.
+    @inline(__always)
+    func music(section: Int, atPlay s: Double) -> Double {
+        sections[section].clock.music(atPlay: s, pieces: pieces)
+    }
+
+    /// The tempo heard at musical position `x` of section `section`.
+    @inline(__always)
+    func tempo(section: Int, atMusic x: Double) -> Double {
+        sections[section].clock.tempo(atMusic: x, pieces: pieces)
     }
 
     /// Where pass `pass` of section `section` ends: the next pass's start, or the next section's (the next song
@@ -145,7 +187,11 @@ struct MixSnapshot {
         for j in 0..<sectionCount {
             let x = sections[j], y = o.sections[j]
             if x.start != y.start || x.span != y.span || x.tempo != y.tempo || x.repeats != y.repeats
-                || x.offset != y.offset { return false }
+                || x.offset != y.offset || x.clock != y.clock { return false }
+        }
+        guard pieceCount == o.pieceCount else { return false }
+        if pieceCount > 0, let p = pieces, let q = o.pieces {
+            for i in 0..<pieceCount where p[i] != q[i] { return false }
         }
         return true
     }

@@ -50,14 +50,17 @@ public struct OfflineRenderer {
     public var passFrames: Int {
         // The arithmetic alone: compiling the whole schedule for one number would sort every event again.
         if document.song.plays {
-            let timing = SongTiming(song: document.song, tempo: document.transport.tempo)
-            let first = timing.sections[0]
-            return Int(SongTiming.frame(songPass: loops, total: timing.total, offset: 0, pass: 0, time: 0,
-                                        span: first.span, tempo: first.tempo, sampleRate: sampleRate))
+            let timing = SongTiming(song: document.song, tempo: document.transport.tempo, map: document.transport.tempoMap)
+            return Int((timing.time(songPass: loops, section: 0, pass: 0, time: 0) * sampleRate).rounded())
         }
         let (start, end) = Schedule.region(of: document.transport)
-        return Int(Schedule.frame(pass: loops, time: 0, span: end - start, tempo: document.transport.tempo,
-                                  sampleRate: sampleRate))
+        let (clock, pieces) = Schedule.clock(of: document.transport, start: start, end: end)
+        if clock.isConstant {
+            return Int(Schedule.frame(pass: loops, time: 0, span: end - start, tempo: document.transport.tempo,
+                                      sampleRate: sampleRate))
+        }
+        return Int((pieces.withUnsafeBufferPointer { clock.time(pass: loops, time: 0, pieces: $0.baseAddress) }
+            * sampleRate).rounded())
     }
 
     /// The frames of the count-in before the first pass: the document's `countin` bars of click at the tempo
@@ -65,8 +68,11 @@ public struct OfflineRenderer {
     public var countInFrames: Int {
         let t = document.transport
         guard t.click, t.countIn > 0 else { return 0 }
-        let tempo = document.song.plays ? SongTiming(song: document.song, tempo: t.tempo).sections[0].tempo : t.tempo
-        return Int((Double(t.countIn * max(1, t.meter)) * (t.beat / tempo * sampleRate)).rounded())
+        let (start, end) = Schedule.region(of: t)
+        let tempo = document.song.plays ? SongTiming(song: document.song, tempo: t.tempo, map: t.tempoMap).sections[0].tempo
+            : Schedule.clock(of: t, start: start, end: end).0.tempo
+        let meter = document.song.plays ? document.song.sections[0].meter ?? t.meter : t.meter
+        return Int((Double(t.countIn * max(1, meter)) * (t.beat / tempo * sampleRate)).rounded())
     }
 
     /// Runs `body` with a render state playing the document from the loop start, `loops` passes.

@@ -42,10 +42,11 @@ struct PlayedMarkers {
         stamps.deallocate()
     }
 
-    /// The identity of a marker on a track.
+    /// The identity of a marker on a track (in one cycle of a track with its own cycle: each cycle sounds it).
     @inline(__always)
-    static func key(track: Int32, marker: UInt32) -> UInt64 {
-        UInt64(UInt32(bitPattern: track)) << 32 | UInt64(marker)
+    static func key(track: Int32, marker: UInt32, cycle: Int32 = 0) -> UInt64 {
+        let k = UInt64(UInt32(bitPattern: track)) << 32 | UInt64(marker)
+        return cycle == 0 ? k : k ^ (UInt64(UInt32(bitPattern: cycle)) &* 0x9E37_79B9_7F4A_7C15)
     }
 
     @inline(__always)

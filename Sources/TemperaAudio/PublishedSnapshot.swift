@@ -13,6 +13,10 @@ final class PublishedSnapshot {
     let clickSound: ClickSound?
     /// The song's timing as this snapshot plays it (nil for the loop): where a pad hit heard at a song time goes.
     let songTiming: SongTiming?
+    /// The loop's timing when it plays through a tempo map (nil: the song, or the loop at one tempo).
+    let loopTiming: LoopTiming?
+    /// How many cycle tracks `pointer.pointee.cycles` holds.
+    let cycleCount: Int
     var seq: Int { pointer.pointee.seq }
 
     /// A snapshot of `doc` playing its loop, with the loop's events already compiled (by an `EventCompiler`).
@@ -20,8 +24,8 @@ final class PublishedSnapshot {
                      samples: [[SampleBuffer?]], clickSound: ClickSound? = nil) {
         let (start, end) = Schedule.region(of: doc.transport)
         self.init(seq: seq, document: doc, sampleRate: rate, samples: samples,
-                  playback: .loop(events: RegionEvents(compiled), start: start, end: end, tempo: doc.transport.tempo,
-                                  looping: doc.transport.loopOn), clickSound: clickSound)
+                  playback: .loop(events: RegionEvents(compiled), start: start, end: end, transport: doc.transport),
+                  clickSound: clickSound)
     }
 
     /// A snapshot of `doc` playing `playback` (the loop or the song, compiled by an `EventCompiler`).
@@ -31,7 +35,30 @@ final class PublishedSnapshot {
         self.samples = samples
         self.preview = preview?.buffer
         self.clickSound = clickSound
-        songTiming = playback.song ? SongTiming(song: doc.song, tempo: doc.transport.tempo) : nil
+        songTiming = playback.song ? SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
+            : nil
+        if !playback.song, let s = playback.sections.first, !s.clock.isConstant {
+            loopTiming = LoopTiming(start: s.start, clock: s.clock, pieces: playback.pieces)
+        } else {
+            loopTiming = nil
+        }
+        var cycles: UnsafeMutablePointer<MixCycle>? = nil
+        if !playback.cycles.isEmpty {
+            let c = UnsafeMutablePointer<MixCycle>.allocate(capacity: playback.cycles.count)
+            for (i, (track, events)) in playback.cycles.enumerated() {
+                let e = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(events.count, 1))
+                events.withUnsafeBufferPointer { if let p = $0.baseAddress { e.initialize(from: p, count: $0.count) } }
+                (c + i).initialize(to: MixCycle(length: track.length, ratio: track.ratio, events: e, eventCount: events.count))
+            }
+            cycles = c
+        }
+        cycleCount = playback.cycles.count
+        var pieces: UnsafeMutablePointer<TempoPiece>? = nil
+        if !playback.pieces.isEmpty {
+            let p = UnsafeMutablePointer<TempoPiece>.allocate(capacity: playback.pieces.count)
+            playback.pieces.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress!, count: $0.count) }
+            pieces = p
+        }
         let sections = UnsafeMutablePointer<MixSection>.allocate(capacity: max(playback.sections.count, 1))
         playback.sections.withUnsafeBufferPointer {
             if let p = $0.baseAddress { sections.initialize(from: p, count: $0.count) }
@@ -72,13 +99,14 @@ final class PublishedSnapshot {
         pointer.initialize(to: MixSnapshot(
             seq: seq, sections: sections,
             sectionCount: playback.sections.count, song: playback.song, total: playback.total,
-            totalPasses: playback.totalPasses, slots: mixSlots, layers: layers, trackGains: gains,
+            totalPasses: playback.totalPasses, pieces: pieces, pieceCount: playback.pieces.count, slots: mixSlots, layers: layers, trackGains: gains,
             trackCount: trackGains.count, looping: playback.looping,
             volume: Float(min(max(doc.transport.volume, 0), 1)),
             seed: doc.seed, randomPool: Schedule.randomPool(of: doc.slots),
             click: Self.click(doc.transport, sound: clickSound),
             previewData: preview.map { UnsafePointer($0.buffer.data) }, previewFrames: preview?.buffer.frames ?? 0,
-            previewSerial: preview?.serial ?? 0, beat: doc.transport.beat, meter: max(1, doc.transport.meter)))
+            previewSerial: preview?.serial ?? 0, beat: doc.transport.beat, meter: max(1, doc.transport.meter),
+            cycles: cycles))
         let midiIn = UnsafeMutablePointer<Int8>.allocate(capacity: 128)
         for (n, slot) in ClipSlot.midiInSlots(doc.slots).enumerated() { (midiIn + n).initialize(to: Int8(slot.map { $0 - 1 } ?? -1)) }
         pointer.pointee.midiIn = midiIn
@@ -97,6 +125,11 @@ final class PublishedSnapshot {
         pointer.pointee.slots.deallocate()
         pointer.pointee.layers.deallocate()
         pointer.pointee.trackGains.deallocate()
+        pointer.pointee.pieces?.deallocate()
+        if let c = pointer.pointee.cycles {
+            for i in 0..<cycleCount { c[i].events.deallocate() }
+            c.deallocate()
+        }
         pointer.pointee.midiIn?.deallocate()
         pointer.deallocate()
     }

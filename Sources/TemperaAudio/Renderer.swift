@@ -88,6 +88,10 @@ struct RenderState {
     let stealFrames: Int
     /// Following an Ableton Link session (see `LinkFollow`).
     var link = LinkFollow()
+    /// Per cycle track of the current section (`MixCycle`), the next event to fire: its cycle (-1: none left in
+    /// this pass) and its index in the cycle's events.
+    let cycleM: UnsafeMutablePointer<Int>
+    let cycleI: UnsafeMutablePointer<Int>
     /// The sequencer's list of what is due in the block being rendered, played by the sampler and the MIDI output.
     var due: DueEvents
     /// Pads played for the next block (from the transport ring, at its start; from MIDI in, on their frames),
@@ -107,10 +111,15 @@ struct RenderState {
         let p = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
         let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: EngineShared.slotCount)
         scratch.initialize(repeating: 0, count: EngineShared.slotCount)
+        let cycleM = UnsafeMutablePointer<Int>.allocate(capacity: MixCycle.capacity)
+        cycleM.initialize(repeating: -1, count: MixCycle.capacity)
+        let cycleI = UnsafeMutablePointer<Int>.allocate(capacity: MixCycle.capacity)
+        cycleI.initialize(repeating: 0, count: MixCycle.capacity)
         p.initialize(to: RenderState(shared: shared, rate: rate, played: .make(), voices: voices, slotScratch: scratch,
                                      trackSmoothing: Float(1 - exp(-1 / (0.003 * rate))),
                                      masterSmoothing: Float(1 - exp(-1 / (0.005 * rate))),
                                      stealFrames: max(1, Int(Fades.steal * rate)),
+                                     cycleM: cycleM, cycleI: cycleI,
                                      due: .make(capacity: dueCapacity), incoming: .make(capacity: incomingCapacity),
                                      midi: .make(), clockIn: .make()))
         p.pointee.limiterRelease = Float(1 - exp(-1 / (limiterReleaseSeconds * rate)))
@@ -120,6 +129,8 @@ struct RenderState {
     static func destroy(_ p: UnsafeMutablePointer<RenderState>) {
         p.pointee.voices.deallocate()
         p.pointee.slotScratch.deallocate()
+        p.pointee.cycleM.deallocate()
+        p.pointee.cycleI.deallocate()
         p.pointee.played.deallocate()
         p.pointee.due.deallocate()
         p.pointee.incoming.deallocate()
@@ -263,25 +274,33 @@ struct RenderState {
                                          time: sn.click.time(clickNext, start: sec.start), rate: rate)
                 if at <= now {
                     if due.isFull { return offset }
-                    queueClick(accent: clickNext % sn.click.meter == 0, sn.click, seq: sn.seq, at: offset)
+                    queueClick(accent: accent(clickNext, sec, sn.click), sn.click, seq: sn.seq, at: offset)
                     clickNext += 1
                     continue
                 }
                 clickAt = at
             }
-            if next < sec.eventCount {
-                let ev = sec.events[next]
+            // The next event: the region's, or a cycle track's, whichever comes first in schedule order.
+            var nextEvent: MixEvent? = next < sec.eventCount ? sec.events[next] : nil
+            var fromCycle = -1
+            if sec.cycleCount > 0, let c = nextCycleEvent(sn, sec),
+               nextEvent.map({ EventCompiler.precedes(c.event, $0) }) ?? true {
+                nextEvent = c.event
+                fromCycle = c.index
+            }
+            if let ev = nextEvent {
                 let at = base + sn.frame(songPass: songPass, section: section, pass: pass, time: ev.time, rate: rate)
                 if at <= now {
                     if due.isFull { return offset }
                     // A marker fires once per pass: one that already sounded and was moved ahead by an edit
                     // waits for the next pass. (A pass with more markers than the table holds records only the
                     // first ones; the others play as before, unguarded.)
-                    if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker) ^ UInt64(UInt32(bitPattern: ev.hit)) << 56) {
+                    if played.record(PlayedMarkers.key(track: ev.track, marker: ev.marker, cycle: ev.cycle)
+                        ^ UInt64(UInt32(bitPattern: ev.hit)) << 56) {
                         queue(ev, snap: snap, at: offset)
                     }
                     lastFired = ev.time
-                    next += 1
+                    if fromCycle >= 0 { advanceCycle(fromCycle, sn.cycles![sec.cycleFirst + fromCycle]) } else { next += 1 }
                     continue
                 }
                 return offset + Int(min(min(at, clickAt) - now, Int64(count - offset)))
@@ -310,6 +329,15 @@ struct RenderState {
             }
             return offset + Int(min(min(wrap, clickAt) - now, Int64(count - offset)))
         }
+    }
+
+    /// Whether beat `k` of the timeline is a bar's first: by the metronome's meter from time 0, or in a section
+    /// with its own meter, counted from the first beat of its region.
+    @inline(__always)
+    private func accent(_ k: Int, _ sec: MixSection, _ click: MixClick) -> Bool {
+        guard sec.meter > 0 else { return k % click.meter == 0 }
+        let first = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: click.beat).first
+        return (k - first) % sec.meter == 0
     }
 
     /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
@@ -361,8 +389,79 @@ struct RenderState {
             gateSection: 0, gateSongPass: 0, seq: snap.pointee.seq, order: order)
     }
 
+    /// The region of musical position (from the start of the loop's playing or of the section) the current pass
+    /// covers: [k·span, (k+1)·span), cut at the section's end.
+    private func passWindow(_ sn: MixSnapshot, _ sec: MixSection) -> (from: Double, to: Double) {
+        let from = Double(pass) * sec.span
+        return (from, sn.song ? min(from + sec.span, Double(sec.repeats) * sec.span) : from + sec.span)
+    }
+
+    /// The next event of cycle track `c` (its cursor's) in the current pass, times after the pass's start; nil
+    /// when none is left in this pass.
+    @inline(__always)
+    private func cycleEvent(_ c: Int, _ cy: MixCycle, from: Double, to: Double) -> MixEvent? {
+        let m = cycleM[c]
+        guard m >= 0, cy.eventCount > 0 else { return nil }
+        let e = cy.events[cycleI[c]]
+        let x = CycleTrack.position(cycle: m, time: e.time, length: cy.length, ratio: cy.ratio)
+        guard x < to else { return nil }
+        var placed = e
+        placed.time = x - from
+        placed.gateEnd = CycleTrack.position(cycle: m, time: e.gateEnd, length: cy.length, ratio: cy.ratio) - from
+        placed.cycle = Int32(truncatingIfNeeded: m)
+        if m > 0 { placed.randomKey ^= CycleTrack.cycleKey(m) }
+        return placed
+    }
+
+    /// The first in schedule order of the cycle tracks' next events, and whose it is.
+    private func nextCycleEvent(_ sn: MixSnapshot, _ sec: MixSection) -> (event: MixEvent, index: Int)? {
+        guard let cycles = sn.cycles else { return nil }
+        let (from, to) = passWindow(sn, sec)
+        var best: (event: MixEvent, index: Int)? = nil
+        for c in 0..<min(sec.cycleCount, MixCycle.capacity) {
+            guard let e = cycleEvent(c, cycles[sec.cycleFirst + c], from: from, to: to) else { continue }
+            if best.map({ EventCompiler.precedes(e, $0.event) }) ?? true { best = (e, c) }
+        }
+        return best
+    }
+
+    /// Moves cycle track `c`'s cursor to its next event (the next cycle's first after its last).
+    @inline(__always)
+    private mutating func advanceCycle(_ c: Int, _ cy: MixCycle) {
+        cycleI[c] += 1
+        if cycleI[c] >= cy.eventCount {
+            cycleI[c] = 0
+            cycleM[c] += 1
+        }
+    }
+
+    /// Each cycle track's cursor to its first event of the current pass; with `skipPast`, to its first event still
+    /// to come (at or after the current frame and after the last fired), as after a re-anchoring.
+    private mutating func resetCycles(skipPast: Bool) {
+        guard let snap = snapshot, section < snap.pointee.sectionCount else { return }
+        let sn = snap.pointee
+        let sec = sn.sections[section]
+        guard sec.cycleCount > 0, let cycles = sn.cycles, sec.span > 0 else { return }
+        let (from, to) = passWindow(sn, sec)
+        for c in 0..<min(sec.cycleCount, MixCycle.capacity) {
+            let cy = cycles[sec.cycleFirst + c]
+            cycleM[c] = CycleTrack.firstCycle(atOrAfter: from, length: cy.length, ratio: cy.ratio)
+            cycleI[c] = 0
+            while true {
+                let e = cy.events[cycleI[c]]
+                let x = CycleTrack.position(cycle: cycleM[c], time: e.time, length: cy.length, ratio: cy.ratio)
+                if x >= to { break }
+                let past = x < from || (skipPast && (x - from <= lastFired
+                    || base + sn.frame(songPass: songPass, section: section, pass: pass, time: x - from, rate: rate) < frame))
+                if !past { break }
+                advanceCycle(c, cy)
+            }
+        }
+    }
+
     /// The metronome back to the first beat of the current pass.
     private mutating func resetClick() {
+        resetCycles(skipPast: false)
         guard let snap = snapshot, section < snap.pointee.sectionCount else { clickNext = 0; return }
         let sec = snap.pointee.sections[section]
         clickNext = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: snap.pointee.click.beat).first
@@ -582,13 +681,15 @@ struct RenderState {
         if n.sameTiming(as: o) {
             next = nextIndex(in: new)
             clickNext = firstClick(in: new)
+            resetCycles(skipPast: true)
             return
         }
         let oldBase = base
         let os = o.sections[min(section, o.sectionCount - 1)]
         // Seconds at x1 into the current pass, on the old clock.
         let position = Double(frame - base) / rate
-        var inPass = (position - (Double(songPass) * o.total + os.offset)) * os.tempo - Double(pass) * os.span
+        var inPass = o.music(section: min(section, o.sectionCount - 1),
+                             atPlay: position - (Double(songPass) * o.total + os.offset)) - Double(pass) * os.span
         if !(inPass > 0) { inPass = 0 }
         if section >= n.sectionCount {
             // The section playing is gone: the song goes on with its next pass.
@@ -619,14 +720,14 @@ struct RenderState {
             }
         }
         let ns = n.sections[section]
-        base = frame - Int64((SongTiming.time(songPass: songPass, total: n.total, offset: ns.offset, pass: pass,
-                                              time: inPass, span: ns.span, tempo: ns.tempo) * rate).rounded())
+        base = frame - n.frame(songPass: songPass, section: section, pass: pass, time: inPass, rate: rate)
         stoppedOffset = frame - base
         songShiftFrames += oldBase - base
         // Where playing started was counted in the old sections: in the new count it is no later than here.
         playStartSong = min(playStartSong, Double(stoppedOffset) / rate)
         next = nextIndex(in: new)
         clickNext = firstClick(in: new)
+        resetCycles(skipPast: true)
         // Open gates close where the music now puts their end (never before the present).
         let shift = os.start - ns.start
         for v in 0..<Self.voiceCapacity where voices[v].active && voices[v].stage != .release
@@ -707,11 +808,14 @@ struct RenderState {
                 // Count-in bars of click first, at the tempo playback starts with; the music stays where it
                 // stands until they end.
                 let ck = snap.pointee.click
-                let tempo = snap.pointee.sections[min(section, snap.pointee.sectionCount - 1)].tempo
+                // The tempo heard where the music stands (a ramp's or a tempo map's there).
+                let j = min(section, snap.pointee.sectionCount - 1)
+                let tempo = snap.pointee.tempo(section: j, atMusic: j == section ? music : 0)
                 countingIn = true
                 countInStart = frame
-                countInMeter = ck.meter
-                countInBeats = ck.countIn * ck.meter
+                let own = snap.pointee.sections[j].meter
+                countInMeter = own > 0 ? own : ck.meter
+                countInBeats = ck.countIn * countInMeter
                 countInBeatFrames = ck.beat / tempo * rate
                 countInNext = 0
                 countInEnd = frame + Int64((Double(countInBeats) * countInBeatFrames).rounded())
@@ -826,7 +930,7 @@ struct RenderState {
         guard let snap = snapshot, section < snap.pointee.sectionCount else { return 0 }
         let sn = snap.pointee
         let sec = sn.sections[section]
-        return (Double(at - base) / rate - (Double(songPass) * sn.total + sec.offset)) * sec.tempo
+        return sn.music(section: section, atPlay: Double(at - base) / rate - (Double(songPass) * sn.total + sec.offset))
     }
 
     /// Stamps the playhead clock once a block has reached the output, with the latency the output reports then
@@ -839,7 +943,7 @@ struct RenderState {
         var tempo = 1.0, start = 0.0, span = 0.0
         if let sn = st.snapshot?.pointee, st.section < sn.sectionCount {
             let sec = sn.sections[st.section]
-            tempo = sec.tempo
+            tempo = sn.tempo(section: st.section, atMusic: st.music)
             start = sec.start
             span = sec.span
         }
@@ -954,12 +1058,14 @@ struct RenderState {
         sh.pointee.countingIn.store(countingIn, ordering: .relaxed)
         sh.pointee.countInLeft.store(countingIn ? countInBeats - max(countInNext - 1, 0) : 0, ordering: .relaxed)
         sh.pointee.renderedFrames.store(Int(frame), ordering: .relaxed)
-        var seconds = 0.0
+        var seconds = 0.0, tempoHeard = 0.0
         if let snap = snapshot, section < snap.pointee.sectionCount, snap.pointee.sections[section].span > 0 {
             let sn = snap.pointee
             let sec = sn.sections[section]
             let position = Double(frame - base) / rate
-            var inPass = (position - (Double(songPass) * sn.total + sec.offset)) * sec.tempo - Double(pass) * sec.span
+            let heardMusic = sn.music(section: section, atPlay: position - (Double(songPass) * sn.total + sec.offset))
+            tempoHeard = sn.tempo(section: section, atMusic: heardMusic)
+            var inPass = heardMusic - Double(pass) * sec.span
             if inPass < 0 { inPass = 0 }
             if inPass >= sec.span { inPass = inPass.truncatingRemainder(dividingBy: sec.span) }
             seconds = sec.start + inPass
@@ -968,6 +1074,7 @@ struct RenderState {
         sh.pointee.sectionPass.store(pass, ordering: .relaxed)
         sh.pointee.songPass.store(songPass, ordering: .relaxed)
         sh.pointee.positionBits.store(seconds.bitPattern, ordering: .relaxed)
+        sh.pointee.tempoBits.store(tempoHeard.bitPattern, ordering: .relaxed)
         publishSlots()
     }
 

@@ -64,6 +64,8 @@ public enum CommandTable {
         Command.TrackMove.self,
         // The transport
         Command.Length.self, Command.LoopRange.self, Command.Loop.self, Command.Tempo.self, Command.Volume.self,
+        // Time that bends
+        Command.TempoAt.self, Command.BPMAt.self, Command.TempoClear.self, Command.TrackCycle.self, Command.TrackRatio.self,
         // Sounds
         Command.Slot.self, Command.KitList.self, Command.KitLoad.self, Command.MidiMap.self,
         // Placing markers and clips
@@ -83,7 +85,8 @@ public enum CommandTable {
         // Recording
         Command.RecordArm.self, Command.RecordTake.self,
         // The song
-        Command.SectionAdd.self, Command.SectionRepeats.self, Command.SectionTempo.self, Command.SectionRegion.self,
+        Command.SectionAdd.self, Command.SectionRepeats.self, Command.SectionTempo.self, Command.SectionBPM.self,
+        Command.SectionMeter.self, Command.SectionRegion.self,
         Command.SectionName.self, Command.SectionMove.self, Command.SectionDelete.self,
         Command.SectionDuplicate.self, Command.SongPlay.self, Command.SongLoop.self,
         // Musical time

@@ -179,7 +179,8 @@ extension DocumentFile {
                 let items = try array(x, "sections")
                 if items.count > Song.maxSections { throw x.error("a song holds at most \(Song.maxSections) sections") }
                 for item in items {
-                    let so = try Object(item, "a section", allowed: ["name", "start", "end", "repeats", "tempo"])
+                    let so = try Object(item, "a section",
+                                        allowed: ["name", "start", "end", "repeats", "tempo", "tempoend", "shape", "meter"])
                     let name = try string(try so.required("name", in: "a section"), "name")
                     if let problem = LineParser.nameProblem(name) { throw item.error("section name: \(problem)") }
                     let start = try double(try so.required("start", in: "a section"), "start",
@@ -193,6 +194,20 @@ extension DocumentFile {
                         section.tempo = try double(t, "tempo", { range.contains($0) },
                                                    "must be from \(number(range.lowerBound)) to \(number(range.upperBound))")
                     }
+                    if let t = so.optional("tempoend") {
+                        guard section.tempo != nil else { throw t.error("a section's tempoend needs its tempo") }
+                        let range = Transport.tempoRange
+                        section.tempoEnd = try double(t, "tempoend", { range.contains($0) },
+                                                      "must be from \(number(range.lowerBound)) to \(number(range.upperBound))")
+                    }
+                    if let x = so.optional("shape") {
+                        let name = try string(x, "shape")
+                        guard let shape = TempoMap.Shape(rawValue: name), shape != .step else {
+                            throw x.error("a section's shape is linear or exp, not '\(name)'")
+                        }
+                        section.shape = shape
+                    }
+                    if let x = so.optional("meter") { section.meter = try int(x, "meter", Transport.meterRange) }
                     song.sections.append(section)
                 }
             }
@@ -201,7 +216,7 @@ extension DocumentFile {
 
         /// The `time` object: beat, meter, grid, click and count-in, each optional.
         static func musicalTime(_ v: JSONValue, into t: inout Transport) throws {
-            let o = try Object(v, "time", allowed: ["beat", "meter", "grid", "click", "countin"])
+            let o = try Object(v, "time", allowed: ["beat", "meter", "grid", "click", "countin", "tempomap"])
             let beats = Transport.beatRange
             if let x = o.optional("beat") {
                 t.beat = try double(x, "beat", { beats.contains($0) },
@@ -217,6 +232,29 @@ extension DocumentFile {
                 if let x = co.optional("level") { t.clickLevel = try double(x, "click level", { (0...1).contains($0) }, "must be from 0 to 1") }
             }
             if let x = o.optional("countin") { t.countIn = try int(x, "countin", Transport.countInRange) }
+            if let x = o.optional("tempomap") { t.tempoMap = try tempoMap(x) }
+        }
+
+        /// The tempo map: `[[time, tempo, "shape"], ...]`, times ascending.
+        static func tempoMap(_ v: JSONValue) throws -> TempoMap {
+            let items = try array(v, "tempomap")
+            if items.count > TempoMap.maxPoints { throw v.error("a tempo map holds at most \(TempoMap.maxPoints) points") }
+            var points: [TempoMap.Point] = []
+            let range = Transport.tempoRange
+            for item in items {
+                let p = try array(item, "a tempo point")
+                guard p.count == 3 else { throw item.error("a tempo point is [time, tempo, \"shape\"]") }
+                let time = try double(p[0], "time", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
+                if let last = points.last, time <= last.time { throw p[0].error("tempo points must be in time order, each once") }
+                let tempo = try double(p[1], "tempo", { range.contains($0) },
+                                       "must be from \(number(range.lowerBound)) to \(number(range.upperBound))")
+                let name = try string(p[2], "shape")
+                guard let shape = TempoMap.Shape(rawValue: name) else {
+                    throw p[2].error("a tempo point's shape is step, linear or exp, not '\(name)'")
+                }
+                points.append(TempoMap.Point(time: time, tempo: tempo, shape: shape))
+            }
+            return TempoMap(points)
         }
 
         static func row(_ v: JSONValue, _ name: String) throws -> Temperament.Row {
@@ -393,12 +431,27 @@ extension DocumentFile {
                     + Limits.count(Limits.maxTracks))
             }
             return try items.map { item in
-                let o = try Object(item, "a track", allowed: ["name", "gain", "mute", "solo", "markers"])
+                let o = try Object(item, "a track", allowed: ["name", "gain", "mute", "solo", "cycle", "ratio", "markers"])
                 var track = Track(name: "")
                 if let x = o.optional("name") { track.name = try string(x, "name") }
                 if let x = o.optional("gain") { track.gain = try double(x, "gain", { gainRange.contains($0) }, "must be from 0 to 16") }
                 if let x = o.optional("mute") { track.mute = try bool(x, "mute") }
                 if let x = o.optional("solo") { track.solo = try bool(x, "solo") }
+                if let x = o.optional("cycle") {
+                    let c = try array(x, "cycle")
+                    guard c.count == 2 else { throw x.error("a track's cycle is [start, end]") }
+                    let a = try double(c[0], "cycle start", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
+                    let b = try double(c[1], "cycle end", { $0 > a && $0 <= maxTime }, "must be after the cycle's start")
+                    track.cycle = Track.Cycle(start: a, end: b)
+                }
+                if let x = o.optional("ratio") {
+                    let text = try string(x, "ratio")
+                    guard let r = try? Expression.evaluate(text), Track.ratioRange.contains(r) else {
+                        throw x.error("a track's ratio is an expression from 1/64 to 64 (18/17, sqrt(2)), not '\(text)'")
+                    }
+                    track.ratioText = text
+                    track.ratio = r
+                }
                 if let x = o.optional("markers"), case .markers(let read) = x.kind {
                     // The reader numbers markers on from list to list, so in a file the tracks read in order
                     // their ids are already right.

@@ -38,7 +38,8 @@ public enum DocumentFile {
             + "\"end\": \(number(t.loopEnd))}},\n"
         // Musical time (beat, meter, grid, metronome) has its own line: older files without it read as the defaults.
         out += "  \"time\": {\"beat\": \(number(t.beat)), \"meter\": \(t.meter), \"grid\": \(t.grid.map(String.init) ?? "null"), "
-            + "\"click\": {\"on\": \(t.click), \"level\": \(number(t.clickLevel))}, \"countin\": \(t.countIn)},\n"
+            + "\"click\": {\"on\": \(t.click), \"level\": \(number(t.clickLevel))}, \"countin\": \(t.countIn)"
+            + tempoMap(t.tempoMap) + "},\n"
         if document.song != Song() { out += song(document.song) }
         let d = document.designer
         out += "  \"designer\": {\"span\": \(number(d.span)), \"slider\": \(number(d.slider)), \"map\": "
@@ -102,7 +103,7 @@ public enum DocumentFile {
         // longest each could be.
         let trackHeads = document.tracks.map { track in
             Array(("\n    {\"name\": \(string(track.name)), \"gain\": \(number(track.gain)), \"mute\": \(track.mute), "
-                + "\"solo\": \(track.solo), \"markers\": [").utf8)
+                + "\"solo\": \(track.solo), " + trackTime(track) + "\"markers\": [").utf8)
         }
         let head = out.bytes
         let bound = head.count + 16 + document.tracks.indices.reduce(0) {
@@ -175,12 +176,30 @@ public enum DocumentFile {
         }
     }
 
+    /// The tempo map's key of the `time` line (DESIGN §18), written only when the map has points: each point as
+    /// `[time, tempo, "shape"]`.
+    static func tempoMap(_ map: TempoMap) -> String {
+        guard !map.isEmpty else { return "" }
+        return ", \"tempomap\": [" + map.points.map { "[\(number($0.time)), \(number($0.tempo)), \"\($0.shape.rawValue)\"]" }
+            .joined(separator: ", ") + "]"
+    }
+
+    /// A track's own cycle and ratio (DESIGN §18), written only when set: `"cycle": [A, B], "ratio": "18/17", `.
+    static func trackTime(_ track: Track) -> String {
+        var out = ""
+        if let c = track.cycle { out += "\"cycle\": [\(number(c.start)), \(number(c.end))], " }
+        if let r = track.ratioText { out += "\"ratio\": \(string(r)), " }
+        return out
+    }
+
     /// The song's line (and one line a section), written only when the song is not the empty default.
     static func song(_ song: Song) -> String {
         var out = "  \"song\": {\"on\": \(song.on), \"loop\": \(song.loop), \"sections\": ["
         for (j, s) in song.sections.enumerated() {
             out += "\n    {\"name\": \(string(s.name)), \"start\": \(number(s.start)), \"end\": \(number(s.end)), "
-                + "\"repeats\": \(s.repeats)" + (s.tempo.map { ", \"tempo\": \(number($0))" } ?? "") + "}"
+                + "\"repeats\": \(s.repeats)" + (s.tempo.map { ", \"tempo\": \(number($0))" } ?? "")
+                + (s.tempoEnd.map { ", \"tempoend\": \(number($0)), \"shape\": \"\(s.shape.rawValue)\"" } ?? "")
+                + (s.meter.map { ", \"meter\": \($0)" } ?? "") + "}"
             out += j == song.sections.count - 1 ? "\n  " : ","
         }
         return out + "]},\n"

@@ -167,6 +167,16 @@ public struct Edit {
         if let solo { document.tracks[track].solo = solo }
     }
 
+    /// Changes a track's own cycle and ratio (DESIGN §18): `cycle` nil plays the region again; `ratio` nil is 1.
+    public mutating func setTrackTime(_ track: Int, cycle: Track.Cycle?, ratio: (text: String, value: Double)?) {
+        if track < record.tracksBefore, record.trackSettings[track] == nil {
+            record.trackSettings[track] = TrackSettings(document.tracks[track])
+        }
+        document.tracks[track].cycle = cycle
+        document.tracks[track].ratioText = ratio?.text
+        document.tracks[track].ratio = ratio?.value ?? 1
+    }
+
     /// Appends a track and returns its 0-based index.
     @discardableResult
     public mutating func addTrack(_ track: Track) -> Int {

@@ -2,12 +2,17 @@
 /// tempo and time signature, then one track per tempera track, named after it.
 ///
 /// An onset at playback time T (the `time` of `tempera events`) is written at `tick = round(T·960·BPM/60)`
-/// with BPM = 60·tempo/beat (the document's beat and meter give the tempo and time signature). Its note is the slot's `note`, else the General MIDI drum note of the slot's name
+/// with BPM = 60·tempo/beat (the document's beat and meter give the tempo and time signature). Where the tempo
+/// bends (a tempo map, a section's ramp: DESIGN §18) the tempo track holds a tempo event every 1/16 beat, each
+/// step's tempo the one that takes exactly tempera's play time over it, and every note sits on the tick the
+/// file's own tempo map puts nearest its exact play time; a section with its own meter gets a time signature. Its note is the slot's `note`, else the General MIDI drum note of the slot's name
 /// on channel 10 (`GeneralMIDI`); velocity = max(1, round(amp·127)). Its note off is where the sound ends: a
 /// one-shot after the sample's length (or earlier at a `-` of its track), a gate at the next marker of its
 /// track that is not `+`. A note struck again on its channel before its end is ended there.
 public enum MidiExport {
     public static let ticksPerBeat = 960
+    /// Tempo events per beat where the tempo bends.
+    public static let stepsPerBeat = 16
 
     public struct Options: Sendable {
         /// Passes of the loop region.
@@ -88,6 +93,15 @@ public enum MidiExport {
         var start: Double
         var span: Double
         var tempo: Double
+        /// How a pass and a time become play time (a ramp's or a tempo map's; else `tempo` throughout).
+        var clock: SectionClock
+        var pieces: [TempoPiece]
+        /// Beats per bar.
+        var meter: Int
+        /// The tracks with their own cycle or ratio over the region.
+        var cycles: [CycleTrack]
+        /// Musical position the play lasts: R·span for a section, endless for the loop.
+        var limit: Double
         var repeats: Int
         /// The pass a `?` draws with in pass 0 of this play.
         var drawBase: Int
@@ -99,7 +113,20 @@ public enum MidiExport {
         /// Playback time of `time` (seconds after the region's start at x1) in pass k, as `tempera events`
         /// computes it.
         func time(pass k: Int, _ time: Double) -> Double {
-            SongTiming.time(songPass: songPass, total: total, offset: offset, pass: k, time: time, span: span, tempo: tempo)
+            if clock.isConstant {
+                return SongTiming.time(songPass: songPass, total: total, offset: offset, pass: k, time: time, span: span,
+                                       tempo: tempo)
+            }
+            return pieces.withUnsafeBufferPointer {
+                SongTiming.time(songPass: songPass, total: total, offset: offset, pass: k, time: time, clock: clock,
+                                pieces: $0.baseAddress)
+            }
+        }
+
+        /// Playback time at musical position x (k·span + t) from the play's start.
+        func time(music x: Double) -> Double {
+            let k = span > 0 ? Int((x / span).rounded(.down)) : 0
+            return time(pass: k, x - Double(k) * span)
         }
     }
 
@@ -108,17 +135,29 @@ public enum MidiExport {
         let beat = doc.transport.beat
         guard song, !doc.song.sections.isEmpty else {
             let (start, end) = Schedule.region(of: doc.transport)
-            return [Play(songPass: 0, total: 0, offset: 0, start: start, span: end - start, tempo: doc.transport.tempo,
+            let (clock, pieces) = Schedule.clock(of: doc.transport, start: start, end: end)
+            let cycles = CycleTrack.of(doc.tracks, gains: Schedule.trackGains(of: doc.tracks), start: start, end: end)
+            return [Play(songPass: 0, total: 0, offset: 0, start: start, span: end - start, tempo: clock.tempo, clock: clock,
+                         pieces: pieces, meter: doc.transport.meter, cycles: cycles, limit: .infinity,
                          repeats: max(loops, 0), drawBase: 0, startTicks: 0)]
         }
-        let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo)
+        let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
+        let gains = Schedule.trackGains(of: doc.tracks)
+        var cyclesOf: [[Double]: [CycleTrack]] = [:]
         // Beats do not depend on tempo: a section of R passes over B - A seconds is R·(B - A)/beat beats.
         var plays: [Play] = []
         var beats = 0.0
         for m in 0..<max(loops, 0) {
             for (j, s) in timing.sections.enumerated() {
+                let key = [s.start, s.start + s.span]
+                if cyclesOf[key] == nil {
+                    cyclesOf[key] = CycleTrack.of(doc.tracks, gains: gains, start: s.start, end: s.start + s.span)
+                }
                 plays.append(Play(songPass: m, total: timing.total, offset: s.offset, start: s.start, span: s.span,
-                                  tempo: s.tempo, repeats: s.repeats, drawBase: timing.drawPass(songPass: m, section: j, pass: 0),
+                                  tempo: s.tempo, clock: s.clock, pieces: s.clock.isConstant ? [] : timing.pieces,
+                                  meter: doc.song.sections[j].meter ?? doc.transport.meter, cycles: cyclesOf[key]!,
+                                  limit: Double(s.repeats) * s.span,
+                                  repeats: s.repeats, drawBase: timing.drawPass(songPass: m, section: j, pass: 0),
                                   startTicks: beats * Double(ticksPerBeat)))
                 beats += Double(s.repeats) * s.span / beat
             }
@@ -139,7 +178,47 @@ public enum MidiExport {
 
         /// The tick of song time T: within a play, its start tick plus T's distance from the play's start at
         /// the play's BPM; before the first play's start that is `round(T·960·BPM/60)` exactly.
+        // Where the tempo bends, the file's tempo map: a tempo event every 1/16 beat of each bending play.
+        let bends = plays.contains { !$0.clock.isConstant }
+        var tempos: [(tick: Int, us: Int)] = []
+        for (p, play) in plays.enumerated() {
+            if play.clock.isConstant {
+                let us = Int((60_000_000 / bpms[p]).rounded())
+                if tempos.last?.us != us { tempos.append((Int(play.startTicks.rounded()), us)) }
+                continue
+            }
+            let length = Double(play.repeats) * play.span, step = beat / Double(stepsPerBeat)
+            var i = 0
+            while Double(i) * step < length {
+                let x0 = Double(i) * step, x1 = min(Double(i + 1) * step, length)
+                let seconds = play.time(music: x1) - play.time(music: x0)
+                let us = Int((seconds / (x1 - x0) * beat * 1_000_000).rounded())
+                let at = Int((play.startTicks + x0 / beat * Double(ticksPerBeat)).rounded())
+                if tempos.last?.us != us {
+                    if tempos.last?.tick == at { tempos.removeLast() }
+                    tempos.append((at, max(1, min(us, 0xFF_FFFF))))
+                }
+                i += 1
+            }
+        }
+        // The file's time at each tempo event.
+        var fileTimes: [Double] = []
+        for (i, e) in tempos.enumerated() {
+            fileTimes.append(i == 0 ? Double(e.tick) / Double(ticksPerBeat) * Double(e.us) / 1e6
+                : fileTimes[i - 1] + Double(e.tick - tempos[i - 1].tick) / Double(ticksPerBeat) * Double(tempos[i - 1].us) / 1e6)
+        }
+
         func tick(_ T: Double, from hint: Int) -> Int {
+            if bends, !tempos.isEmpty {
+                // The tick the file's own tempo map puts at T.
+                var lo = 0, hi = tempos.count - 1
+                while lo < hi {
+                    let mid = (lo + hi + 1) / 2
+                    if fileTimes[mid] <= T { lo = mid } else { hi = mid - 1 }
+                }
+                return Int((Double(tempos[lo].tick) + (T - fileTimes[lo]) * 1e6 / Double(tempos[lo].us) * Double(ticksPerBeat))
+                    .rounded())
+            }
             var p = min(hint, plays.count - 1)
             while p + 1 < plays.count, plays[p + 1].startTime <= T { p += 1 }
             let ticks = plays[p].startTicks + (T - plays[p].startTime) * Double(ticksPerBeat) * bpms[p] / 60
@@ -147,12 +226,20 @@ public enum MidiExport {
         }
 
         var conductor: [MidiEvent] = [.trackName("tempo"), .timeSignature(numerator: doc.transport.meter)]
-        var lastTempo = -1
-        for (p, play) in plays.enumerated() {
-            let us = Int((60_000_000 / bpms[p]).rounded())
-            if us != lastTempo { conductor.append(.tempo(tick: Int(play.startTicks.rounded()), microsecondsPerQuarter: us)) }
-            lastTempo = us
+        var tempoAt = 0, meter = doc.transport.meter
+        for play in plays {
+            let at = Int(play.startTicks.rounded())
+            // Tempo events up to the play's start, then its time signature when its meter differs.
+            while tempoAt < tempos.count && tempos[tempoAt].tick <= at {
+                conductor.append(.tempo(tick: tempos[tempoAt].tick, microsecondsPerQuarter: tempos[tempoAt].us))
+                tempoAt += 1
+            }
+            if play.meter != meter {
+                conductor.append(.timeSignature(tick: at, numerator: play.meter))
+                meter = play.meter
+            }
         }
+        for e in tempos[tempoAt...] { conductor.append(.tempo(tick: e.tick, microsecondsPerQuarter: e.us)) }
         if plays.isEmpty { conductor.append(.tempo(tick: 0, microsecondsPerQuarter: Int((1_000_000 * beat / doc.transport.tempo).rounded()))) }
         var lastTick = 0
         var unknownLength = Set<Int>()
@@ -170,8 +257,10 @@ public enum MidiExport {
                         Schedule.events(of: doc.tracks[$0], index: $0, start: play.start, end: play.start + play.span)
                     }
                 }
-                let events = regionEvents[key]![ti]
+                let regionOnly = regionEvents[key]![ti]
+                let cycle = play.cycles.first { $0.track == ti }
                 for k in 0..<play.repeats {
+                    let events = cycle?.events(pass: k, span: play.span, limit: play.limit) ?? regionOnly
                     for e in events {
                         let T = play.time(pass: k, e.time)
                         let t = tick(T, from: p)

@@ -34,6 +34,9 @@ public struct Schedule: Sendable, Equatable {
         /// Which hit of its marker's ratchet (0 for the first, or a marker without one): with the track and the
         /// marker, the event's identity in a pass.
         public var hit: Int = 0
+        /// The cycle of a track with its own cycle (DESIGN §18) the event belongs to, from 0: with the track and
+        /// the marker, what makes one sounding of a marker in a pass.
+        public var cycle: Int = 0
 
         public init(kind: Kind, time: Double, track: Int, clip: Int, amp: Double, marker: MarkerID, gateEnd: Double,
                     randomKey: UInt64 = 0) {
@@ -63,9 +66,16 @@ public struct Schedule: Sendable, Equatable {
     public var start: Double
     public var end: Double
     public var looping: Bool
+    /// The tempo at the region's start (the tempo throughout without a tempo map).
     public var tempo: Double
+    /// How a pass and a time become play time: the tempo, or the document's tempo map over the region.
+    public var clock: SectionClock
+    /// The tempo map's pieces the clock reads (empty without a map).
+    public var pieces: [TempoPiece]
     public var sampleRate: Double
     public var events: [Event]
+    /// The tracks with their own cycle or ratio, whose events run across the passes (DESIGN §18).
+    public var cycles: [CycleTrack]
     /// Linear gain of each track (0 for a muted track or one silenced by another's solo).
     public var trackGains: [Double]
     public var seed: UInt64
@@ -79,12 +89,14 @@ public struct Schedule: Sendable, Equatable {
     public init(document doc: Document, sampleRate: Double) {
         (start, end) = Schedule.region(of: doc.transport)
         looping = doc.transport.loopOn
-        tempo = doc.transport.tempo
+        (clock, pieces) = Schedule.clock(of: doc.transport, start: start, end: end)
+        tempo = clock.tempo
         self.sampleRate = sampleRate
         seed = doc.seed
         randomPool = Schedule.randomPool(of: doc.slots)
         trackGains = Schedule.trackGains(of: doc.tracks)
         events = Schedule.events(of: doc.tracks, gains: trackGains, start: start, end: end)
+        cycles = CycleTrack.of(doc.tracks, gains: trackGains, start: start, end: end)
     }
 
     /// The events of every audible track over the region [a, b), in schedule order.
@@ -95,6 +107,13 @@ public struct Schedule: Sendable, Equatable {
         }
         events.sort(by: Schedule.precedes)
         return events
+    }
+
+    /// The loop's clock over [start, end): the tempo, or the tempo map's pieces when it has points.
+    public static func clock(of t: Transport, start: Double, end: Double) -> (SectionClock, [TempoPiece]) {
+        if t.tempoMap.isEmpty { return (SectionClock(tempo: t.tempo, span: end - start), []) }
+        let pieces = t.tempoMap.pieces(base: t.tempo)
+        return (SongTiming.regionClock(start: start, end: end, first: 0, count: pieces.count, pieces: pieces), pieces)
     }
 
     /// The region played, seconds at tempo x1: the loop region when the loop is on, else 0..length.
@@ -118,6 +137,12 @@ public struct Schedule: Sendable, Equatable {
     /// The events of one track (index `ti`) over the region [a, b), sorted by `precedes`. The schedule is these
     /// lists merged, so a player can recompile only the tracks an edit touched.
     public static func events(of track: Track, index ti: Int, start a: Double, end b: Double) -> [Event] {
+        // A track with its own cycle or ratio runs across passes (`CycleTrack`), not in the region's events.
+        track.followsRegion ? regionEvents(of: track, index: ti, start: a, end: b) : []
+    }
+
+    /// The events of a track's markers in [a, b), times after a.
+    static func regionEvents(of track: Track, index ti: Int, start a: Double, end b: Double) -> [Event] {
         let markers = track.markers
         let lo = markers.lowerBound(time: a), hi = markers.lowerBound(time: b)
         guard lo < hi else { return [] }
@@ -204,7 +229,14 @@ public struct Schedule: Sendable, Equatable {
     /// nothing drifts however long the loop runs.
     @inlinable
     public func frame(pass: Int, time: Double) -> Int64 {
-        Schedule.frame(pass: pass, time: time, span: span, tempo: tempo, sampleRate: sampleRate)
+        if clock.isConstant { return Schedule.frame(pass: pass, time: time, span: span, tempo: tempo, sampleRate: sampleRate) }
+        return Int64((self.time(pass: pass, time: time) * sampleRate).rounded())
+    }
+
+    /// The play time of `time` (after the region's start) in pass `pass`: `(pass·span + time)/tempo`, or with a
+    /// tempo map `pass·P(A, B) + P(A, A + time)` (DESIGN §18).
+    public func time(pass: Int, time: Double) -> Double {
+        pieces.withUnsafeBufferPointer { clock.time(pass: pass, time: time, pieces: $0.baseAddress) }
     }
 
     /// The same arithmetic from plain numbers, for code that holds a schedule's fields but not the schedule
@@ -246,12 +278,13 @@ public struct Schedule: Sendable, Equatable {
         return out
     }
 
-    /// The onsets of pass `k` (from 0), in time order: `time = (k * span + t) / tempo`, `frame = round(time * rate)`.
+    /// The onsets of pass `k` (from 0), in time order: `time = (k * span + t) / tempo` (with a tempo map
+    /// `k·P(A, B) + P(A, t)`), `frame = round(time * rate)`.
     public func onsets(pass k: Int) -> [Onset] {
         var out: [Onset] = []
-        for e in events where e.kind == .onset
+        for e in CycleTrack.merged(events, cycles, pass: k, span: span) where e.kind == .onset
             && Schedule.sounds(probability: e.probability, seed: seed, key: e.randomKey, pass: k) {
-            let time = (Double(k) * span + e.time) / tempo
+            let time = self.time(pass: k, time: e.time)
             out.append(Onset(loop: k, track: e.track + 1, clip: clip(of: e, pass: k), amp: e.amp, time: time,
                              frame: frame(pass: k, time: e.time)))
         }

@@ -196,6 +196,7 @@ extension Edit {
         for t in step.trackSettings {
             let s = back ? t.before : t.after
             setTrack(t.index, name: s.name, gain: s.gain, mute: s.mute, solo: s.solo)
+            setTrackTime(t.index, cycle: s.cycle, ratio: s.ratioText.map { ($0, s.ratio) })
         }
         if let t = step.transport {
             var merged = document.transport
@@ -228,7 +229,7 @@ extension Transport {
 
     /// Every stored setting (a test checks the list against the type, so a new setting is not forgotten).
     public static let fields: [Field] = [
-        .of("tempo", \.tempo), .of("volume", \.volume), .of("loopStart", \.loopStart), .of("loopEnd", \.loopEnd),
+        .of("tempo", \.tempo), .of("tempoMap", \.tempoMap), .of("volume", \.volume), .of("loopStart", \.loopStart), .of("loopEnd", \.loopEnd),
         .of("loopOn", \.loopOn), .of("length", \.length), .of("beat", \.beat), .of("meter", \.meter),
         .of("grid", \.grid), .of("click", \.click), .of("clickLevel", \.clickLevel), .of("countIn", \.countIn),
     ]

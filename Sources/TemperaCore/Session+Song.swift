@@ -63,7 +63,24 @@ extension Session {
         case .tempo(let x):
             try checkSectionTempo(x)
             song.sections[j].tempo = x
+            song.sections[j].tempoEnd = nil
             name = "section tempo"
+        case .bpm(let b):
+            song.sections[j].tempo = try tempoValue(b, bpm: true)
+            song.sections[j].tempoEnd = nil
+            name = "section tempo"
+        case .ramp(let x, let y, let bpm, let shape):
+            let from = try tempoValue(x, bpm: bpm), to = try tempoValue(y, bpm: bpm)
+            song.sections[j].tempo = from
+            song.sections[j].tempoEnd = from == to ? nil : to
+            song.sections[j].shape = shape
+            name = "section ramp"
+        case .meter(let m):
+            if let m, !Transport.meterRange.contains(m) {
+                throw CommandError("meter must be from \(Transport.meterRange.lowerBound) to \(Transport.meterRange.upperBound)")
+            }
+            song.sections[j].meter = m
+            name = "section meter"
         case .region(let a, let b):
             try checkRegion(a, b)
             song.sections[j].start = a

@@ -9,8 +9,15 @@ public struct Song: Hashable, Sendable {
         public var end: Double
         /// At least 1.
         public var repeats: Int
-        /// The section's tempo scale; nil follows the document's tempo.
+        /// The section's tempo scale; nil follows the document's tempo (its tempo map over the region).
         public var tempo: Double?
+        /// With `tempo`: a ramp from `tempo` to this over the section's whole duration, all its repeats
+        /// (DESIGN §18); nil holds `tempo`.
+        public var tempoEnd: Double? = nil
+        /// How the ramp goes (`linear` or `exp`).
+        public var shape: TempoMap.Shape = .linear
+        /// The section's beats per bar; nil: the document's meter.
+        public var meter: Int? = nil
 
         public init(name: String, start: Double, end: Double, repeats: Int = 1, tempo: Double? = nil) {
             self.name = name
@@ -56,7 +63,7 @@ public struct Song: Hashable, Sendable {
 /// every instant from (m, j, k, t): nothing is accumulated while playing, so nothing drifts.
 public struct SongTiming: Sendable, Equatable {
     public struct Section: Sendable, Equatable {
-        /// A_j, B_j - A_j and τ_j.
+        /// A_j, B_j - A_j and τ_j (for a section that ramps or follows a tempo map, the tempo at its start).
         public var start: Double
         public var span: Double
         public var tempo: Double
@@ -65,8 +72,10 @@ public struct SongTiming: Sendable, Equatable {
         public var offset: Double
         /// Σ_{i<j} R_i: the passes played before this section in one pass of the song.
         public var passesBefore: Int
-        /// D_j = R_j·(B_j − A_j)/τ_j.
+        /// D_j = R_j·(B_j − A_j)/τ_j, or the integral of 1/τ over the section (DESIGN §18).
         public var duration: Double
+        /// How a pass and a time become play time inside the section (its pieces in `SongTiming.pieces`).
+        public var clock: SectionClock
     }
 
     public var sections: [Section]
@@ -74,23 +83,89 @@ public struct SongTiming: Sendable, Equatable {
     public var total: Double
     /// Σ R_i.
     public var totalPasses: Int
+    /// The tempo pieces the sections' clocks read: the document's map (from 0), then each ramp's own.
+    public var pieces: [TempoPiece]
 
-    /// The timing of `song`, whose sections without a tempo play at `tempo`.
-    public init(song: Song, tempo: Double) {
+    /// The timing of `song`, whose sections without a tempo play at `tempo`, or follow `map` when it has points.
+    public init(song: Song, tempo: Double, map: TempoMap = TempoMap()) {
         var sections: [Section] = []
         sections.reserveCapacity(song.sections.count)
+        var pieces = map.isEmpty ? [] : map.pieces(base: tempo)
+        let docCount = pieces.count
         var offset = 0.0, passes = 0
         for s in song.sections {
-            let tau = s.tempo ?? tempo
-            let d = SongTiming.duration(repeats: s.repeats, span: s.span, tempo: tau)
-            sections.append(Section(start: s.start, span: s.span, tempo: tau, repeats: s.repeats, offset: offset,
-                                    passesBefore: passes, duration: d))
+            let clock: SectionClock
+            if let x = s.tempo, let y = s.tempoEnd, y != x {
+                clock = SongTiming.rampClock(from: x, to: y, shape: s.shape, length: Double(s.repeats) * s.span,
+                                             span: s.span, pieces: &pieces)
+            } else if let x = s.tempo {
+                clock = SectionClock(tempo: x, span: s.span)
+            } else if docCount > 0 {
+                clock = SongTiming.regionClock(start: s.start, end: s.end, first: 0, count: docCount, pieces: pieces)
+            } else {
+                clock = SectionClock(tempo: tempo, span: s.span)
+            }
+            let d = pieces.withUnsafeBufferPointer { clock.duration(repeats: s.repeats, pieces: $0.baseAddress) }
+            sections.append(Section(start: s.start, span: s.span, tempo: clock.tempo, repeats: s.repeats, offset: offset,
+                                    passesBefore: passes, duration: d, clock: clock))
             offset += d
             passes += s.repeats
         }
         self.sections = sections
+        self.pieces = pieces
         total = offset
         totalPasses = passes
+    }
+
+    /// The clock of a region [start, end) that follows the tempo curve `pieces[first ..< first + count]`.
+    public static func regionClock(start: Double, end: Double, first: Int, count: Int, pieces: [TempoPiece]) -> SectionClock {
+        pieces.withUnsafeBufferPointer { b in
+            let ps = b.baseAddress! + first
+            return SectionClock(tempo: TempoCurve.tempo(at: start, ps: ps, count: count), span: end - start, first: first,
+                                count: count, ramp: false, origin: start,
+                                passPlay: TempoCurve.play(from: start, to: end, ps: ps, count: count))
+        }
+    }
+
+    /// The clock of a ramp from tempo `x` to `y` over `length` seconds of musical position (all the passes),
+    /// appending its two pieces to `pieces`.
+    public static func rampClock(from x: Double, to y: Double, shape: TempoMap.Shape, length: Double, span: Double,
+                                 pieces: inout [TempoPiece]) -> SectionClock {
+        let first = pieces.count
+        let curve = TempoMap([TempoMap.Point(time: 0, tempo: x, shape: shape == .step ? .linear : shape),
+                              TempoMap.Point(time: length, tempo: y)]).pieces(base: x)
+        pieces.append(contentsOf: curve)
+        return SectionClock(tempo: x, span: span, first: first, count: curve.count, ramp: true, origin: 0, passPlay: 0)
+    }
+
+    /// Song time of `time` (after the region's start) in pass k of section j, song pass m: `(m·total + offset_j)`
+    /// plus the section's own play time of (k, time).
+    @inlinable
+    public func time(songPass m: Int, section j: Int, pass k: Int, time t: Double) -> Double {
+        let s = sections[j]
+        if s.clock.isConstant {
+            return SongTiming.time(songPass: m, total: total, offset: s.offset, pass: k, time: t, span: s.span, tempo: s.tempo)
+        }
+        return pieces.withUnsafeBufferPointer {
+            SongTiming.time(songPass: m, total: total, offset: s.offset, pass: k, time: t, clock: s.clock,
+                            pieces: $0.baseAddress)
+        }
+    }
+
+    /// The same from plain numbers and a clock: `(m·total + offset) + clock.time(k, t)`; for a constant clock
+    /// exactly `time(songPass:total:offset:pass:time:span:tempo:)`.
+    @inlinable
+    public static func time(songPass m: Int, total: Double, offset: Double, pass k: Int, time t: Double,
+                            clock: SectionClock, pieces: UnsafePointer<TempoPiece>?) -> Double {
+        (Double(m) * total + offset) + clock.time(pass: k, time: t, pieces: pieces)
+    }
+
+    /// The tempo heard at `time` (after the region's start) in pass k of section j.
+    public func tempo(section j: Int, pass k: Int, time t: Double) -> Double {
+        let s = sections[j]
+        return pieces.withUnsafeBufferPointer {
+            s.clock.tempo(atMusic: Double(k) * s.span + t, pieces: $0.baseAddress)
+        }
     }
 
     /// D = R·(B − A)/τ.

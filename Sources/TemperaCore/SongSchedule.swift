@@ -26,18 +26,21 @@ public struct SongSchedule: Sendable {
     public let randomPool: UInt16
     /// The events of each distinct region, times after the region's start.
     public let regionEvents: [[Schedule.Event]]
+    /// The tracks with their own cycle or ratio over each distinct region (DESIGN §18).
+    public let regionCycles: [[CycleTrack]]
     /// For each section, the index of its region in `regionEvents`.
     public let sectionRegion: [Int]
 
     /// Compiles the song of `doc` (its sections may be empty: then nothing plays).
     public init(document doc: Document, sampleRate: Double) {
-        timing = SongTiming(song: doc.song, tempo: doc.transport.tempo)
+        timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
         self.sampleRate = sampleRate
         seed = doc.seed
         randomPool = Schedule.randomPool(of: doc.slots)
         let gains = Schedule.trackGains(of: doc.tracks)
         var regions: [Region: Int] = [:]
         var lists: [[Schedule.Event]] = []
+        var cycles: [[CycleTrack]] = []
         var map: [Int] = []
         for s in doc.song.sections {
             let key = Region(start: s.start, end: s.end)
@@ -47,9 +50,11 @@ public struct SongSchedule: Sendable {
                 regions[key] = lists.count
                 map.append(lists.count)
                 lists.append(Schedule.events(of: doc.tracks, gains: gains, start: s.start, end: s.end))
+                cycles.append(CycleTrack.of(doc.tracks, gains: gains, start: s.start, end: s.end))
             }
         }
         regionEvents = lists
+        regionCycles = cycles
         sectionRegion = map
     }
 
@@ -65,9 +70,7 @@ public struct SongSchedule: Sendable {
 
     /// The sample frame of pass k of section j (from 0), song pass m, time `time` after the region's start.
     public func frame(songPass m: Int, section j: Int, pass k: Int, time: Double) -> Int64 {
-        let s = timing.sections[j]
-        return SongTiming.frame(songPass: m, total: timing.total, offset: s.offset, pass: k, time: time, span: s.span,
-                                tempo: s.tempo, sampleRate: sampleRate)
+        Int64((timing.time(songPass: m, section: j, pass: k, time: time) * sampleRate).rounded())
     }
 
     /// The frames one pass of the whole song takes: where song pass 1 starts.
@@ -78,13 +81,13 @@ public struct SongSchedule: Sendable {
         var out: [Onset] = []
         for j in timing.sections.indices {
             let s = timing.sections[j]
-            let events = regionEvents[sectionRegion[j]]
+            let events = regionEvents[sectionRegion[j]], cycles = regionCycles[sectionRegion[j]]
             for k in 0..<s.repeats {
                 let draw = timing.drawPass(songPass: m, section: j, pass: k)
-                for e in events where e.kind == .onset
+                let limit = Double(s.repeats) * s.span
+                for e in CycleTrack.merged(events, cycles, pass: k, span: s.span, limit: limit) where e.kind == .onset
                     && Schedule.sounds(probability: e.probability, seed: seed, key: e.randomKey, pass: draw) {
-                    let time = SongTiming.time(songPass: m, total: timing.total, offset: s.offset, pass: k, time: e.time,
-                                               span: s.span, tempo: s.tempo)
+                    let time = timing.time(songPass: m, section: j, pass: k, time: e.time)
                     let clip = e.clip != 0 ? e.clip
                         : Schedule.randomClip(seed: seed, pool: randomPool, key: e.randomKey, pass: draw)
                     out.append(Onset(loop: m, section: j + 1, pass: k, track: e.track + 1, clip: clip, amp: e.amp,

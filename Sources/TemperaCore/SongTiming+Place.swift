@@ -42,7 +42,7 @@ extension SongTiming {
         var j = lo
         while j + 1 < sections.count && sections[j].duration <= 0 { j += 1 }
         let s = sections[j]
-        let v = (u - s.offset) * s.tempo
+        let v = pieces.withUnsafeBufferPointer { s.clock.music(atPlay: u - s.offset, pieces: $0.baseAddress) }
         var k = s.span > 0 ? Int((v / s.span).rounded(.down)) : 0
         var inPass = v - Double(k) * s.span
         if inPass < 0 { inPass = 0 }

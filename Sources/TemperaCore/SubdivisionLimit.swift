@@ -41,18 +41,21 @@ public struct SubdivisionLimit: Hashable, Sendable {
     }
 
     /// The limit of a marker at `time` (seconds at x1) under a transport's beat, meter and tempo.
-    public init(time: Double, transport: Transport) {
-        self.init(time: time, beat: transport.beat, meter: transport.meter, tempo: transport.tempo)
+    /// With a tempo map the deviation is play time: P(k_n·b/n, t), the map's integral from the grid to the marker.
+    public init(time: Double, transport: Transport, pieces: [TempoPiece]? = nil) {
+        let ps = pieces ?? (transport.tempoMap.isEmpty ? [] : transport.tempoMap.pieces(base: transport.tempo))
+        self.init(time: time, beat: transport.beat, meter: transport.meter, tempo: transport.tempo, pieces: ps)
     }
 
     /// The limit of a marker at `time` (seconds at x1) with `beat` seconds a beat at x1, `meter` beats a bar,
     /// played at `tempo`.
-    public init(time: Double, beat b: Double, meter: Int, tempo: Double) {
+    public init(time: Double, beat b: Double, meter: Int, tempo: Double, pieces: [TempoPiece] = []) {
         let p = time / b
         var best: (n: Int, k: Int, d: Double)?
         for n in 1...Self.maxDivision {
             let k = (p * Double(n)).rounded()
-            let d = (p - k / Double(n)) * b / tempo
+            let d = pieces.isEmpty ? (p - k / Double(n)) * b / tempo
+                : pieces.withUnsafeBufferPointer { TempoCurve.play(from: k / Double(n) * b, to: time, ps: $0.baseAddress!, count: $0.count) }
             // A hair of tolerance: 6 ms written as a time must count as within 6 ms.
             if abs(d) <= Self.jnd + 1e-12 {
                 best = (n, Int(k), d)

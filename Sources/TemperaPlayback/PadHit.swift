@@ -18,8 +18,13 @@ public struct PadHit: Equatable, Sendable {
     public var midiNote: Int?
     public var arrivalFrame: Int64?
 
+    /// The loop's timing when the loop played through a tempo map (nil: at one tempo, where the clock's music is
+    /// exact): a hit heard during a ramp lands at its document time through the map's inverse.
+    public var loop: LoopTiming?
+
     public init(slot: Int, velocity: Double, arrival: UInt64, clock: PlayheadClock, song: SongTiming? = nil,
-                songPasses: Int = 1) {
+                songPasses: Int = 1, loop: LoopTiming? = nil) {
+        self.loop = loop
         self.slot = slot
         self.velocity = velocity
         self.arrival = arrival
@@ -49,6 +54,7 @@ public struct PadHit: Equatable, Sendable {
     /// document's timeline, inside the region that was sounding. Nil when not playing.
     public var timeline: (pass: Int, time: Double)? {
         if song != nil { return place.map { ($0.pass, $0.time) } }
+        if let loop, let t = heardSong { return loop.place(atPlay: t) }
         return heard.map { clock.timeline($0) }
     }
 

@@ -31,6 +31,9 @@ public struct PlayerState: Equatable, Sendable {
     public var silencedBlocks = 0
     /// True while samples load in the background.
     public var isLoading = false
+    /// The tempo the music plays at the playhead (a tempo map's or a ramp's there, a section's own, the session's
+    /// under Link), as the transport shows it; nil before anything was rendered.
+    public var heardTempo: Double?
     /// The Ableton Link session followed: its peers (not counting this player) and its tempo; nil when none is.
     public var link: LinkState?
     /// MIDI clock: "out" while sent, "in" while followed ("in 97.0 bpm" once a clock is heard); nil: none.

@@ -27,13 +27,27 @@ extension Dispatcher {
             guard r >= 1 else { return say("section \(n) plays once at least", error: true) }
             try command(.section(n, .repeats(min(r, Song.maxRepeats))))
             say("section \(n) (\(song.sections[j].name)): ×\(r)")
-        case .tempoUp, .tempoDown:
-            // One BPM a step, on whole BPMs.
+        case .tempoUp, .tempoDown, .tempoUpCoarse, .tempoDownCoarse:
+            // One BPM a step on whole BPMs, or five on multiples of five; a ramp moves both its ends.
             let t = s.document.transport
-            let bpm = (60 * (song.sections[j].tempo ?? t.tempo) / t.beat).rounded() + (verb == .tempoUp ? 1 : -1)
-            let tempo = Transport.tempoInRange(forBPM: bpm, beat: t.beat)
-            try command(.section(n, .tempo(tempo)))
-            say("section \(n) (\(song.sections[j].name)): \(Session.bpmText(60 * tempo / t.beat)) BPM")
+            let up = verb == .tempoUp || verb == .tempoUpCoarse
+            let step = verb == .tempoUp || verb == .tempoDown ? 1.0 : 5.0
+            func moved(_ tempo: Double) -> Double {
+                let bpm = 60 * tempo / t.beat
+                let next = up ? ((bpm + 1e-9) / step).rounded(.down) * step + step
+                    : ((bpm - 1e-9) / step).rounded(.up) * step - step
+                return Transport.tempoInRange(forBPM: next, beat: t.beat)
+            }
+            let from = moved(song.sections[j].tempo ?? t.tempo)
+            if let end = song.sections[j].tempoEnd, song.sections[j].tempo != nil {
+                let to = moved(end)
+                try command(.section(n, .ramp(from: from, to: to, bpm: false, shape: song.sections[j].shape)))
+                say("section \(n) (\(song.sections[j].name)): \(Session.bpmText(60 * from / t.beat))"
+                    + "\(Glyphs.set(ascii: view.ascii).arrow)\(Session.bpmText(60 * to / t.beat)) BPM")
+            } else {
+                try command(.section(n, .tempo(from)))
+                say("section \(n) (\(song.sections[j].name)): \(Session.bpmText(60 * from / t.beat)) BPM")
+            }
         case .moveUp, .moveDown:
             let m = n + (verb == .moveDown ? 1 : -1)
             guard m >= 1, m <= song.sections.count else { return }

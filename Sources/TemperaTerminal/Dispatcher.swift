@@ -162,12 +162,16 @@ public final class Dispatcher {
             default: return false
             }
         case .tempo, .volume, .designerSlider: return false
-        case .nudge(let family): return verb.nudgeFamily == family
+        case .nudge(let family):
+            // On the tempo lane the amplitude keys nudge a tempo point.
+            if family == "tempo point", case .amp = verb { return view.tempoLane }
+            return verb.nudgeFamily == family
         }
     }
 
     func run(_ action: Action) throws {
         let s = session
+        if view.tempoLane, try runTempoLane(action.verb) { return }
         switch action.verb {
         case .tool(let tool): try choose(tool)
         case .clip(let content): try clip(content)
@@ -241,6 +245,10 @@ public final class Dispatcher {
             try command(.grid(next))
             say(next.map { "grid: \($0) step\($0 == 1 ? "" : "s") a beat (arrows follow it, Shift+arrows move a column)" }
                 ?? "grid off: the cursor moves freely")
+        case .tempoLane:
+            view.tempoLane.toggle()
+            say(view.tempoLane ? "tempo lane: a adds a point at the cursor, S-up/S-down change its tempo, delete removes it"
+                : "the tracks again")
         case .rulerToggle:
             view.rulerSeconds.toggle()
             say(view.rulerSeconds ? "ruler in seconds" : "ruler in bars.beats")

@@ -196,6 +196,7 @@ public final class Editor {
         var info = TransportInfo(isPlaying: state.isPlaying, position: state.position, underruns: state.underruns)
         if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
         info.countIn = state.countInBeatsLeft
+        if state.isPlaying { info.heardTempo = state.heardTempo }
         info.link = state.link
         info.song = state.song
         info.audio = state.outputProblem

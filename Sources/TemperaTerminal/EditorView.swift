@@ -27,6 +27,7 @@ public enum EditorView {
     public static func layout(session: Session, view: ViewState, width: Int, height: Int) -> Layout {
         Layout(width: width, height: height, trackCount: session.document.tracks.count,
                currentTrack: session.currentTrack, trackScroll: view.trackScroll,
+               tempoLane: view.tempoLane || !session.document.transport.tempoMap.isEmpty,
                tabRows: view.tab == .pads ? PadsTab.rows(screenHeight: height) : Layout.toolRows)
     }
 

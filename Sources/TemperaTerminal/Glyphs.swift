@@ -27,6 +27,8 @@ public struct Glyphs: Sendable {
     public let separator: String
     public let dash: String
     public let times: String
+    /// From one tempo to another in a ramp: `90→120`.
+    public let arrow: String
     public let ellipsis: Character
     /// The filled part, the rest and the knob of a slider.
     public let sliderFill: Character
@@ -62,7 +64,7 @@ public struct Glyphs: Sendable {
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
         teeDown: "┬", teeUp: "┴", teeRight: "├", teeLeft: "┤",
         eighths: [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"],
-        rewind: "⏮", play: "▶", pause: "⏸", loop: "⟲", song: "♪", separator: " · ", dash: "–", times: "×", ellipsis: "…",
+        rewind: "⏮", play: "▶", pause: "⏸", loop: "⟲", song: "♪", separator: " · ", dash: "–", times: "×", arrow: "→", ellipsis: "…",
         sliderFill: "━", sliderEmpty: "─", sliderKnob: "●",
         rulerLine: "─", rulerLoop: "━", rulerTick: "┼", rulerPlayhead: "▼", rulerCursor: "▽",
         playheadLine: "│", cursorLine: "┃", guideLine: "┊",
@@ -74,7 +76,7 @@ public struct Glyphs: Sendable {
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
         teeDown: "+", teeUp: "+", teeRight: "+", teeLeft: "+",
         eighths: [" ", ".", ".", ":", ":", "|", "|", "#", "#"],
-        rewind: "|<", play: ">", pause: "||", loop: "@", song: "S", separator: " | ", dash: "-", times: "x", ellipsis: "~",
+        rewind: "|<", play: ">", pause: "||", loop: "@", song: "S", separator: " | ", dash: "-", times: "x", arrow: ">", ellipsis: "~",
         sliderFill: "=", sliderEmpty: "-", sliderKnob: "O",
         rulerLine: "-", rulerLoop: "=", rulerTick: "+", rulerPlayhead: "V", rulerCursor: "v",
         playheadLine: "!", cursorLine: "I", guideLine: "'",

@@ -59,6 +59,10 @@ public struct Layout: Hashable, Sendable {
     public let bottomBorderRow: Int
     /// The status / command line: the screen's last row.
     public let status: Rect
+    /// The tempo lane's columns and rows (height = tempo), over the same columns as `timeline`; nil when not shown.
+    public let tempoLane: Rect?
+    /// Rows of the tempo lane.
+    public static let tempoLaneRows = 3
 
     /// - Parameters:
     ///   - trackCount: tracks in the document.
@@ -66,7 +70,7 @@ public struct Layout: Hashable, Sendable {
     ///   - trackScroll: the first track the user scrolled to; moved as little as needed.
     ///   - tabRows: rows of the tool panel and the tab area (the Pads tab asks for more, to give its pads height).
     public init(width: Int, height: Int, trackCount: Int, currentTrack: Int = 0, trackScroll: Int = 0,
-                tabRows: Int = Layout.toolRows) {
+                tempoLane: Bool = false, tabRows: Int = Layout.toolRows) {
         self.width = width
         self.height = height
         self.trackCount = trackCount
@@ -76,7 +80,10 @@ public struct Layout: Hashable, Sendable {
         bottomBorderRow = height - 2
         status = Rect(x: 0, y: height - 1, width: width, height: 1)
         toolsTitleRow = bottomBorderRow - tabRows - 1
-        let trackTop = 4
+        // The tempo lane (when the document has a tempo map, or the lane is current) sits between the ruler and
+        // the tracks.
+        let laneTop = 4
+        let trackTop = tempoLane ? laneTop + Layout.tempoLaneRows : laneTop
         let area = max(0, toolsTitleRow - trackTop)
         let perTrack = trackCount > 0 ? area / trackCount : Layout.maxRowsPerTrack
         rowsPerTrack = min(max(perTrack, Layout.minRowsPerTrack), Layout.maxRowsPerTrack)
@@ -90,6 +97,8 @@ public struct Layout: Hashable, Sendable {
         names = Rect(x: 1, y: trackTop, width: Layout.nameWidth - 1, height: visible * rowsPerTrack)
         ruler = Rect(x: timelineX, y: 3, width: width - 1 - timelineX, height: 1)
         timeline = Rect(x: timelineX, y: trackTop, width: width - 1 - timelineX, height: visible * rowsPerTrack)
+        self.tempoLane = tempoLane ? Rect(x: timelineX, y: laneTop, width: width - 1 - timelineX, height: Layout.tempoLaneRows)
+            : nil
         let inner = width - 3
         // The panel needs 44 columns for its sections; wider screens give it room to keep them on one row.
         let toolsWidth = inner >= 100 ? min(72, inner * 3 / 5) : 44

@@ -89,7 +89,14 @@ enum SongTab {
             case .region: text = transport.barBeatLabel(s.start) + g.dash + transport.barBeatLabel(s.end)
             // The section playing shows its pass instead: `2/3`.
             case .repeats: text = pass.map { "\($0 + 1)/\(s.repeats)" } ?? "\(g.times)\(s.repeats)"
-            case .bpm: text = Session.bpmText(60 * t.tempo / transport.beat) + (s.tempo == nil ? "" : "*")
+            case .bpm:
+                // A ramp as `90→120`.
+                let bpm = Session.bpmText(60 * t.tempo / transport.beat)
+                if let end = s.tempoEnd, s.tempo != nil {
+                    text = bpm + g.arrow + Session.bpmText(60 * end / transport.beat)
+                } else {
+                    text = bpm + (s.tempo == nil ? "" : "*")
+                }
             case .length: text = Format.seconds(t.duration) + " s"
             }
             out += c == columns.last ? text : Format.pad(text, c.width)

@@ -13,6 +13,7 @@ enum TimelinePane {
         let vp = view.viewport
         drawTitle(session: session, view: view, layout: l, g, into: &canvas)
         drawRuler(session: session, view: view, layout: l, g, into: &canvas)
+        if let lane = l.tempoLane { drawTempoLane(session: session, view: view, lane: lane, layout: l, g, into: &canvas) }
         var columns = ColumnSummary(width: l.timeline.width)
         // While the designer auditions, the current lane shows what is heard, ghosted.
         let audition = DesignerTab.isAuditioning(view)
@@ -219,6 +220,55 @@ enum TimelinePane {
     }
 
     // MARK: Tracks
+
+    /// The tempo lane: per column the tempo there as a bar's height (the lane's rows span the map's slowest to its
+    /// fastest tempo), each point a marker at its column (the one at the cursor selected), and the BPM at the
+    /// cursor beside the name.
+    static func drawTempoLane(session: Session, view: ViewState, lane: Rect, layout l: Layout, _ g: Glyphs,
+                              into canvas: inout Canvas) {
+        let t = session.document.transport
+        let map = t.tempoMap
+        let vp = view.viewport
+        let current = view.tempoLane
+        let atCursor = map.tempo(at: session.cursor, base: t.tempo)
+        let head = Format.pad(Format.fit("\(current ? String(g.currentTrack) : " ")tempo", l.names.width, ellipsis: g.ellipsis),
+                              l.names.width)
+        canvas.put(l.names.x, lane.y, head, current ? .trackNameCurrent : .trackName)
+        canvas.put(l.names.x + 1, lane.y + 1, Format.fit(Session.bpmText(60 * atCursor / t.beat) + " bpm", l.names.width - 1,
+                                                          ellipsis: g.ellipsis), .dim)
+        let tempos = map.points.map(\.tempo) + [t.tempo]
+        let lo = tempos.min() ?? t.tempo, hi = tempos.max() ?? t.tempo
+        let levels = lane.height * 8
+        let pieces = map.pieces(base: t.tempo)
+        pieces.withUnsafeBufferPointer { b in
+            for x in 0..<lane.width {
+                let u = vp.time(atColumn: x) + vp.secondsPerColumn / 2
+                let tau = TempoCurve.tempo(at: u, ps: b.baseAddress!, count: b.count)
+                // The slowest tempo shows a sliver, the fastest the lane's full height.
+                let level = hi > lo ? 1 + Int(((tau - lo) / (hi - lo) * Double(levels - 1)).rounded()) : levels / 2
+                for row in 0..<lane.height {
+                    let fill = min(max(level - (lane.height - 1 - row) * 8, 0), 8)
+                    if fill > 0 { canvas.put(lane.x + x, lane.y + row, String(g.eighths[fill]), .marker) }
+                }
+            }
+        }
+        let half = vp.secondsPerColumn / 2
+        for p in map.points {
+            let x = vp.column(of: p.time)
+            guard x >= 0, x < lane.width else { continue }
+            let selected = current && abs(p.time - session.cursor) <= half
+            canvas.put(lane.x + x, lane.y, String(g.rulerCursor), selected ? .markerSelected : .accent)
+        }
+    }
+
+    /// The tempo point at the cursor (within half a column), if any.
+    static func tempoPointAtCursor(session: Session, view: ViewState) -> TempoMap.Point? {
+        let map = session.document.transport.tempoMap
+        let half = view.viewport.secondsPerColumn / 2
+        let i = map.index(atOrAfter: session.cursor - half)
+        guard i < map.points.count, abs(map.points[i].time - session.cursor) <= half else { return nil }
+        return map.points[i]
+    }
 
     static func drawName(session: Session, track: Int, layout l: Layout, _ g: Glyphs, into canvas: inout Canvas) {
         guard let rows = l.rows(ofTrack: track) else { return }

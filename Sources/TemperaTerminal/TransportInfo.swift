@@ -25,6 +25,9 @@ public struct TransportInfo: Hashable, Sendable {
     /// While the Pads tab is shown: for each slot, what is left of its sound (0...1, from the engine's voices),
     /// the bar its pad draws; empty otherwise.
     public var pads: [Double] = []
+    /// The tempo heard at the playhead while playing (the tempo map's or a ramp's there, a section's own, the
+    /// session's under Link); nil: the document's tempo is what plays.
+    public var heardTempo: Double?
     /// The Ableton Link session followed (`--link`): its peers and tempo; nil when none is followed.
     public var link: LinkStatus?
     /// The backend, clock and JACK transport in force, when other than PulseAudio alone ("jack clock out").

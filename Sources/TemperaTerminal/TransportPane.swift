@@ -16,8 +16,10 @@ enum TransportPane {
         let position = Format.seconds(info.position) + " s"
         // Beats a minute as heard, then the factor on the document's times.
         // Padded so the sliders stay put while the tempo's digits change under a drag.
-        let bpmText = String(Int(t.bpm.rounded()))
-        let tempoText = String(repeating: " ", count: max(0, 3 - bpmText.count)) + bpmText + " bpm \(g.times)\(Format.fixed(t.tempo, 2)) "
+        // While playing, the tempo heard at the playhead (a section's, a ramp's), not the document's.
+        let heard = info.heardTempo ?? t.tempo
+        let bpmText = String(Int((60 * heard / t.beat).rounded()))
+        let tempoText = String(repeating: " ", count: max(0, 3 - bpmText.count)) + bpmText + " bpm \(g.times)\(Format.fixed(heard, 2)) "
         let volumeValue = "\(Int((t.volume * 100).rounded()))% "
         let song = session.document.song
         func loopText(_ compact: Bool) -> String {

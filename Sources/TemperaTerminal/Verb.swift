@@ -29,6 +29,8 @@ public enum Verb: Hashable, Sendable {
     case gridNext
     /// The ruler in bars.beats or in seconds.
     case rulerToggle
+    /// The tempo lane current (or the tracks again): its keys then act on the tempo map's points.
+    case tempoLane
     /// The `:` line pre-filled with `render PATH`.
     case render
     case tool(Tool)
@@ -88,6 +90,7 @@ public enum Verb: Hashable, Sendable {
     public enum SongVerb: String, Hashable, Sendable, CaseIterable {
         case up, down, add, rename, jump, delete, duplicate
         case repeatsUp = "repeats.up", repeatsDown = "repeats.down", tempoUp = "tempo.up", tempoDown = "tempo.down"
+        case tempoUpCoarse = "tempo.up.coarse", tempoDownCoarse = "tempo.down.coarse"
         case moveUp = "move.up", moveDown = "move.down"
     }
 
@@ -138,6 +141,7 @@ public enum Verb: Hashable, Sendable {
             (.clickToggle, "click.toggle", "metronome on / off"),
             (.gridNext, "grid.next", "cursor grid: next steps a beat (off 1 2 3 4 5 6 7 8 12 16)"),
             (.rulerToggle, "ruler.toggle", "ruler in bars.beats / in seconds"),
+            (.tempoLane, "tempo.lane", "the tempo lane: a adds a point at the cursor, S-up/S-down 1 BPM, delete removes"),
             (.render, "render", "render the document to a sound file (on the : line)"),
         ]
         for tool in Tool.allCases {
@@ -196,6 +200,8 @@ public enum Verb: Hashable, Sendable {
             (.repeatsUp, "the section plays once more"), (.repeatsDown, "the section plays once less"),
             (.tempoUp, "the section 1 BPM faster (its own tempo from then on)"),
             (.tempoDown, "the section 1 BPM slower"),
+            (.tempoUpCoarse, "the section 5 BPM faster (a ramp: both ends)"),
+            (.tempoDownCoarse, "the section 5 BPM slower (a ramp: both ends)"),
             (.moveUp, "move the section up the song"), (.moveDown, "move the section down the song"),
             (.delete, "delete the section"), (.duplicate, "a copy of the section right after it"),
             (.jump, "play the song from the section's first pass (the song goes on)"),

@@ -68,6 +68,8 @@ public struct ViewState: Hashable, Sendable {
     public var designer = DesignerState()
     /// The Song tab's cursor: the section (from 0) its keys act on.
     public var songRow = 0
+    /// The tempo lane is current: the timeline's keys act on the tempo map's points.
+    public var tempoLane = false
     /// The velocity the pad keys play at (0.1...1); Shift plays at 1.
     public var padVelocity = 0.8
     /// Hits recorded in the take running, for the Pads tab (0 when none runs).

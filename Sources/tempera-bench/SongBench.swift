@@ -92,6 +92,67 @@ enum SongBench {
             + " and \(hits) pad hits (\(placed) placed in a section)")
     }
 
+    /// Time that bends: the same song with a tempo map of 1,000 points (step, linear and exp in turn) that the
+    /// sections without a tempo follow, every third section ramping over its repeats, and a track at ratio
+    /// sqrt(2). An edit to one region while it plays should cost what it costs without them; the render path
+    /// should not allocate.
+    static func runRamped() {
+        print("== Song with a tempo map of 1,000 points, section ramps and a track at ratio sqrt(2)")
+        var doc = document()
+        let shapes: [TempoMap.Shape] = [.step, .linear, .exp]
+        doc.transport.tempoMap = TempoMap((0..<1_000).map {
+            TempoMap.Point(time: Double($0) * 0.39, tempo: 0.8 + 0.4 * Double($0 % 7) / 6, shape: shapes[$0 % 3])
+        })
+        for j in doc.song.sections.indices {
+            switch j % 3 {
+            case 0: doc.song.sections[j].tempoEnd = 1.3
+            case 1: doc.song.sections[j].tempo = nil
+            default: break
+            }
+        }
+        doc.tracks[3].ratioText = "sqrt(2)"
+        doc.tracks[3].ratio = 2.0.squareRoot()
+        let session = Session(document: doc)
+        let core = time(5) { _ in _ = SongSchedule(document: doc, sampleRate: 48_000) }
+        print(String(format: "  SongSchedule (core) with the map and ramps: %.1f ms", core))
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: nil)
+        engine.start()
+        engine.play()
+        _ = engine.pump(frames: 4_800)
+        let region = doc.song.sections[20]
+        let track = session.document.tracks[1].markers
+        let lo = track.lowerBound(time: region.start + 1)
+        session.selection = [1: Set((lo..<(lo + 10)).map { track[$0].id })]
+        let edit = time(rounds) { k in
+            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
+            engine.update(document: session.document)
+            _ = engine.pump(frames: 256)
+        }
+        print(String(format: "  an edit to 10 markers of one region while the ramped song plays (shift + publish): %.1f ms", edit))
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 256)
+        defer { buffer.deallocate() }
+        var counted = 0, calls = 0
+        for k in 0..<10 {
+            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
+            engine.update(document: session.document)
+            engine.jump(toSection: (k * 7) % 100)
+            tempera_alloc_count_start()
+            for _ in 0..<94 { engine.pump(into: buffer, frames: 256) }
+            counted += tempera_alloc_count_stop()
+            calls += 94
+        }
+        print("  allocations in the render path with the map of 1,000 points, ramps and the ratio track: \(counted) in"
+            + " \(calls) render calls (10 edits and 10 jumps between sections)")
+        // The loop through the map: pass after pass over the whole timeline.
+        _ = try? session.run(.song(on: false))
+        engine.update(document: session.document)
+        tempera_alloc_count_start()
+        for _ in 0..<940 { engine.pump(into: buffer, frames: 256) }
+        let loopCounted = tempera_alloc_count_stop()
+        print("  allocations in the render path playing the loop through the map: \(loopCounted) in 940 render calls")
+    }
+
     /// Median milliseconds of `n` runs.
     static func time(_ n: Int, _ body: (Int) -> Void) -> Double {
         var xs: [Double] = []

@@ -53,7 +53,9 @@ struct RenderCommand: ParsableCommand {
         document.transport.click = click
         let t = document.transport
         let span = t.loopOn ? t.loopEnd - t.loopStart : t.length
-        guard Double(loops) * span / t.tempo * Double(sampleRate) < 0x1p62 else {
+        // The slowest tempo anywhere bounds the play time (a tempo map's points, or the tempo).
+        let slowest = t.tempoMap.points.map(\.tempo).reduce(t.tempo, min)
+        guard Double(loops) * span / slowest * Double(sampleRate) < 0x1p62 else {
             throw fail("\(loops) loops of this document run past the last sample frame")
         }
         let base = (file as NSString).deletingLastPathComponent

@@ -83,6 +83,6 @@ extension CommandLineTests {
     func testControlCharactersInFileStringsAreEscapedOnStderr() throws {
         let doc = try write("song.tempera", "{\"tempera\": 1, \"tracks\": [{\"name\": \"a\", \"mode\\u0085\\u001b[2J\": 1}]}\n")
         try assertScriptFails(document: doc, script: "tempo 2\n",
-                              stderr: "\(doc):1:64: unknown field 'mode\\u{85}\\u{1b}[2J' in a track (known: name, gain, mute, solo, markers)")
+                              stderr: "\(doc):1:64: unknown field 'mode\\u{85}\\u{1b}[2J' in a track (known: name, gain, mute, solo, cycle, ratio, markers)")
     }
 }

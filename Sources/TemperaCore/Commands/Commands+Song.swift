@@ -83,17 +83,24 @@ extension Command {
     struct SectionTempo: CommandBody {
         var section: Int
         var tempo: Double
-        static let spec = CommandSpec("section N tempo", usage: "section N tempo X",
-                                      help: "section N's own tempo (it no longer follows the document's)")
-        static let examples = [SectionTempo(section: 2, tempo: 0.5)]
+        /// A ramp from `tempo` to this over the section's whole duration (DESIGN §18).
+        var end: Double? = nil
+        var shape: TempoMap.Shape = .linear
+        static let spec = CommandSpec("section N tempo", usage: "section N tempo X[..Y] [shape=linear|exp]",
+                                      help: "section N's own tempo (it no longer follows the document's); X..Y ramps over all its repeats")
+        static let examples = [SectionTempo(section: 2, tempo: 0.5), SectionTempo(section: 1, tempo: 0.75, end: 1, shape: .exp)]
         static func parse(_ p: inout LineParser) throws -> SectionTempo {
-            let u = spec.usage
-            let x = try p.sectionTempo(try p.next("X", usage: u))
-            try p.end(usage: u)
-            return SectionTempo(section: p.selector ?? 1, tempo: x)
+            let (x, y, shape) = try p.rampValues(usage: spec.usage) { try $0.sectionTempo($1) }
+            return SectionTempo(section: p.selector ?? 1, tempo: x, end: y, shape: shape)
         }
-        var text: String { "section \(section) tempo \(Command.number(tempo))" }
-        func run(in session: Session) throws -> String? { try session.runSection(section, .tempo(tempo)) }
+        var text: String {
+            "section \(section) tempo \(Command.number(tempo))" + (end.map { "..\(Command.number($0))" } ?? "")
+                + (end != nil && shape != .linear ? " shape=\(shape.rawValue)" : "")
+        }
+        func run(in session: Session) throws -> String? {
+            guard let end else { return try session.runSection(section, .tempo(tempo)) }
+            return try session.runSection(section, .ramp(from: tempo, to: end, bpm: false, shape: shape))
+        }
     }
 
     struct SectionRegion: CommandBody {
@@ -215,6 +222,11 @@ extension Command {
         case .move(let m): return Command(SectionMove(section: n, to: m))
         case .delete: return Command(SectionDelete(section: n))
         case .duplicate: return Command(SectionDuplicate(section: n))
+        case .bpm(let b): return Command(SectionBPM(section: n, bpm: b, end: nil, shape: .linear))
+        case .ramp(let x, let y, let bpm, let shape):
+            return bpm ? Command(SectionBPM(section: n, bpm: x, end: y, shape: shape))
+                : Command(SectionTempo(section: n, tempo: x, end: y, shape: shape))
+        case .meter(let m): return Command(SectionMeter(section: n, meter: m))
         }
     }
     public static func song(on: Bool) -> Command { Command(SongPlay(on: on)) }
@@ -230,5 +242,11 @@ extension Command {
         case delete
         /// A copy right after the section.
         case duplicate
+        /// `section N bpm B`: the section's tempo in beats per minute.
+        case bpm(Double)
+        /// `section N tempo X..Y [shape=S]` (or `bpm X..Y`): a ramp over the section's whole duration (DESIGN §18).
+        case ramp(from: Double, to: Double, bpm: Bool, shape: TempoMap.Shape)
+        /// `section N meter M` (nil: `off`, the document's meter).
+        case meter(Int?)
     }
 }
