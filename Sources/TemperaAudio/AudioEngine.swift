@@ -614,6 +614,13 @@ public final class AudioEngine {
         }
     }
 
+    /// The buffer the output asks of its server, in seconds (nil before it asked): PulseAudio's starts at the
+    /// output latency asked for and doubles after each underrun, up to 160 ms.
+    public var outputBuffer: Double? {
+        let micros = shared.pointee.bufferMicros.load(ordering: .relaxed)
+        return micros > 0 ? Double(micros) / 1e6 : nil
+    }
+
     /// Underruns counted since `start()`.
     public var underruns: Int { shared.pointee.underruns.load(ordering: .relaxed) }
 

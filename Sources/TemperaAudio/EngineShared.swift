@@ -38,6 +38,9 @@ struct EngineShared: ~Copyable {
     let realTime = Atomic<Int>(0)
     /// Output latency in microseconds, as the server reports it.
     let latencyMicros = Atomic<Int>(0)
+    /// The buffer the output asks of its server, in microseconds (0: none asked yet); PulseAudio's grows after an
+    /// underrun.
+    let bufferMicros = Atomic<Int>(0)
     /// Playback is aimed at moments of the clock (playing together): the output keeps its timing fresh.
     let aimed = Atomic<Bool>(false)
     /// Where the whole output sits, in thousandths from -1000 (left only) to 1000 (right only); 0: both sides.

@@ -15,6 +15,9 @@ struct PulseLink: ~Copyable {
     let shared: UnsafeMutablePointer<EngineShared>
     let sampleRate: Double
     let targetLatency: Double
+    /// The buffer asked of the server now, in bytes: `targetLatency` at first, doubled after each underrun up to
+    /// `pulseMaxLatency` (see `pulseUnderflow`).
+    var bufferBytes: UInt32 = 0
     /// 0 connecting, 1 running, 2 failed.
     let phase = Atomic<Int>(0)
     let errorCode = Atomic<Int32>(0)
@@ -63,10 +66,9 @@ func pulseOpenStream(_ l: UnsafeMutablePointer<PulseLink>, _ context: OpaquePoin
     pa_stream_set_write_callback(stream, pulseWrite, raw)
     pa_stream_set_underflow_callback(stream, pulseUnderflow, raw)
     pa_stream_set_started_callback(stream, pulseStarted, raw)
-    let bytesPerFrame = 8.0
-    var attr = pa_buffer_attr(maxlength: UInt32.max,
-                              tlength: UInt32(l.pointee.targetLatency * l.pointee.sampleRate * bytesPerFrame),
-                              prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+    l.pointee.bufferBytes = UInt32(l.pointee.targetLatency * l.pointee.sampleRate * 8)
+    l.pointee.shared.pointee.bufferMicros.store(Int(l.pointee.targetLatency * 1e6), ordering: .relaxed)
+    var attr = pulseBufferAttributes(l.pointee.bufferBytes)
     let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
         | PA_STREAM_INTERPOLATE_TIMING.rawValue)
     if pa_stream_connect_playback(stream, nil, &attr, flags, nil, nil) < 0 {
@@ -153,10 +155,32 @@ func pulseTimingTick(_ api: UnsafeMutablePointer<pa_mainloop_api>?, _ event: Opa
     if let event { pa_context_rttime_restart(ctx, event, pa_rtclock_now() + pulseTimingInterval) }
 }
 
+/// The buffer attributes asked for a buffer of `bytes`: the server picks the request size. Prebuffering is off
+/// (prebuf 0): after an underrun the server does not stop the stream to wait for a full buffer, it plays silence
+/// and drops what then arrives for moments already past, so the music keeps its time (a dropout, never a shift
+/// of everything after it).
+func pulseBufferAttributes(_ bytes: UInt32) -> pa_buffer_attr {
+    pa_buffer_attr(maxlength: UInt32.max, tlength: bytes, prebuf: 0, minreq: UInt32.max, fragsize: UInt32.max)
+}
+
+/// The largest buffer an underrun grows the stream's to, in seconds.
+let pulseMaxLatency = 0.160
+
+/// The server found the stream's buffer empty: counted, and the buffer asked for is doubled, up to
+/// `pulseMaxLatency`, as the server's own sinks raise their watermark after an underrun. A busy machine thus
+/// settles on a buffer it can keep filled; the transport shows the latency in force (measured at each write).
+/// On the mainloop thread, between two writes; libpulse allocates the request, not the render.
 func pulseUnderflow(_ stream: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) {
-    guard let userdata else { return }
+    guard let stream, let userdata else { return }
     let l = userdata.assumingMemoryBound(to: PulseLink.self)
     l.pointee.shared.pointee.underruns.add(1, ordering: .relaxed)
+    let most = UInt32(pulseMaxLatency * l.pointee.sampleRate * 8)
+    guard l.pointee.bufferBytes < most else { return }
+    l.pointee.bufferBytes = min(most, l.pointee.bufferBytes * 2)
+    var attr = pulseBufferAttributes(l.pointee.bufferBytes)
+    if let op = pa_stream_set_buffer_attr(stream, &attr, nil, nil) { pa_operation_unref(op) }
+    l.pointee.shared.pointee.bufferMicros.store(Int(Double(l.pointee.bufferBytes) / 8 / l.pointee.sampleRate * 1e6),
+                                                ordering: .relaxed)
 }
 
 /// Asks for real-time scheduling (SCHED_FIFO 10 of 1...99) for the mainloop thread, which renders: a busy editor or

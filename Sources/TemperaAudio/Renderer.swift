@@ -75,6 +75,9 @@ struct RenderState {
     /// Voices sounding at once before the oldest is stolen.
     var polyphony = 64
     var master: Float = 0
+    /// The master limiter's gain (1: not limiting), and how much of the way back to 1 it goes each frame.
+    var limiterGain: Float = 1
+    var limiterRelease: Float = 0
     /// A voice sounded at the start of this block or started in it.
     var anyVoiceSounded = false
     var order: UInt64 = 0
@@ -119,6 +122,7 @@ struct RenderState {
                                      cycleM: cycleM, cycleI: cycleI,
                                      due: .make(capacity: dueCapacity), incoming: .make(capacity: incomingCapacity),
                                      midi: .make(), clockIn: .make()))
+        p.pointee.limiterRelease = Float(1 - exp(-1 / (limiterReleaseSeconds * rate)))
         return p
     }
 
@@ -979,16 +983,37 @@ struct RenderState {
         let pan = Float(shared.pointee.outputPan.load(ordering: .relaxed)) / 1000
         let left: Float = pan > 0 ? 1 - pan : 1, right: Float = pan < 0 ? 1 + pan : 1
         var finite = true
+        var g = limiterGain
+        let release = limiterRelease, limit = Self.limit
         for i in 0..<count {
             m += (target - m) * k
             // Land exactly on the target, so a settled gain is the same number as the offline render's.
             if abs(target - m) <= 1e-4 { m = target }
-            let l = Self.softClip(out[2 * i] * m), r = Self.softClip(out[2 * i + 1] * m)
+            var l = out[2 * i] * m, r = out[2 * i + 1] * m
+            // The limiter: a frame that would pass `limit` takes the gain that puts it there at once (both sides
+            // alike, so the image stays), and the gain returns to 1 over `limiterReleaseSeconds`. Below the limit,
+            // with the gain back at 1, the mix passes untouched, bit for bit.
+            if g < 1 {
+                g += (1 - g) * release
+                // Back to exactly 1 once within a hundredth of a dB (nearer, a Float step no longer moves it):
+                // then the mix passes untouched again.
+                if g >= 0.999 { g = 1 }
+            }
+            let peak = max(abs(l), abs(r)) * g
+            if peak > limit { g *= limit / peak }
+            if g < 1 {
+                // Rounding may leave a limited frame a step past the limit: held to it.
+                l = max(-limit, min(limit, l * g))
+                r = max(-limit, min(limit, r * g))
+            }
+            l = Self.softClip(l)
+            r = Self.softClip(r)
             finite = finite && l.isFinite && r.isFinite
             out[2 * i] = l * left
             out[2 * i + 1] = r * right
         }
         master = m
+        limiterGain = g.isFinite ? g : 1
         // The last guard: a block that is not all numbers (a NaN from anywhere in the mix) goes out as silence,
         // never as the full-scale burst a NaN becomes in the converter. Counted, for the output to report.
         if !finite {
@@ -999,6 +1024,12 @@ struct RenderState {
 
     /// Where the master's soft clip starts: below it the mix passes untouched.
     static let clipKnee: Float = 0.8
+
+    /// The master limiter's ceiling, the soft clip's knee (-1.94 dBFS): the limiter keeps the mix at or below
+    /// it, so the soft clip is never reached and the master never clips (it stays as the last guard).
+    static let limit: Float = clipKnee
+    /// How long the limiter's gain takes to come back (its time constant), in seconds.
+    static let limiterReleaseSeconds = 0.080
 
     /// A safety on the master bus: transparent up to the knee, then a tanh curve that approaches full scale
     /// without ever reaching it, so coinciding hits round off instead of clipping hard in the converter.

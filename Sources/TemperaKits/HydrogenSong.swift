@@ -6,7 +6,8 @@ import TemperaCore
 /// Each distinct column of Hydrogen's pattern sequence (the patterns that play together) becomes a region of the
 /// timeline, laid out one after another in order of first use; the sequence becomes the song, one section per run
 /// of equal columns (A A B A: sections A×2, B, A over two regions). Instruments that have notes become slots (the
-/// song's kit's layers, gain, pan and mute group) and tracks, in the kit's order. A note at tick p of its pattern
+/// song's kit's layers, gain, pan and mute group) and tracks, in the kit's order; their levels are Hydrogen's (the
+/// instrument's volume and gain, its pan through the song's pan law, the song's volume as the master). A note at tick p of its pattern
 /// sounds at `p · 60 / (bpm · 48)` seconds into its region (48 ticks a beat, as Hydrogen counts), moved by its
 /// lead/lag (Hydrogen's ±5 ticks), with its velocity as amplitude; a note off is a `-`. The document's beat is one
 /// Hydrogen beat, so its BPM is the song's. What cannot be carried is returned, one line each.
@@ -156,17 +157,48 @@ public enum HydrogenSong {
         }
         guard !used.isEmpty else { throw KitError("song: \(path) has no notes to import") }
 
+        // Levels as Hydrogen mixes them: each side of an instrument is velocity × layer gain × gain × volume ×
+        // the pan law's side × the song's volume. Pan and instrument level become the slot's gain and pan
+        // (exactly, through tempera's own law); the song's volume is the master.
+        var law = HydrogenPanLaw.standard
+        if let name = root.text("pan_law_type"), !name.isEmpty {
+            if let known = HydrogenPanLaw(rawValue: name) {
+                law = known
+            } else {
+                warnings.append("pan law \(name) is unknown: pans follow Hydrogen's default (RATIO_STRAIGHT_POLYGONAL)")
+            }
+        }
+        let kNorm = root.number("pan_law_k_norm").flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 1.33333
+        let songVolume = max(0, min(root.number("volume") ?? 1, 16))
+        // The kit's main component volume (one component: all of it; several differing are not carried).
+        let components = root.element("componentList")?.elements(named: "drumkitComponent") ?? []
+        let componentVolumes = Set(components.map { $0.number("volume") ?? 1 })
+        var componentVolume = 1.0
+        if componentVolumes.count == 1 {
+            componentVolume = max(0, min(componentVolumes.first!, 16))
+        } else if componentVolumes.count > 1 {
+            warnings.append("the kit's components have different volumes: they are not carried")
+        }
+        // tempera's master goes to 1: a song louder than that carries the rest in its slots' gains.
+        let master = min(songVolume, 1)
+        let carried = (songVolume > 1 ? songVolume : 1) * componentVolume
+
         var slots = Array(repeating: ClipSlot(), count: ClipSlot.count)
         var tracks: [Track] = []
         for (k, u) in used.enumerated() {
             slots[k] = u.instrument.slot
+            let sides = law.gains(u.instrument.pan, k: kNorm)
+            let level = u.instrument.gain * carried
+            let (gain, pan) = HydrogenPanLaw.slot(left: level * sides.left, right: level * sides.right)
+            slots[k].gain = min(gain, 16)
+            slots[k].pan = min(max(pan, -1), 1)
             let hits = byInstrument[u.id]!.sorted { $0.time < $1.time }
             tracks.append(Track(name: u.instrument.name, markers: MarkerList(hits.enumerated().map { i, h in
                 Marker(id: MarkerID(i), time: h.time, amp: h.amp, content: h.off ? .rest : .clip(k + 1))
             })))
         }
         var doc = Document(tracks: tracks, slots: slots)
-        doc.transport = Transport(tempo: 1, volume: 0.8, loopStart: 0, loopEnd: cursor, loopOn: true, length: cursor)
+        doc.transport = Transport(tempo: 1, volume: master, loopStart: 0, loopEnd: cursor, loopOn: true, length: cursor)
         doc.transport.beat = 60 / bpm
         let firstSize = patterns[columns.first { !$0.isEmpty }?.first ?? ""]?.size ?? 192
         let beats = firstSize / ticksPerBeat

@@ -152,7 +152,10 @@ struct PlayCommand: ParsableCommand {
     static func reportTrouble(_ engine: AudioEngine) {
         let underruns = engine.underruns, silenced = engine.silencedBlocks
         // Always "underruns", as the transport shows it, so one pattern finds the line.
-        if underruns > 0 { warn("\(underruns) underruns") }
+        if underruns > 0 {
+            let buffer = engine.outputBuffer.map { String(format: "; the output's buffer is now %.0f ms", $0 * 1000) } ?? ""
+            warn("\(underruns) underruns" + buffer)
+        }
         if silenced > 0 { warn("\(silenced) block\(silenced == 1 ? "" : "s") silenced (the mix was not a number)") }
     }
 }

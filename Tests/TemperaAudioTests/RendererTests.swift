@@ -142,19 +142,34 @@ final class RendererTests: XCTestCase {
         XCTAssertLessThan(out.map(abs).max()!, 1)
     }
 
-    func testTheMasterRoundsOffPeaksInsteadOfClipping() throws {
+    func testTheMasterLimitsPeaksInsteadOfClipping() throws {
         let dc = try Fixture.wav(Fixture.block(frames: 4_800, level: 0.5), in: dir, name: "dc.wav")
         let doc = Fixture.document(tracks: [[(0, .clip(1))], [(0, .clip(1))], [(0, .clip(1))], [(0.05, .clip(1))]],
                                    slots: [ClipSlot(file: dc)])
         let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
-        // Below the knee the mix is untouched: three voices 2 frames into their attack.
+        // Below the limit the mix is untouched: three voices 2 frames into their attack.
         XCTAssertEqual(out[2 * 1], 1.5 * 2 / 48, accuracy: 1e-6)
-        // 1.5 and 2.0 come out below full scale, louder still sounding louder.
-        let three = out[2 * 1_000], four = out[2 * 3_000]
-        XCTAssertEqual(three, 0.8 + 0.2 * tanhf(0.7 / 0.2), accuracy: 1e-6)
-        XCTAssertLessThan(three, 1)
-        XCTAssertLessThan(four, 1)
-        XCTAssertGreaterThan(four, three)
+        // 1.5 and 2.0 come out at the limit (the soft clip's knee), never past it: the soft clip is not reached.
+        XCTAssertEqual(out[2 * 1_000], RenderState.limit, accuracy: 1e-6)
+        XCTAssertEqual(out[2 * 3_000], RenderState.limit, accuracy: 1e-6)
+        XCTAssertLessThanOrEqual(out.map(abs).max()!, RenderState.clipKnee)
+        // The frame the mix first passes the limit (the attack reaches 0.8 a third of the way up) is limited at once.
+        let first = (0..<48).first { 1.5 * Float($0) / 48 > RenderState.limit }!
+        XCTAssertEqual(out[2 * first], RenderState.limit, accuracy: 1e-6)
+    }
+
+    func testTheLimitersGainComesBackAfterAPeak() throws {
+        // A loud burst (four voices, 2.0) for 10 ms, then one voice of 0.5 from 100 ms: by then the gain is back to
+        // within 30% of 1 (80 ms time constant); 850 ms later it is back at 1 and the voice untouched.
+        let burst = try Fixture.wav(Fixture.block(frames: 480, level: 0.5), in: dir, name: "burst.wav")
+        let long = try Fixture.wav(Fixture.block(frames: 48_000, level: 0.5), in: dir, name: "long.wav")
+        let doc = Fixture.document(tracks: [[(0, .clip(1))], [(0, .clip(1))], [(0, .clip(1))], [(0, .clip(1))],
+                                            [(0.1, .clip(2))]], slots: [ClipSlot(file: burst), ClipSlot(file: long)])
+        let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        XCTAssertEqual(out[2 * 200], RenderState.limit, accuracy: 1e-6)
+        XCTAssertLessThan(out[2 * 4_900], 0.5)
+        XCTAssertGreaterThan(out[2 * 4_900], 0.5 * 0.7)
+        XCTAssertEqual(out[2 * 45_600], 0.5)
     }
 
     func testAMidiNoteSlotPlaysItsPitchedSample() throws {

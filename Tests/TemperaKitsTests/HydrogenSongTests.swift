@@ -63,8 +63,50 @@ final class HydrogenSongTests: XCTestCase {
         // Lead/lag: -0.5 moves a note 2.5 ticks earlier.
         XCTAssertEqual(doc.tracks[1].markers.map(\.time), [(48 - 2.5) * tick, 2 + 24 * tick])
         XCTAssertEqual(doc.tracks[1].markers.map(\.amp)[1], 0.25)
-        XCTAssertEqual(doc.slots[1], ClipSlot(name: "I1", file: "/samples/i1.wav", pan: -0.5, choke: 1))
+        // Pan -0.5 through Hydrogen's default law: left 1, right 0.5, written as tempera's gain and pan.
+        XCTAssertEqual(doc.slots[1].file, "/samples/i1.wav")
+        XCTAssertEqual(doc.slots[1].choke, 1)
+        let sides = Pan.gains(doc.slots[1].pan)
+        XCTAssertEqual(sides.left * doc.slots[1].gain, 1, accuracy: 1e-12)
+        XCTAssertEqual(sides.right * doc.slots[1].gain, 0.5, accuracy: 1e-12)
+        XCTAssertEqual(doc.slots[0].gain, 1)
+        XCTAssertEqual(doc.slots[0].pan, 0)
+        XCTAssertEqual(doc.transport.volume, 1, "no <volume>: Hydrogen's unity")
         XCTAssertEqual(warnings, ["1 notes with a probability below 1 play every time"])
+    }
+
+    func testTheSongsVolumeIsTheMasterAndEachPanLawGivesHydrogensSides() throws {
+        // Hydrogen's sides at pan 0.3 for every law (its sampler's formulas; right is the law at -p).
+        let p = 0.3
+        let expected: [HydrogenPanLaw: (Double, Double)] = [
+            .ratioStraightPolygonal: (0.7, 1), .linearStraightPolygonal: (0.7 / 1.3, 1),
+            .linearConstSum: (0.35, 0.65), .polarConstPower: (cos(0.325 * .pi), cos(0.175 * .pi)),
+            .quadraticConstPower: ((0.35).squareRoot(), (0.65).squareRoot()),
+        ]
+        for (law, (l, r)) in expected {
+            XCTAssertEqual(law.gains(p).left, l, accuracy: 1e-12, law.rawValue)
+            XCTAssertEqual(law.gains(p).right, r, accuracy: 1e-12, law.rawValue)
+        }
+        for law in HydrogenPanLaw.allCases {
+            // Every law is a law: the centre even, the sides mirrored.
+            XCTAssertEqual(law.gains(0).left, law.gains(0).right, accuracy: 1e-12, law.rawValue)
+            XCTAssertEqual(law.gains(0.4).left, law.gains(-0.4).right, accuracy: 1e-12, law.rawValue)
+            // The slot written for a law's sides sounds those sides through tempera's law.
+            let sides = law.gains(-0.7)
+            let (gain, pan) = HydrogenPanLaw.slot(left: 0.9 * sides.left, right: 0.9 * sides.right)
+            XCTAssertEqual(Pan.gains(pan).left * gain, 0.9 * sides.left, accuracy: 1e-12, law.rawValue)
+            XCTAssertEqual(Pan.gains(pan).right * gain, 0.9 * sides.right, accuracy: 1e-12, law.rawValue)
+        }
+        var text = try String(contentsOfFile: try write(), encoding: .utf8)
+        text = text.replacingOccurrences(of: "<bpm>120</bpm>", with: "<bpm>120</bpm><volume>0.64</volume><pan_law_type>LINEAR_CONST_SUM</pan_law_type>")
+        try text.write(toFile: dir + "/v.h2song", atomically: true, encoding: .utf8)
+        let (doc, _) = try HydrogenSong.document(path: dir + "/v.h2song", kits: HydrogenKits(roots: []))
+        XCTAssertEqual(doc.transport.volume, 0.64)
+        // LINEAR_CONST_SUM at -0.5: left 0.75, right 0.25; at the centre 0.5 a side.
+        XCTAssertEqual(Pan.gains(doc.slots[1].pan).left * doc.slots[1].gain, 0.75, accuracy: 1e-12)
+        XCTAssertEqual(Pan.gains(doc.slots[1].pan).right * doc.slots[1].gain, 0.25, accuracy: 1e-12)
+        XCTAssertEqual(doc.slots[0].gain, 0.5, accuracy: 1e-12)
+        XCTAssertEqual(doc.slots[0].pan, 0)
     }
 
     func testWhatCannotBeCarriedIsOneLineEach() throws {

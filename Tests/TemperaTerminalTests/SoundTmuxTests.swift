@@ -46,4 +46,29 @@ final class SoundTmuxTests: XCTestCase {
             XCTAssertEqual(Double(starts[2] - starts[0]), 60_000, accuracy: 480)
         }
     }
+
+    func testTheDesignersKeysSayWhichWayTheyRotateEuclidAsksForKAndNPairsNearest() throws {
+        let path = editor.dir + "/doc.json"
+        try DocumentFile.save(try editor.clickDocument(at: [0, 0.5], loop: 1), to: path)
+        // Wide enough for the designer's whole hints line.
+        editor.launch([path], width: 240, height: 50)
+        XCTAssertTrue(waitFor("latency"), session.screen())
+        session.keys([":"])
+        session.type("temper span=2 top=12:0,3,6,9 bottom=16:all s=0")
+        session.keys(["Enter"])
+        XCTAssertTrue(waitFor("temperament:"), session.screen())
+        // The designer, the top row: its hints name both rotations.
+        session.keys(["F4", "Down"])
+        XCTAssertTrue(waitFor("r rotate-left  y rotate-right"), session.screen())
+        // e asks for k on the line: Backspace 7 Enter is E(7,12).
+        session.keys(["e"])
+        XCTAssertTrue(waitFor("temper span=2 top=12:euclid(4) bottom=16:all s=0"), session.screen())
+        session.keys(["BSpace", "7", "Enter"])
+        XCTAssertTrue(waitFor("temperament: 7 beats"), session.screen())
+        // The map row: n pairs each top beat with its nearest sixteenth.
+        session.keys(["Down", "Down"])
+        XCTAssertTrue(waitFor("n nearest"), session.screen())
+        session.keys(["n"])
+        XCTAssertTrue(waitFor("map: each top beat to its nearest bottom beat (0-0,"), session.screen())
+    }
 }
