@@ -163,4 +163,27 @@ final class JackMidiTests: XCTestCase {
         }
         XCTAssertEqual(hits[0].velocity, 64.0 / 127)
     }
+
+    /// Through a tempo ramp (1.37 to 0.8, linear over the loop): every note-on is still on its audio onset's frame.
+    func testAcrossATempoRampEveryNoteOnIsOnItsAudioOnsetsFrame() throws {
+        var doc = try midiDocument()
+        doc.transport.tempoMap = TempoMap([TempoMap.Point(time: 0, tempo: 1.37, shape: .linear),
+                                           TempoMap.Point(time: 0.5, tempo: 0.8)])
+        let server = try startServer()
+        let client = try server.startClient()
+        let engine = AudioEngine(output: .jack)
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertNotNil(client.waitReady())
+        engine.play(loops: 2)
+        XCTAssertTrue(waitFor(20) { engine.isFinished })
+        usleep(100_000)
+        engine.stop()
+        let rec = try client.finish()
+        let heard = Onsets.soundStarts(rec.stereo).map(rec.frame)
+        let sounding = rec.noteOns.filter { !($0.channel == 10 && $0.note == 38) }.map(\.frame)
+        XCTAssertEqual(sounding.count, 14, "7 onsets of slots with a file, two passes")
+        XCTAssertEqual(sounding, heard, "0 frames between each note-on and its sound")
+    }
 }
