@@ -5,35 +5,8 @@ import TemperaTestSupport
 import XCTest
 
 /// MIDI clock through a private JACK server: what tempera sends (`--clock out`), recorded with frame times.
-final class JackClockTests: XCTestCase {
-    var dir = ""
-    var servers: [JackTestServer] = []
-
-    override func setUp() { dir = TestPaths.temporaryDirectory("jack-clock") }
-
-    override func tearDown() {
-        for s in servers { s.stop() }
-        try? FileManager.default.removeItem(atPath: dir)
-        for s in servers { try? FileManager.default.removeItem(atPath: s.dir) }
-    }
-
-    func startServer() throws -> JackTestServer {
-        let s = try JackTestServer()
-        servers.append(s)
-        s.use()
-        return s
-    }
-
-    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
-
-    func isRunning(_ e: AudioEngine) -> Bool { if case .running = e.status { return true } else { return false } }
+final class JackClockTests: JackTestCase {
+    override var directoryName: String { "jack-clock" }
 
     /// A loop of 2 s at `bpm` (beat 0.5 s) with a click sample at 0: its onset marks where the music starts.
     func anchoredLoop(bpm: Double) throws -> Document {

@@ -5,35 +5,8 @@ import TemperaTestSupport
 import XCTest
 
 /// MIDI through a private JACK server: what `midi_out` sends, recorded with its frame times beside the audio.
-final class JackMidiTests: XCTestCase {
-    var dir = ""
-    var servers: [JackTestServer] = []
-
-    override func setUp() { dir = TestPaths.temporaryDirectory("jack-midi") }
-
-    override func tearDown() {
-        for s in servers { s.stop() }
-        try? FileManager.default.removeItem(atPath: dir)
-        for s in servers { try? FileManager.default.removeItem(atPath: s.dir) }
-    }
-
-    func startServer() throws -> JackTestServer {
-        let s = try JackTestServer()
-        servers.append(s)
-        s.use()
-        return s
-    }
-
-    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
-
-    func isRunning(_ e: AudioEngine) -> Bool { if case .running = e.status { return true } else { return false } }
+final class JackMidiTests: JackTestCase {
+    override var directoryName: String { "jack-midi" }
 
     /// Three slots sending MIDI: a kick (a 200-frame block; channel 10, its GM note 36), a tone on channel 2 as
     /// note 40, and a snare that only sends (no file: silent here; channel 10, note 38); markers of several

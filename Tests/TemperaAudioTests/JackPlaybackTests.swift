@@ -6,35 +6,8 @@ import XCTest
 
 /// Playback through a private JACK server (the dummy backend), checked against what a test client recorded
 /// from tempera's ports, frame by frame.
-final class JackPlaybackTests: XCTestCase {
-    var dir = ""
-    var servers: [JackTestServer] = []
-
-    override func setUp() { dir = TestPaths.temporaryDirectory("jack-play") }
-
-    override func tearDown() {
-        for s in servers { s.stop() }
-        try? FileManager.default.removeItem(atPath: dir)
-        for s in servers { try? FileManager.default.removeItem(atPath: s.dir) }
-    }
-
-    func startServer() throws -> JackTestServer {
-        let s = try JackTestServer()
-        servers.append(s)
-        s.use()
-        return s
-    }
-
-    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
-
-    func isRunning(_ e: AudioEngine) -> Bool { if case .running = e.status { return true } else { return false } }
+final class JackPlaybackTests: JackTestCase {
+    override var directoryName: String { "jack-play" }
 
     /// Clicks on irregular times on two tracks (one a `?`), tempo 1.37, as the PulseAudio tests play them.
     func clickDocument() throws -> Document {

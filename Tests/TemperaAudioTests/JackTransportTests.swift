@@ -6,35 +6,8 @@ import XCTest
 
 /// JACK transport through a private server: tempera following a test client's transport, and leading it as
 /// timebase master while the client reads bar, beat and tick.
-final class JackTransportTests: XCTestCase {
-    var dir = ""
-    var servers: [JackTestServer] = []
-
-    override func setUp() { dir = TestPaths.temporaryDirectory("jack-transport") }
-
-    override func tearDown() {
-        for s in servers { s.stop() }
-        try? FileManager.default.removeItem(atPath: dir)
-        for s in servers { try? FileManager.default.removeItem(atPath: s.dir) }
-    }
-
-    func startServer() throws -> JackTestServer {
-        let s = try JackTestServer()
-        servers.append(s)
-        s.use()
-        return s
-    }
-
-    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
-
-    func isRunning(_ e: AudioEngine) -> Bool { if case .running = e.status { return true } else { return false } }
+final class JackTransportTests: JackTestCase {
+    override var directoryName: String { "jack-transport" }
 
     /// Four beats on a loop of 2 s at `bpm` (beat 0.5 s, meter 4), a 200-frame click on each.
     func beats(bpm: Double) throws -> Document {
