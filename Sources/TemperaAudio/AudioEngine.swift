@@ -338,10 +338,15 @@ public final class AudioEngine {
             // The tempo map too: the document plays at the session's one tempo (the map stays in the document).
             document.transport.tempoMap = TempoMap()
         }
-        if followsClock, let tempo = clockTempoPublished {
-            // The clock has one tempo: every section plays at it.
-            document.transport.tempo = tempo
-            for i in document.song.sections.indices { document.song.sections[i].tempo = nil }
+        if followsClock {
+            // The clock has one tempo: every section plays at it (the document's until a clock is heard), their
+            // own tempos and ramps and the tempo map set aside, as under Link (the document keeps them).
+            if let tempo = clockTempoPublished { document.transport.tempo = tempo }
+            for i in document.song.sections.indices {
+                document.song.sections[i].tempo = nil
+                document.song.sections[i].tempoEnd = nil
+            }
+            document.transport.tempoMap = TempoMap()
         }
         let snap = PublishedSnapshot(seq: seq, document: document, sampleRate: sampleRate, samples: samples,
                                      playback: compiler.playback(for: document), clickSound: clickSound,
