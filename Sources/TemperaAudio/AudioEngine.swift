@@ -54,7 +54,8 @@ public final class AudioEngine {
 
     /// MIDI clock in (`--clock in`): the tempo and phase follow the clock arriving on the MIDI input (filtered:
     /// a line through its last clocks), Start, Stop and Continue start, stop and continue playing. The song plays
-    /// every section at the clock's tempo. Set it before `start`.
+    /// every section at the clock's tempo, their own tempos and ramps and the tempo map set aside (as under Link).
+    /// Set it before `start`.
     public var followsClock: Bool {
         get { renderState.pointee.clockIn.on }
         set { if !rendering { renderState.pointee.clockIn.on = newValue } }
