@@ -58,7 +58,8 @@ public struct PlayheadClock: Equatable, Sendable {
     }
 
     /// The music heard at `nanos` (on `MonotonicClock`): what was rendered, minus the latency, run on since the
-    /// stamp. Just after playing started this is before `playStart` (the listener still hears what came before):
+    /// stamp at the stamp's tempo: exact where the tempo holds; where it bends (a tempo map, a ramp) use
+    /// `heard(atNanos:loop:song:)`, which reads the clock's inverse. Just after playing started this is before `playStart` (the listener still hears what came before):
     /// nothing is clamped, so a hit there wraps to the region's end (`timeline`). Stopped, the music stands where
     /// it stopped.
     public func heard(atNanos t: UInt64) -> Double {
