@@ -217,4 +217,67 @@ final class JackClockTests: JackTestCase {
         }
         XCTAssertEqual(checked, 11)
     }
+
+    /// Following a clock at 132 BPM (±2 ms of jitter) through a song whose sections have their own tempos (A at
+    /// x1.5, B ramping x0.6 to x1.2) and a document with a tempo map: the clock rules, as a Link session does.
+    /// Every section plays at the clock's one tempo, and every beat of every section lands within 1 ms of the
+    /// sender's from the third on, once each, across the sections' boundaries.
+    func testClockInPlaysEverySectionOfASongAtTheClocksTempo() throws {
+        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
+        var slots = [ClipSlot(name: "beat", file: a)]
+        while slots.count < 16 { slots.append(ClipSlot()) }
+        var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
+        t.beat = 0.5
+        t.tempoMap = TempoMap([TempoMap.Point(time: 0, tempo: 0.7, shape: .linear), TempoMap.Point(time: 2, tempo: 1.3)])
+        var doc = Document(tracks: [Track(name: "t1", markers: MarkerList((0..<4).map {
+            Marker(id: MarkerID($0), time: Double($0) * 0.5, amp: 1, content: .clip(1))
+        }))], slots: slots, transport: t)
+        var b = Song.Section(name: "B", start: 1, end: 2, repeats: 1, tempo: 0.6)
+        b.tempoEnd = 1.2
+        // A twice, then B: six beats a song pass, the song looping.
+        doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 1, repeats: 2, tempo: 1.5), b], on: true, loop: true)
+
+        var seed: UInt64 = 0xbea7
+        func jitter() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % 193) - 96
+        }
+        let beats = 14
+        let tick = 60.0 / 132 / 24 * 48_000
+        var sends: [(frame: Int, bytes: [UInt8])] = [(0, [0xFA])]
+        for n in 0..<(24 * beats) { sends.append((max(0, Int((Double(n) * tick).rounded()) + (n == 0 ? 0 : jitter())), [0xF8])) }
+        sends.append((Int(Double(24 * beats) * tick), [0xFC]))
+
+        let server = try startServer()
+        let rec = try server.startClient()
+        let engine = AudioEngine(output: .jack)
+        engine.followsClock = true
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertNotNil(rec.waitReady())
+        let sender = try server.startClient(name: "clock", send: sends, onlySend: true, lead: 9_600)
+        XCTAssertNotNil(sender.waitReady())
+        var sections = Set<Int>()
+        XCTAssertTrue(waitFor(20) {
+            _ = engine.isPlaying
+            if let s = engine.songPosition, engine.isPlaying { sections.insert(s.section) }
+            return engine.clockTempo != nil && !engine.isPlaying && engine.renderedFrames > 48_000 * 6
+        })
+        XCTAssertEqual(sections, [0, 1], "both sections played")
+        XCTAssertEqual(try XCTUnwrap(engine.clockTempo), 132, accuracy: 0.3)
+        usleep(100_000)
+        engine.stop()
+        let sent = try sender.finish().sent
+        let recording = try rec.finish()
+        XCTAssertEqual(sent.count, sends.count)
+        let heard = Onsets.soundStarts(recording.stereo).map(recording.frame)
+        func beatFrame(_ k: Int) -> Double { Double(sent[0]) + Double(24 * k) * tick }
+        for k in 2..<beats {
+            let want = beatFrame(k)
+            let near = heard.filter { abs(Double($0) - want) < tick * 12 }
+            XCTAssertEqual(near.count, 1, "beat \(k) sounds once")
+            if let f = near.first { XCTAssertEqual(Double(f), want, accuracy: 48, "beat \(k) within 1 ms of the sender's") }
+        }
+    }
 }
