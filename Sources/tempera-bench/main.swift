@@ -1,13 +1,8 @@
-// Benchmarks: run with `swift run -c release tempera-bench`. Each section prints its figures. With section names
-// (core, file, audio, song, terminal, jack) only those run.
-let asked = Set(CommandLine.arguments.dropFirst().map { $0.lowercased() })
-func wanted(_ name: String) -> Bool { asked.isEmpty || asked.contains(name) }
-if wanted("core") { CoreBench.run() }
-if wanted("file") { FileBench.run() }
-if wanted("audio") { AudioBench.run() }
-if wanted("song") {
-    SongBench.run()
-    SongBench.runRamped()
-}
-if wanted("terminal") { TerminalBench.run() }
-if wanted("jack") { JackBench.run() }
+// Benchmarks: run with `swift run -c release tempera-bench [SECTION...]`, sections `core`, `files`, `audio`,
+// `song`, `ramped`, `terminal`, `jack` (all of them when none is named). Each section prints its figures.
+let sections: [(String, () -> Void)] = [
+    ("core", CoreBench.run), ("files", FileBench.run), ("audio", AudioBench.run), ("song", SongBench.run),
+    ("ramped", SongBench.runRamped), ("terminal", TerminalBench.run), ("jack", JackBench.run),
+]
+let asked = Set(CommandLine.arguments.dropFirst())
+for (name, run) in sections where asked.isEmpty || asked.contains(name) { run() }
