@@ -4,11 +4,18 @@ import TemperaCore
 import TemperaTestSupport
 import XCTest
 
-/// A raw TCP client: writes lines, reads what the host sends (blocking, with a deadline).
+/// A raw TCP client: writes lines, reads what the host sends (blocking, with a deadline), as the protocol
+/// says: it joins lines the host cut into pieces and acknowledges what it has read.
 final class RawClient {
     let fd: Int32
     private var buffer: [UInt8] = []
     private var scanned = 0
+    private var joining: [UInt8]?
+    private var consumed = 0
+    private var said = 0
+    /// Physical lines read (pieces counted one by one), and the longest (its newline counted).
+    private(set) var physicalLines = 0
+    private(set) var longestPhysicalLine = 0
 
     init(port: Int) throws {
         fd = try Sockets.connect(host: "127.0.0.1", port: port)
@@ -30,11 +37,29 @@ final class RawClient {
         return true
     }
 
-    /// The next line, or nil at the end of the connection or past `seconds`.
+    /// The next line (pieces joined), or nil at the end of the connection or past `seconds`.
     func line(within seconds: Double = 5) -> String? {
         let end = monotonicSeconds() + seconds
         while true {
-            if let nl = buffer[scanned...].firstIndex(of: 0x0A) {
+            if let nl = LineConnection.newline(in: buffer, from: scanned) {
+                let first = buffer.first
+                physicalLines += 1
+                longestPhysicalLine = max(longestPhysicalLine, nl + 1)
+                consumed += nl + 1
+                if consumed - said >= Wire.acknowledgeEvery {
+                    said = consumed
+                    send(Wire.got(consumed) + "\n")
+                }
+                if first == UInt8(ascii: "+") || first == UInt8(ascii: "=") {
+                    joining = (joining ?? []) + buffer[1..<nl]
+                    buffer.removeFirst(nl + 1)
+                    scanned = 0
+                    if first == UInt8(ascii: "=") {
+                        defer { joining = nil }
+                        return String(decoding: joining!, as: UTF8.self)
+                    }
+                    continue
+                }
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeFirst(nl + 1)
                 scanned = 0
@@ -318,9 +343,11 @@ final class HostileNetTests: XCTestCase {
         XCTAssertEqual(shared.session.document.tracks[0].markers.count, 100_001)
     }
 
-    /// The pings cross the same stream as the 100,000-marker changes they follow, so the worst one waits for
-    /// a change of several megabytes to be sent and read: within a second here, and the figure is printed.
-    func testPingsAreAnsweredWithinASecondWhileTheDocumentWorks() throws {
+    /// The pings cross the same stream as the 100,000-marker changes (megabytes each) they follow, but a pong
+    /// goes ahead of what waits, the changes go out cut into 64 KiB pieces and at most a window of 1 MiB beyond
+    /// what the participant has read: every ping of two seconds of heavy commands is answered within 100 ms (the
+    /// worst is printed), and the changes still arrive whole.
+    func testPingsAreAnsweredWithin100msWhileTheDocumentWorks() throws {
         let h = try host()
         defer { h.stop() }
         let busy = Participant(host: "127.0.0.1", port: h.port, name: "busy")
@@ -349,8 +376,19 @@ final class HostileNetTests: XCTestCase {
         print(String(format: "pings during shared commands: %d answered, worst %.1f ms (document still busy: %@)",
                      answered, worst * 1000, stillBusy ? "yes" : "no"))
         XCTAssertGreaterThan(answered, 20)
-        XCTAssertLessThan(worst, 1.0)
+        XCTAssertLessThan(worst, 0.1)
         XCTAssertTrue(waitUntil(120) { busy.sync { $0.unanswered.isEmpty } })
+        // The pinger read every change whole, in order, though they came cut and with pongs between the pieces.
+        let finalSeq = h.seq
+        var seen: [Int] = []
+        while seen.last != finalSeq, let l = pinger.line(within: 20) {
+            guard l.hasPrefix("{\"delta\":") else { continue }
+            let m = try JSONMessage.parse(Array(l.utf8))
+            _ = try DocumentDelta(decoding: XCTUnwrap(m["change"]))
+            seen.append(try XCTUnwrap(m["delta"]?.int))
+        }
+        XCTAssertEqual(seen, Array(1...finalSeq))
+        XCTAssertGreaterThan(pinger.physicalLines, 100, "the changes came in pieces")
         busy.cut()
     }
 
