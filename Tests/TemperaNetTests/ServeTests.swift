@@ -69,6 +69,11 @@ final class ServeProcess: Sendable {
         return (field("VmHWM"), field("VmRSS"))
     }
 
+    /// Starts counting the peak resident memory again from now (the kernel's `clear_refs` 5).
+    func resetPeak() {
+        try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)
+    }
+
     /// A TCP port free now on 127.0.0.1.
     static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
