@@ -29,25 +29,26 @@ final class PromptTests: XCTestCase {
     }
 
     func testHistoryWalksBackAndReturnsToTheDraft() {
-        var p = Prompt("", history: ["tempo 2", "loop off"])
+        let history = CommandHistory(["tempo 2", "loop off"])
+        var p = Prompt("")
         p.insert("sc")
-        p.historyPrevious()
+        p.historyPrevious(in: history)
         XCTAssertEqual(p.line, "loop off")
-        p.historyPrevious()
-        p.historyPrevious()
+        p.historyPrevious(in: history)
+        p.historyPrevious(in: history)
         XCTAssertEqual(p.line, "tempo 2")
-        p.historyNext()
+        p.historyNext(in: history)
         XCTAssertEqual(p.line, "loop off")
-        p.historyNext()
+        p.historyNext(in: history)
         XCTAssertEqual(p.line, "sc")
     }
 
     func testRememberSkipsBlanksAndRepeats() {
-        var p = Prompt()
-        p.remember("tempo 2")
-        p.remember("tempo 2")
-        p.remember("   ")
-        XCTAssertEqual(p.history, ["tempo 2"])
+        var history = CommandHistory()
+        history.remember("tempo 2")
+        history.remember("tempo 2")
+        history.remember("   ")
+        XCTAssertEqual(history.lines, ["tempo 2"])
     }
 
     func testCompletionExtendsToTheCommonPrefix() {
