@@ -287,11 +287,11 @@ public final class JoinedEditor {
         let screen = try CursesScreen(theme: theme)
         screen.wakeup = wakeup
         let editor = makeEditor(screen: screen, player: player, offline: offline, keyMap: keyMap, paths: paths)
-        dispatcher.history = CommandHistory.load(paths: paths)
+        dispatcher.commandHistory = CommandHistory.load(paths: paths)
         editor.loadsInBackground = true
         editor.run()
         screen.close()
-        dispatcher.history.save(paths: paths)
+        dispatcher.commandHistory.save(paths: paths)
         participant.cut()
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `:` line's history: the lines accepted, oldest first, at most `limit` of them. One value, held by the
-/// `Dispatcher` (`Dispatcher.history`); an open `Prompt` walks it with Up and Down. The editor keeps it between
+/// `Dispatcher` (`Dispatcher.commandHistory`); an open `Prompt` walks it with Up and Down. The editor keeps it between
 /// runs in `$XDG_STATE_HOME/tempera/history`, one line each.
 public struct CommandHistory: Hashable, Sendable {
     /// The accepted lines, oldest first.

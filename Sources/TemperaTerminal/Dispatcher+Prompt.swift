@@ -75,7 +75,7 @@ extension Dispatcher {
         switch verb {
         case .accept:
             let line = p.line
-            history.remember(line)
+            commandHistory.remember(line)
             view.prompt = nil
             do { try runLine(line) } catch { fail(error) }
             return
@@ -99,8 +99,8 @@ extension Dispatcher {
         case .wordBackspace: p.deleteWordBackward()
         case .kill: p.killToEnd()
         case .clear: p.clear()
-        case .historyPrev: p.historyPrevious(in: history)
-        case .historyNext: p.historyNext(in: history)
+        case .historyPrev: p.historyPrevious(in: commandHistory)
+        case .historyNext: p.historyNext(in: commandHistory)
         case .complete:
             // A pattern code or a name has no command names to complete.
             if p.purpose != .command { break }

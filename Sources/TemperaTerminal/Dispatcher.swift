@@ -68,7 +68,7 @@ public final class Dispatcher {
     /// Quitting waits for the file name the save asked for.
     var quitAfterSave = false
     /// The `:` line's accepted lines (kept across sessions by the editor); an open prompt walks it.
-    public var history = CommandHistory()
+    public var commandHistory = CommandHistory()
 
     public init(session: Session, keyMap: KeyMap = .standard, view: ViewState = ViewState(), player: (any Player)? = nil,
                 offline: (any OfflineRendering)? = nil, width: Int = 100, height: Int = 30, paths: ConfigPaths = ConfigPaths(),

@@ -117,7 +117,7 @@ struct EditCommand: ParsableCommand {
         engine.start()
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, player: engine, offline: OfflineWork(), paths: paths)
 
-        dispatcher.history = CommandHistory.load(paths: paths)
+        dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
         if link { dispatcher.say("Ableton Link: playing follows the session's tempo and bar") }
@@ -131,7 +131,7 @@ struct EditCommand: ParsableCommand {
         editor.loadsInBackground = true
         editor.run()
         screen.close()
-        dispatcher.history.save(paths: paths)
+        dispatcher.commandHistory.save(paths: paths)
         let sig = CursesScreen.pendingSignal.load(ordering: .relaxed)
         if sig != 0 { throw ExitCode(128 + sig) }
     }

@@ -51,6 +51,20 @@ final class PromptTests: XCTestCase {
         XCTAssertEqual(history.lines, ["tempo 2"])
     }
 
+    func testTheHistoryIsKeptBetweenRunsUpToItsLimit() throws {
+        let dir = NSTemporaryDirectory() + "tempera-history-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let paths = ConfigPaths(config: dir + "/config", state: dir + "/state")
+        XCTAssertEqual(CommandHistory.load(paths: paths).lines, [], "no file yet: an empty history")
+        var history = CommandHistory()
+        for n in 1...(CommandHistory.limit + 5) { history.remember("tempo \(n)") }
+        XCTAssertEqual(history.lines.count, 200)
+        XCTAssertEqual(history.lines.first, "tempo 6")
+        history.save(paths: paths)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/state/history", encoding: .utf8).split(separator: "\n").last, "tempo 205")
+        XCTAssertEqual(CommandHistory.load(paths: paths), history)
+    }
+
     func testCompletionExtendsToTheCommonPrefix() {
         var p = Prompt("s")
         let names = ["select", "shift", "scale", "subdivide", "snap", "slot", "save"]
