@@ -109,11 +109,14 @@ final class JackTransportTests: JackTestCase {
                       "stopped, the song stands at B's second pass")
         rec.command("start")
         XCTAssertTrue(waitFor(5) { engine.isPlaying }, "rolling plays")
-        usleep(800_000)
+        // 0.8 s of frames (a loaded machine's server runs behind the wall clock).
+        var f = engine.renderedFrames
+        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f + 38_400 })
         // While rolling: back into A's first pass, then on through A and into B.
         rec.command("locate:24000")
         XCTAssertTrue(waitFor(5) { engine.songPosition.map { $0.section == 0 && $0.pass == 0 } ?? false })
-        usleep(2_500_000)
+        f = engine.renderedFrames
+        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f + 120_000 })
         rec.command("stop")
         XCTAssertTrue(waitFor(5) { !engine.isPlaying }, "stopped pauses")
         usleep(100_000)
@@ -124,6 +127,8 @@ final class JackTransportTests: JackTestCase {
         for row in recording.transport.filter(\.rolling) {
             for f in onsets where f >= row.position && f < row.position + 256 { expected.append(row.frame + f - row.position) }
         }
+        // B's second pass from 1.8 s into it (its events at 1.2, 1.45 and 1.7 of the region lie ahead), then A from
+        // 0.5 s (0.55, 0.8, then its second pass) and into B: more than 8 onsets.
         XCTAssertGreaterThan(expected.count, 8)
         XCTAssertEqual(heard, expected, "every onset on the frame where the transport stands at its song frame")
         let positions = recording.transport.filter(\.rolling).map(\.position)
