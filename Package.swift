@@ -21,8 +21,10 @@ let package = Package(
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),
-        // Onset detection for importing recordings (`tempera import LOOP.wav`).
-        .systemLibrary(name: "CAubio", pkgConfig: "aubio", providers: [.apt(["libaubio-dev"])]),
+        // Onset detection for importing recordings (`tempera import LOOP.wav`): libaubio is not linked but opened
+        // when onsets are first detected (its header declares the few functions used), so the program never maps
+        // it, nor the codec libraries it brings, unless it imports a recording. Needs Debian's libaubio5 at run time.
+        .systemLibrary(name: "CAubio"),
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate",
                        providers: [.apt(["libsamplerate0-dev"])]),
         // Linked by name: fluidsynth's pkg-config pulls in glib's and SDL's include paths, which its header

@@ -54,7 +54,8 @@ public final class AudioEngine {
 
     /// MIDI clock in (`--clock in`): the tempo and phase follow the clock arriving on the MIDI input (filtered:
     /// a line through its last clocks), Start, Stop and Continue start, stop and continue playing. The song plays
-    /// every section at the clock's tempo. Set it before `start`.
+    /// every section at the clock's tempo, their own tempos and ramps and the tempo map set aside (as under Link).
+    /// Set it before `start`.
     public var followsClock: Bool {
         get { renderState.pointee.clockIn.on }
         set { if !rendering { renderState.pointee.clockIn.on = newValue } }
@@ -338,10 +339,15 @@ public final class AudioEngine {
             // The tempo map too: the document plays at the session's one tempo (the map stays in the document).
             document.transport.tempoMap = TempoMap()
         }
-        if followsClock, let tempo = clockTempoPublished {
-            // The clock has one tempo: every section plays at it.
-            document.transport.tempo = tempo
-            for i in document.song.sections.indices { document.song.sections[i].tempo = nil }
+        if followsClock {
+            // The clock has one tempo: every section plays at it (the document's until a clock is heard), their
+            // own tempos and ramps and the tempo map set aside, as under Link (the document keeps them).
+            if let tempo = clockTempoPublished { document.transport.tempo = tempo }
+            for i in document.song.sections.indices {
+                document.song.sections[i].tempo = nil
+                document.song.sections[i].tempoEnd = nil
+            }
+            document.transport.tempoMap = TempoMap()
         }
         let snap = PublishedSnapshot(seq: seq, document: document, sampleRate: sampleRate, samples: samples,
                                      playback: compiler.playback(for: document), clickSound: clickSound,

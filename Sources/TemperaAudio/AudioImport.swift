@@ -106,18 +106,38 @@ public enum AudioImport {
         return Sound(samples: out, channels: Int(info.channels), sampleRate: Int(info.samplerate))
     }
 
-    /// aubio's onsets in seconds (on its hop), in order.
-    public static func detect(_ mono: [Float], sampleRate: Int, settings: Settings = Settings()) -> [Double] {
+    /// libaubio, opened the first time onsets are detected (it is not linked: see CAubio).
+    public enum Aubio {
+        /// The library's file, as Debian's libaubio5 installs it.
+        public static let library = "libaubio.so.5"
+
+        /// Opens `library`: its functions, or one line saying what is missing.
+        public static func open(_ library: String) -> Result<CAubio_functions, ImportError> {
+            var f = CAubio_functions()
+            if let failure = CAubio_open(library, &f) {
+                return .failure(ImportError("onset detection needs libaubio, which did not load (\(String(cString: failure))): "
+                    + "install it (Debian's libaubio5)"))
+            }
+            return .success(f)
+        }
+
+        /// `library` opened once for the whole program.
+        public static let shared = open(library)
+    }
+
+    /// aubio's onsets in seconds (on its hop), in order. Throws when libaubio cannot be loaded.
+    public static func detect(_ mono: [Float], sampleRate: Int, settings: Settings = Settings()) throws -> [Double] {
+        let aubio = try Aubio.shared.get()
         let hop = settings.hop
-        guard let o = new_aubio_onset(settings.method, UInt32(settings.window), UInt32(hop), UInt32(sampleRate)) else {
+        guard let o = aubio.new_onset(settings.method, UInt32(settings.window), UInt32(hop), UInt32(sampleRate)) else {
             return []
         }
-        defer { del_aubio_onset(o) }
-        aubio_onset_set_threshold(o, Float(settings.threshold))
-        aubio_onset_set_silence(o, Float(settings.silence))
-        aubio_onset_set_minioi_ms(o, Float(settings.minimumGap * 1000))
-        let input = new_fvec(UInt32(hop))!, output = new_fvec(1)!
-        defer { del_fvec(input); del_fvec(output) }
+        defer { aubio.del_onset(o) }
+        _ = aubio.set_threshold(o, Float(settings.threshold))
+        _ = aubio.set_silence(o, Float(settings.silence))
+        _ = aubio.set_minioi_ms(o, Float(settings.minimumGap * 1000))
+        let input = aubio.new_fvec(UInt32(hop))!, output = aubio.new_fvec(1)!
+        defer { aubio.del_fvec(input); aubio.del_fvec(output) }
         var found: [Double] = []
         var i = 0
         // The end padded with silence, so an attack in the last hop is still seen.
@@ -127,9 +147,9 @@ public enum AudioImport {
                 let j = i + k
                 input.pointee.data[k] = j < mono.count ? mono[j] : 0
             }
-            aubio_onset_do(o, input, output)
+            aubio.onset_do(o, input, output)
             if output.pointee.data[0] != 0 {
-                let t = Double(aubio_onset_get_last(o)) / Double(sampleRate)
+                let t = Double(aubio.get_last(o)) / Double(sampleRate)
                 if found.last.map({ t > $0 }) ?? true { found.append(t) }
             }
             i += hop
@@ -178,9 +198,9 @@ public enum AudioImport {
         return (s, p)
     }
 
-    /// The onsets of a sound, refined, with their peaks.
-    public static func onsets(of sound: Sound, settings: Settings = Settings()) -> [Onset] {
-        let rough = detect(sound.mono, sampleRate: sound.sampleRate, settings: settings)
+    /// The onsets of a sound, refined, with their peaks. Throws when libaubio cannot be loaded.
+    public static func onsets(of sound: Sound, settings: Settings = Settings()) throws -> [Onset] {
+        let rough = try detect(sound.mono, sampleRate: sound.sampleRate, settings: settings)
         var out: [Onset] = []
         var earliest = 0
         let rate = Double(sound.sampleRate)
@@ -384,7 +404,7 @@ public enum AudioImport {
     /// Reads, detects and builds the document in one go; the onsets are returned too (for the report).
     public static func document(path: String, options: Options) throws -> (Document, [Onset], Sound) {
         let sound = try read(path)
-        var found = onsets(of: sound, settings: options.settings)
+        var found = try onsets(of: sound, settings: options.settings)
         if options.split { found = split(found, sound: sound) }
         return (try document(sound, onsets: found, options: options), found, sound)
     }

@@ -140,9 +140,11 @@ extension RenderState {
         guard playing, clockIn.valid, let snap = snapshot, section < snap.pointee.sectionCount else { return }
         let sn = snap.pointee
         let tempo = sn.sections[section].tempo
-        // The music the clock says is here: clock n is music n·beat/24.
+        guard tempo > 0 else { return }
+        // The music the clock says is here: clock n is music n·beat/24 from the Start, the song's time at x1
+        // unwrapped across sections and passes (every section plays at the clock's one tempo, as under Link).
         let target = (Double(frame) - clockIn.a) / clockIn.b * sn.beat / 24
-        let error = target - music(at: frame)
+        let error = target - linkMusic(at: frame)
         let shift = Int64((error / tempo * rate).rounded())
         if shift != 0 { base -= shift }
     }

@@ -8,22 +8,38 @@ public enum JackTransportMode: UInt8, Sendable {
 }
 
 extension RenderState {
-    /// Puts the music at `songFrames` frames of output from the start of pass 0 (the loop; the song's first
-    /// section), as a relocation does: the events from there on, none fired twice, none skipped in a burst.
+    /// Puts the music at `songFrames` frames of output from the start of pass 0 (the loop's; the song's first
+    /// section's, song pass 0), as a relocation does: the loop's pass there, or the song's section, pass and song
+    /// pass there (`MixSnapshot.place`); the events from there on, none fired twice, none skipped in a burst.
     mutating func relocate(songFrames: Int64) {
         base = frame - songFrames
         stoppedOffset = songFrames
         guard let snap = snapshot, snap.pointee.sectionCount > 0 else { return }
         let sn = snap.pointee
-        section = 0
-        songPass = 0
-        let sec = sn.sections[0]
-        let m = max(0, music(at: frame))
-        pass = sec.span > 0 ? Int((m / sec.span).rounded(.down)) : 0
+        if sn.song {
+            if let p = sn.place(songTime: Double(songFrames) / rate) {
+                songPass = p.songPass
+                section = p.section
+                pass = p.pass
+            } else {
+                // Past the end of a song that does not loop: nothing left to play there.
+                songPass = songPassLimit(snap)
+                section = 0
+                pass = 0
+            }
+        } else {
+            section = 0
+            songPass = 0
+            let sec = sn.sections[0]
+            let m = max(0, music(at: frame))
+            pass = sec.span > 0 ? Int((m / sec.span).rounded(.down)) : 0
+        }
         lastFired = -.infinity
         played.clear()
         next = nextIndex(in: snap)
         clickNext = firstClick(in: snap)
+        resetCycles(skipPast: true)
+        if playing { markPlayStart() }
     }
 
     /// Following JACK's transport, at the start of a block: rolling plays, stopped pauses, and the music stands

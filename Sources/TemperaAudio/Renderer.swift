@@ -437,7 +437,7 @@ struct RenderState {
 
     /// Each cycle track's cursor to its first event of the current pass; with `skipPast`, to its first event still
     /// to come (at or after the current frame and after the last fired), as after a re-anchoring.
-    private mutating func resetCycles(skipPast: Bool) {
+    mutating func resetCycles(skipPast: Bool) {
         guard let snap = snapshot, section < snap.pointee.sectionCount else { return }
         let sn = snap.pointee
         let sec = sn.sections[section]
@@ -483,7 +483,7 @@ struct RenderState {
     }
 
     /// Song passes to play: the limit asked for, else endless with song loop on, one pass without.
-    private func songPassLimit(_ snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
+    func songPassLimit(_ snap: UnsafeMutablePointer<MixSnapshot>) -> Int {
         passLimit > 0 ? passLimit : (snap.pointee.looping ? Int.max : 1)
     }
 

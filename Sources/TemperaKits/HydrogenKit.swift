@@ -27,6 +27,9 @@ public struct HydrogenKit: Hashable, Sendable {
     /// The folder holding `drumkit.xml` and the samples.
     public var folder: String
     public var instruments: [Instrument]
+    /// The volume of the kit's component (`componentList`), which Hydrogen multiplies every instrument by: 1
+    /// when the kit names none, or several that differ.
+    public var componentVolume: Double = 1
 
     /// Reads `FOLDER/drumkit.xml`.
     public static func read(folder: String) throws -> HydrogenKit {
@@ -42,7 +45,17 @@ public struct HydrogenKit: Hashable, Sendable {
         let folderName = (folder as NSString).lastPathComponent
         return HydrogenKit(name: root.text("name").flatMap { $0.isEmpty ? nil : $0 } ?? folderName,
                            licence: root.text("license") ?? "", author: root.text("author") ?? "",
-                           folder: folder, instruments: instruments)
+                           folder: folder, instruments: instruments,
+                           componentVolume: componentVolume(of: root) ?? 1)
+    }
+
+    /// The volume of the components a kit or song lists (`componentList`): nil when they differ (one volume for
+    /// all of them is all a slot can carry), 1 when there are none.
+    static func componentVolume(of root: HydrogenXML.Element) -> Double? {
+        let components = root.element("componentList")?.elements(named: "drumkitComponent") ?? []
+        let volumes = Set(components.map { $0.number("volume") ?? 1 })
+        guard volumes.count <= 1 else { return nil }
+        return clamp(volumes.first ?? 1, 0, 16)
     }
 
     /// One `<instrument>` of a kit (or of a song's instrument list, whose layers name files of `folder`).
@@ -89,15 +102,30 @@ public struct HydrogenKit: Hashable, Sendable {
     /// The instruments that have a sound: many kits keep empty places in their list of 32.
     public var sounding: [Instrument] { instruments.filter { !$0.layers.isEmpty } }
 
-    /// The kit as slots: one per instrument that has a sound, in the kit's order.
+    /// The kit as slots: one per instrument that has a sound, in the kit's order, each at the level Hydrogen
+    /// plays it with a new song's settings (its default pan law, the kit's component volume), as a song using
+    /// the kit imports it.
     public var kit: Kit {
-        Kit(name: name, licence: licence, folder: folder, slots: sounding.map(\.slot))
+        Kit(name: name, licence: licence, folder: folder, slots: sounding.map { $0.slot(carried: componentVolume) })
     }
 }
 
 extension HydrogenKit.Instrument {
-    /// A slot that plays the instrument: one file when it has one plain layer, else its velocity layers.
-    public var slot: ClipSlot {
+    /// The gain and pan of a slot that sounds each side at Hydrogen's level: the instrument's level × `carried`
+    /// (what else Hydrogen multiplies every instrument by: the component's volume, a song's volume above 1) ×
+    /// the side that `law` gives its pan, written exactly through tempera's own law (`HydrogenPanLaw.slot`).
+    public func levels(law: HydrogenPanLaw = .standard, k: Double = HydrogenPanLaw.standardK,
+                       carried: Double = 1) -> (gain: Double, pan: Double) {
+        let sides = law.gains(pan, k: k)
+        let level = gain * carried
+        let (g, p) = HydrogenPanLaw.slot(left: level * sides.left, right: level * sides.right)
+        return (min(g, 16), min(max(p, -1), 1))
+    }
+
+    /// A slot that plays the instrument at Hydrogen's level (`levels`): one file when it has one plain layer,
+    /// else its velocity layers.
+    public func slot(law: HydrogenPanLaw = .standard, k: Double = HydrogenPanLaw.standardK, carried: Double = 1) -> ClipSlot {
+        let (gain, pan) = levels(law: law, k: k, carried: carried)
         var s = ClipSlot(name: name, gain: gain, pan: pan, choke: muteGroup >= 0 ? min(muteGroup + 1, ClipSlot.chokeGroups.upperBound) : 0)
         if layers.count == 1, layers[0].min == 0, layers[0].max == 1, layers[0].gain == 1, layers[0].pitch == 0 {
             s.file = layers[0].file

@@ -3,8 +3,9 @@ import TemperaCore
 
 /// Hydrogen's pan laws (the song's `pan_law_type`, with `pan_law_k_norm` for the k-norm ones), as its sampler
 /// computes them: the left gain of pan p is `law(p)`, the right gain `law(-p)`. A song imports its instruments'
-/// pans through its law, so each side sounds at Hydrogen's level; `slot(left:right:)` then writes that pair as a
-/// tempera gain and pan (tempera's own law is equal power).
+/// pans through its law, and a drumkit loaded alone through the default law (a new song's), so each side sounds at
+/// Hydrogen's level; `slot(left:right:)` then writes that pair as a tempera gain and pan (tempera's own law is
+/// equal power).
 public enum HydrogenPanLaw: String, CaseIterable, Sendable {
     case ratioStraightPolygonal = "RATIO_STRAIGHT_POLYGONAL"
     case ratioConstPower = "RATIO_CONST_POWER"
@@ -23,11 +24,13 @@ public enum HydrogenPanLaw: String, CaseIterable, Sendable {
     case ratioConstKNorm = "RATIO_CONST_K_NORM"
     case quadraticConstKNorm = "QUADRATIC_CONST_K_NORM"
 
-    /// Hydrogen's default, and every demo song's.
+    /// Hydrogen's default, and every demo song's: a new song's, so a drumkit loaded without a song plays by it.
     public static let standard = HydrogenPanLaw.ratioStraightPolygonal
+    /// Hydrogen's default k of the k-norm laws.
+    public static let standardK = 1.33333
 
     /// The gain of the left side at pan `p` (-1…1); the right side's is `left(-p, k)`.
-    public func left(_ p: Double, k: Double = 1.33333) -> Double {
+    public func left(_ p: Double, k: Double = standardK) -> Double {
         let theta = 0.25 * Double.pi * (p + 1)
         switch self {
         case .ratioStraightPolygonal: return p <= 0 ? 1 : 1 - p
@@ -50,7 +53,7 @@ public enum HydrogenPanLaw: String, CaseIterable, Sendable {
     }
 
     /// Both sides' gains at pan `p`.
-    public func gains(_ p: Double, k: Double = 1.33333) -> (left: Double, right: Double) {
+    public func gains(_ p: Double, k: Double = standardK) -> (left: Double, right: Double) {
         let p = min(max(p, -1), 1)
         return (max(0, left(p, k: k)), max(0, left(-p, k: k)))
     }

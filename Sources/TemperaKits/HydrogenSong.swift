@@ -168,30 +168,19 @@ public enum HydrogenSong {
                 warnings.append("pan law \(name) is unknown: pans follow Hydrogen's default (RATIO_STRAIGHT_POLYGONAL)")
             }
         }
-        let kNorm = root.number("pan_law_k_norm").flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 1.33333
+        let kNorm = root.number("pan_law_k_norm").flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? HydrogenPanLaw.standardK
         let songVolume = max(0, min(root.number("volume") ?? 1, 16))
         // The kit's main component volume (one component: all of it; several differing are not carried).
-        let components = root.element("componentList")?.elements(named: "drumkitComponent") ?? []
-        let componentVolumes = Set(components.map { $0.number("volume") ?? 1 })
-        var componentVolume = 1.0
-        if componentVolumes.count == 1 {
-            componentVolume = max(0, min(componentVolumes.first!, 16))
-        } else if componentVolumes.count > 1 {
-            warnings.append("the kit's components have different volumes: they are not carried")
-        }
+        let componentVolume = HydrogenKit.componentVolume(of: root)
+        if componentVolume == nil { warnings.append("the kit's components have different volumes: they are not carried") }
         // tempera's master goes to 1: a song louder than that carries the rest in its slots' gains.
         let master = min(songVolume, 1)
-        let carried = (songVolume > 1 ? songVolume : 1) * componentVolume
+        let carried = (songVolume > 1 ? songVolume : 1) * (componentVolume ?? 1)
 
         var slots = Array(repeating: ClipSlot(), count: ClipSlot.count)
         var tracks: [Track] = []
         for (k, u) in used.enumerated() {
-            slots[k] = u.instrument.slot
-            let sides = law.gains(u.instrument.pan, k: kNorm)
-            let level = u.instrument.gain * carried
-            let (gain, pan) = HydrogenPanLaw.slot(left: level * sides.left, right: level * sides.right)
-            slots[k].gain = min(gain, 16)
-            slots[k].pan = min(max(pan, -1), 1)
+            slots[k] = u.instrument.slot(law: law, k: kNorm, carried: carried)
             let hits = byInstrument[u.id]!.sorted { $0.time < $1.time }
             tracks.append(Track(name: u.instrument.name, markers: MarkerList(hits.enumerated().map { i, h in
                 Marker(id: MarkerID(i), time: h.time, amp: h.amp, content: h.off ? .rest : .clip(k + 1))

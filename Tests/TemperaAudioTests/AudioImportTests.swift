@@ -38,7 +38,7 @@ final class AudioImportTests: XCTestCase {
             let f = Int((t * Double(Self.rate)).rounded())
             if i % 2 == 0 { Self.click(into: &x, at: f, amp: 0.8) } else { Self.burst(into: &x, at: f, amp: 0.5, random: &random) }
         }
-        let found = AudioImport.onsets(of: AudioImport.Sound(samples: x, channels: 1, sampleRate: Self.rate))
+        let found = try AudioImport.onsets(of: AudioImport.Sound(samples: x, channels: 1, sampleRate: Self.rate))
         XCTAssertEqual(found.count, Self.swungTimes.count, "\(found.map(\.time))")
         for (t, o) in zip(Self.swungTimes, found) {
             XCTAssertEqual(o.time, t, accuracy: 0.001, "onset at \(t)")
@@ -81,7 +81,7 @@ final class AudioImportTests: XCTestCase {
         let doc = Self.kitDocument()
         let x = Self.render(doc, seconds: 2.3)
         let sound = AudioImport.Sound(samples: x, channels: 1, sampleRate: Self.rate)
-        let found = AudioImport.split(AudioImport.onsets(of: sound), sound: sound)
+        let found = AudioImport.split(try AudioImport.onsets(of: sound), sound: sound)
         let truth = Array(Set(doc.tracks.flatMap { $0.markers.map(\.time) })).sorted()
         XCTAssertEqual(found.count, truth.count, "found \(found.map(\.time))")
         var errors: [Double] = []
@@ -181,6 +181,46 @@ final class AudioImportTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/both.json"))
     }
 
+    /// libaubio is opened only when onsets are looked for: the program does not link it (nor, through it,
+    /// libavcodec, libavformat and the hundred libraries they bring, some 15 MB resident from start-up), and
+    /// importing a recording still finds every onset.
+    func testTheProgramDoesNotLinkLibaubioYetImportsARecording() throws {
+        let ldd = Spawn.run("/usr/bin/ldd", [TestPaths.binary])
+        XCTAssertEqual(ldd.status, 0, ldd.stderr)
+        XCTAssertTrue(ldd.stdout.contains("libsndfile.so.1 => "), "ldd lists what the program links: \(ldd.stdout)")
+        XCTAssertFalse(ldd.stdout.contains("libaubio"), ldd.stdout)
+        XCTAssertFalse(ldd.stdout.contains("libavcodec"), ldd.stdout)
+        let (path, _) = try loopFile()
+        let out = dir + "/loop.json"
+        let r = Spawn.run(TestPaths.binary, ["import", path, "-o", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("tempera: \(path): 15 onsets in 2.3 s, grid "), r.stderr)
+        XCTAssertEqual(try DocumentFile.load(out).tracks.map { $0.markers.count }, [15])
+    }
+
+    /// Without libaubio a recording is refused in one line that says what to install, and nothing is written.
+    func testWithoutLibaubioAnImportIsOneLineSayingWhatToInstall() throws {
+        guard case .failure(let error) = AudioImport.Aubio.open("libaubio-absent.so.5") else {
+            return XCTFail("a library that is not there opened")
+        }
+        XCTAssertEqual(error.description, "onset detection needs libaubio, which did not load (libaubio-absent.so.5: cannot open "
+            + "shared object file: No such file or directory): install it (Debian's libaubio5)")
+        // The program itself, with the installed library hidden behind an empty file (a private mount namespace).
+        let (path, _) = try loopFile()
+        let out = dir + "/loop.json"
+        let library = "/usr/lib/x86_64-linux-gnu/libaubio.so.5"
+        guard FileManager.default.fileExists(atPath: library) else { throw XCTSkip("no \(library) to hide") }
+        let script = "mount --bind /dev/null \(library) || exit 97; exec '\(TestPaths.binary)' import '\(path)' -o '\(out)'"
+        let r = Spawn.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script])
+        guard r.status != 97, !r.stderr.contains("unshare failed") else { throw XCTSkip("no mount namespace here: \(r.stderr)") }
+        XCTAssertEqual(r.status, 1)
+        // The loader names the file where it found it (/lib or /usr/lib: the same file on a merged /usr).
+        XCTAssertTrue(r.stderr.hasPrefix("tempera: onset detection needs libaubio, which did not load (/"), r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("/libaubio.so.5: file too short): install it (Debian's libaubio5)\n"), r.stderr)
+        XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+
     /// A drum loop of Debian's sonic-pi-samples (CC0), the Amen break: its onsets and the tempo they fit.
     func testARealDrumLoop() throws {
         let path = "/usr/share/sonic-pi/samples/loop_amen.flac"
@@ -189,7 +229,7 @@ final class AudioImportTests: XCTestCase {
             return
         }
         let sound = try AudioImport.read(path)
-        let found = AudioImport.onsets(of: sound)
+        let found = try AudioImport.onsets(of: sound)
         let grid = try XCTUnwrap(AudioImport.grid(found.map(\.time)))
         print("loop_amen.flac: \(found.count) onsets at \(found.map { (($0.time * 10000).rounded() / 10) }) ms; "
               + "grid \(grid.step * 1000) ms, rms \(grid.rms * 1000) ms, tempo \(grid.bpm) BPM")
@@ -271,7 +311,7 @@ final class GrooveAudioTests: XCTestCase {
         doc.transport.loopEnd = 2.2
         doc.transport.length = 2.2
         let x = AudioImportTests.render(doc, seconds: 2.2)
-        let found = AudioImport.onsets(of: AudioImport.Sound(samples: x, channels: 1, sampleRate: 44_100))
+        let found = try AudioImport.onsets(of: AudioImport.Sound(samples: x, channels: 1, sampleRate: 44_100))
         XCTAssertEqual(found.count, 5)
         let fit = try Temperament.fit(found.map(\.time), span: 2, prefer: (12, 5))
         print("through audio: slider \(fit.temperament.slider), rms \(fit.rms * 1000) ms, onsets \(found.map(\.time))")

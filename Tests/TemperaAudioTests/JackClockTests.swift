@@ -78,6 +78,89 @@ final class JackClockTests: JackTestCase {
         }
     }
 
+    /// Through a tempo ramp (90 to 120 BPM, linear over the loop's two bars of 4 beats, beat 0.5 s): clock n is on
+    /// the frame where the music reaches n·beat/24, through the ramp's closed-form play time, pass after pass; a
+    /// pause and a continue send Stop, Song Position and Continue on their frames.
+    func testClockOutThroughALinearRampPutsEveryClockOnItsFormulasFrame() throws {
+        var doc = try anchoredLoop(bpm: 90)
+        doc.transport.loopEnd = 4
+        doc.transport.length = 4
+        // Tempo (x1 = 120 BPM at this beat) 0.75 at 0, rising linearly to 1 at 4 s: 90 to 120 BPM.
+        doc.transport.tempoMap = TempoMap([TempoMap.Point(time: 0, tempo: 0.75, shape: .linear),
+                                           TempoMap.Point(time: 4, tempo: 1)])
+        let span = 4.0, tau0 = 0.75, k = (1 - 0.75) / 4
+        // The play time of music m (seconds at x1 from pass 0's start, unwrapped): P(0, x) = ln(τ(x)/τ0) / k per pass.
+        let passPlay = log(1 / tau0) / k
+        func play(_ m: Double) -> Double {
+            let pass = (m / span).rounded(.down), x = m - pass * span
+            return pass * passPlay + log((tau0 + k * x) / tau0) / k
+        }
+        // Its inverse: the music at play time s.
+        func music(_ s: Double) -> Double {
+            let pass = (s / passPlay).rounded(.down), r = s - pass * passPlay
+            return pass * span + tau0 * (exp(k * r) - 1) / k
+        }
+        let server = try startServer()
+        let rec = try server.startClient()
+        let engine = AudioEngine(output: .jack)
+        engine.sendsClock = true
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertNotNil(rec.waitReady())
+        let f0 = engine.renderedFrames
+        engine.play()
+        // Through the ramp (4.6 s) and a second into the next pass.
+        XCTAssertTrue(waitFor(15) { engine.renderedFrames > f0 + 48_000 * 6 })
+        engine.pause()
+        usleep(300_000)
+        engine.play()
+        usleep(1_000_000)
+        engine.pause()
+        usleep(100_000)
+        engine.stop()
+        let recording = try rec.finish()
+
+        let anchor = try XCTUnwrap(Onsets.soundStarts(recording.stereo).map(recording.frame).first)
+        let messages = recording.midi.filter { $0.bytes.first.map { $0 >= 0xF0 } ?? false }
+        XCTAssertEqual(messages.first?.bytes, [0xFA], "Start")
+        XCTAssertEqual(messages.first?.frame, anchor, "Start on the music's first frame")
+        let stops = messages.enumerated().filter { $0.element.bytes == [0xFC] }.map(\.offset)
+        XCTAssertEqual(stops.count, 2)
+        let firstRun = messages[1..<stops[0]]
+        XCTAssertGreaterThan(firstRun.count, 24 * 8 + 24, "the whole ramp's 8 beats of clocks and more")
+        var gaps: [Int] = []
+        for (n, m) in firstRun.enumerated() {
+            XCTAssertEqual(m.bytes, [0xF8])
+            let formula = Double(anchor) + (play(Double(n) * 0.5 / 24) * 48_000).rounded()
+            XCTAssertEqual(Double(m.frame), formula, accuracy: 1, "clock \(n)")
+            if n > 0 { gaps.append(m.frame - firstRun[firstRun.startIndex + n - 1].frame) }
+        }
+        // The clocks speed up through the ramp: about 1,333 frames apart at 90 BPM, 1,000 at 120 (a rounding each end).
+        XCTAssertEqual(Double(gaps[0]), 48_000 * 60 / 90 / 24, accuracy: 4)
+        XCTAssertEqual(Double(gaps[24 * 8 - 2]), 48_000 * 60 / 120 / 24, accuracy: 4)
+        XCTAssertEqual(Double(gaps[24 * 8]), 48_000 * 60 / 90 / 24, accuracy: 4, "the next pass starts at 90 again")
+
+        // Paused in the second pass: Song Position (the next sixteenth from where the music stood) and Continue on
+        // the frame playing resumes, then the clocks on through the ramp from there.
+        let standing = music(Double(messages[stops[0]].frame - anchor) / 48_000)
+        let position = messages[stops[0] + 1]
+        let resume = messages[stops[0] + 2]
+        XCTAssertEqual(position.bytes.first, 0xF2)
+        XCTAssertEqual(resume.bytes, [0xFB])
+        XCTAssertEqual(position.frame, resume.frame)
+        let sixteenths = Int(position.bytes[1]) | Int(position.bytes[2]) << 7
+        XCTAssertEqual(sixteenths, Int((standing / (0.5 / 4)).rounded(.up)))
+        let secondRun = messages[(stops[0] + 3)..<stops[1]]
+        XCTAssertGreaterThan(secondRun.count, 24)
+        for (n, m) in secondRun.enumerated() {
+            XCTAssertEqual(m.bytes, [0xF8])
+            let at = Double(sixteenths * 6 + n) * 0.5 / 24
+            let formula = Double(resume.frame) + ((play(at) - play(standing)) * 48_000).rounded()
+            XCTAssertEqual(Double(m.frame), formula, accuracy: 1, "clock \(sixteenths * 6 + n)")
+        }
+    }
+
     /// A sender at 97 BPM whose clocks wander ±2 ms, then at 120 BPM: tempera's beats (onsets on every beat) land
     /// within 1 ms of the sender's from the third beat on, and again one beat after the change.
     func testClockInFollowsAJitteryClockWithinAMillisecondAfterTwoBeatsAndATempoChangeWithinABeat() throws {
@@ -133,5 +216,68 @@ final class JackClockTests: JackTestCase {
             checked += 1
         }
         XCTAssertEqual(checked, 11)
+    }
+
+    /// Following a clock at 132 BPM (±2 ms of jitter) through a song whose sections have their own tempos (A at
+    /// x1.5, B ramping x0.6 to x1.2) and a document with a tempo map: the clock rules, as a Link session does.
+    /// Every section plays at the clock's one tempo, and every beat of every section lands within 1 ms of the
+    /// sender's from the third on, once each, across the sections' boundaries.
+    func testClockInPlaysEverySectionOfASongAtTheClocksTempo() throws {
+        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
+        var slots = [ClipSlot(name: "beat", file: a)]
+        while slots.count < 16 { slots.append(ClipSlot()) }
+        var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
+        t.beat = 0.5
+        t.tempoMap = TempoMap([TempoMap.Point(time: 0, tempo: 0.7, shape: .linear), TempoMap.Point(time: 2, tempo: 1.3)])
+        var doc = Document(tracks: [Track(name: "t1", markers: MarkerList((0..<4).map {
+            Marker(id: MarkerID($0), time: Double($0) * 0.5, amp: 1, content: .clip(1))
+        }))], slots: slots, transport: t)
+        var b = Song.Section(name: "B", start: 1, end: 2, repeats: 1, tempo: 0.6)
+        b.tempoEnd = 1.2
+        // A twice, then B: six beats a song pass, the song looping.
+        doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 1, repeats: 2, tempo: 1.5), b], on: true, loop: true)
+
+        var seed: UInt64 = 0xbea7
+        func jitter() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % 193) - 96
+        }
+        let beats = 14
+        let tick = 60.0 / 132 / 24 * 48_000
+        var sends: [(frame: Int, bytes: [UInt8])] = [(0, [0xFA])]
+        for n in 0..<(24 * beats) { sends.append((max(0, Int((Double(n) * tick).rounded()) + (n == 0 ? 0 : jitter())), [0xF8])) }
+        sends.append((Int(Double(24 * beats) * tick), [0xFC]))
+
+        let server = try startServer()
+        let rec = try server.startClient()
+        let engine = AudioEngine(output: .jack)
+        engine.followsClock = true
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertNotNil(rec.waitReady())
+        let sender = try server.startClient(name: "clock", send: sends, onlySend: true, lead: 9_600)
+        XCTAssertNotNil(sender.waitReady())
+        var sections = Set<Int>()
+        XCTAssertTrue(waitFor(20) {
+            _ = engine.isPlaying
+            if let s = engine.songPosition, engine.isPlaying { sections.insert(s.section) }
+            return engine.clockTempo != nil && !engine.isPlaying && engine.renderedFrames > 48_000 * 6
+        })
+        XCTAssertEqual(sections, [0, 1], "both sections played")
+        XCTAssertEqual(try XCTUnwrap(engine.clockTempo), 132, accuracy: 0.3)
+        usleep(100_000)
+        engine.stop()
+        let sent = try sender.finish().sent
+        let recording = try rec.finish()
+        XCTAssertEqual(sent.count, sends.count)
+        let heard = Onsets.soundStarts(recording.stereo).map(recording.frame)
+        func beatFrame(_ k: Int) -> Double { Double(sent[0]) + Double(24 * k) * tick }
+        for k in 2..<beats {
+            let want = beatFrame(k)
+            let near = heard.filter { abs(Double($0) - want) < tick * 12 }
+            XCTAssertEqual(near.count, 1, "beat \(k) sounds once")
+            if let f = near.first { XCTAssertEqual(Double(f), want, accuracy: 48, "beat \(k) within 1 ms of the sender's") }
+        }
     }
 }

@@ -67,6 +67,70 @@ final class JackTransportTests: JackTestCase {
         XCTAssertNotNil(second, "the transport rolled again from where it was located")
     }
 
+    /// A song of two sections: A ([0, 1) twice at x1: 2 s) and B ([1, 2) twice, ramping from x0.5 to x1: about
+    /// 2.8 s), looping; clicks on irregular times in both regions.
+    func song() throws -> Document {
+        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
+        var slots = [ClipSlot(name: "beat", file: a)]
+        while slots.count < 16 { slots.append(ClipSlot()) }
+        let times = [0, 0.3, 0.55, 0.8, 1, 1.2, 1.45, 1.7]
+        var doc = Document(tracks: [Track(name: "t1", markers: MarkerList(times.enumerated().map {
+            Marker(id: MarkerID($0.offset), time: $0.element, amp: 1, content: .clip(1))
+        }))], slots: slots, transport: Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2))
+        var b = Song.Section(name: "B", start: 1, end: 2, repeats: 2, tempo: 0.5)
+        b.tempoEnd = 1
+        doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 1, repeats: 2, tempo: 1), b], on: true, loop: true)
+        return doc
+    }
+
+    /// Following the transport while the song plays: a relocation (stopped, and while rolling) puts the music at the
+    /// section, pass and time of the located frame in song time, so every onset sounds on the period frame where
+    /// the transport's position is the onset's song frame (`SongSchedule`).
+    func testFollowingRelocatesTheSongToTheSectionPassAndTimeOfTheLocatedFrame() throws {
+        let doc = try song()
+        let timing = SongSchedule(document: doc, sampleRate: 48_000)
+        let onsets = (0..<2).flatMap { timing.onsets(songPass: $0) }.map { Int($0.frame) }
+        let server = try startServer()
+        let rec = try server.startClient(transportLog: true)
+        let engine = AudioEngine(output: .jack)
+        engine.jackTransport = .follow
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertNotNil(rec.waitReady())
+        // Song time 3.8 s: section B's second pass (B's first pass ends where the ramp reaches x0.75, 4·ln 1.5 = 1.62 s
+        // after B starts at 2 s).
+        let located = 182_400
+        let place = try XCTUnwrap(SongTiming(song: doc.song, tempo: 1).place(at: 3.8, looping: true))
+        XCTAssertEqual(place.section, 1)
+        XCTAssertEqual(place.pass, 1)
+        rec.command("locate:\(located)")
+        XCTAssertTrue(waitFor(5) { engine.songPosition.map { $0.section == 1 && $0.pass == 1 } ?? false },
+                      "stopped, the song stands at B's second pass")
+        rec.command("start")
+        XCTAssertTrue(waitFor(5) { engine.isPlaying }, "rolling plays")
+        usleep(800_000)
+        // While rolling: back into A's first pass, then on through A and into B.
+        rec.command("locate:24000")
+        XCTAssertTrue(waitFor(5) { engine.songPosition.map { $0.section == 0 && $0.pass == 0 } ?? false })
+        usleep(2_500_000)
+        rec.command("stop")
+        XCTAssertTrue(waitFor(5) { !engine.isPlaying }, "stopped pauses")
+        usleep(100_000)
+        engine.stop()
+        let recording = try rec.finish()
+        let heard = Onsets.soundStarts(recording.stereo).map(recording.frame)
+        var expected: [Int] = []
+        for row in recording.transport.filter(\.rolling) {
+            for f in onsets where f >= row.position && f < row.position + 256 { expected.append(row.frame + f - row.position) }
+        }
+        XCTAssertGreaterThan(expected.count, 8)
+        XCTAssertEqual(heard, expected, "every onset on the frame where the transport stands at its song frame")
+        let positions = recording.transport.filter(\.rolling).map(\.position)
+        XCTAssertTrue(positions.contains { (located..<(located + 256)).contains($0) }, "rolled from the located frame")
+        XCTAssertTrue(positions.contains { (24_000..<24_256).contains($0) }, "and from the frame located while rolling")
+    }
+
     func testLeadingAFollowerReadsTheRightBarBeatAndTick() throws {
         let doc = try beats(bpm: 123)
         let server = try startServer()

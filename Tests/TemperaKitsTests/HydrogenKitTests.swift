@@ -87,28 +87,53 @@ final class HydrogenKitTests: XCTestCase {
         </drumkit_info>
         """
 
+    /// What a slot sounds on each side: its gain through tempera's own (equal-power) pan law.
+    static func sides(_ slot: ClipSlot) -> (left: Double, right: Double) {
+        let g = Pan.gains(slot.pan)
+        return (slot.gain * g.left, slot.gain * g.right)
+    }
+
+    /// Asserts that `slot` sounds `left` and `right` (to 1e-12), as Hydrogen's default pan law puts them.
+    static func assertSides(_ slot: ClipSlot, _ left: Double, _ right: Double, _ what: String,
+                            file: StaticString = #filePath, line: UInt = #line) {
+        let s = sides(slot)
+        XCTAssertEqual(s.left, left, accuracy: 1e-12, "\(what): left", file: file, line: line)
+        XCTAssertEqual(s.right, right, accuracy: 1e-12, "\(what): right", file: file, line: line)
+    }
+
     func testLayersInsideComponentsReadWithGainsPanPitchAndMuteGroup() throws {
         let folder = try kit("comp", in: dir, xml: Self.componentKit, files: ["s1.wav", "s2.wav", "ho.wav"])
         let k = try HydrogenKit.read(folder: folder)
         XCTAssertEqual(k.name, "Component Kit")
         XCTAssertEqual(k.licence, "CC0")
         XCTAssertEqual(k.instruments.map(\.name), ["Snare", "Hat Open"])
+        XCTAssertEqual(k.instruments.map(\.gain), [0.4, 1])
+        XCTAssertEqual(k.instruments.map(\.pan), [-0.5, 0.25])
         let slots = k.kit.slots
-        XCTAssertEqual(slots[0], ClipSlot(name: "Snare", gain: 0.4, layers: [
+        // Levels as Hydrogen plays the kit in a new song (its default law, RATIO_STRAIGHT_POLYGONAL): the near
+        // side at the instrument's level, the far side at level × (1 − |pan|).
+        Self.assertSides(slots[0], 0.4, 0.4 * 0.5, "Snare: volume 0.8 × gain 0.5, pan −0.5")
+        Self.assertSides(slots[1], 0.75, 1, "Hat Open: volume 1, pan 0.25")
+        let (snareGain, snarePan) = HydrogenPanLaw.slot(left: 0.4, right: 0.2)
+        XCTAssertEqual(slots[0], ClipSlot(name: "Snare", gain: snareGain, layers: [
             ClipSlot.Layer(file: folder + "/s1.wav", min: 0, max: 0.4, gain: 2, pitch: 1),
-            ClipSlot.Layer(file: folder + "/s2.wav", min: 0.4, max: 1, gain: 1, pitch: -1)], pan: -0.5))
-        XCTAssertEqual(slots[1], ClipSlot(name: "Hat Open", file: folder + "/ho.wav", pan: 0.25, choke: 1),
+            ClipSlot.Layer(file: folder + "/s2.wav", min: 0.4, max: 1, gain: 1, pitch: -1)], pan: snarePan))
+        let (hatGain, hatPan) = HydrogenPanLaw.slot(left: 0.75, right: 1)
+        XCTAssertEqual(slots[1], ClipSlot(name: "Hat Open", file: folder + "/ho.wav", gain: hatGain, pan: hatPan, choke: 1),
                        "one plain full-range layer is the slot's file; mute group 0 is choke group 1")
     }
 
     func testLayersDirectlyInTheInstrumentReadWithTheOldPanPair() throws {
         let folder = try kit("layers", in: dir, xml: Self.layerKit, files: ["k1.wav", "k2.wav", "t.wav"])
-        let slots = try HydrogenKit.read(folder: folder).kit.slots
-        XCTAssertEqual(slots[0], ClipSlot(name: "Kick", layers: [
+        let k = try HydrogenKit.read(folder: folder)
+        XCTAssertEqual(k.instruments.map(\.pan), [-0.5, 0.75], "pan_L 1, pan_R 0.5: half left; pan_L 0.25, pan_R 1: three quarters right")
+        let slots = k.kit.slots
+        let (kickGain, kickPan) = HydrogenPanLaw.slot(left: 1, right: 0.5)
+        XCTAssertEqual(slots[0], ClipSlot(name: "Kick", gain: kickGain, layers: [
             ClipSlot.Layer(file: folder + "/k1.wav", min: 0, max: 0.5),
-            ClipSlot.Layer(file: folder + "/k2.wav", min: 0.5, max: 1, gain: 1.5, pitch: 0.5)], pan: -0.5, choke: 3))
-        XCTAssertEqual(slots[1].pan, 0.75, "pan_L 0.25, pan_R 1: three quarters right")
-        XCTAssertEqual(slots[1].gain, 0.9)
+            ClipSlot.Layer(file: folder + "/k2.wav", min: 0.5, max: 1, gain: 1.5, pitch: 0.5)], pan: kickPan, choke: 3))
+        Self.assertSides(slots[0], 1, 0.5, "Kick")
+        Self.assertSides(slots[1], 0.9 * 0.25, 0.9, "Tom: volume 0.9, three quarters right")
     }
 
     func testALoneFilenameIsTheInstrumentsOneFile() throws {
@@ -212,10 +237,38 @@ final class HydrogenKitTests: XCTestCase {
         XCTAssertEqual(r.warnings, [])
         let out = r.renderAll()
         // k1.wav (level 0.1) at amp 0.2, then k2.wav (level 0.2, gain 1.5, pitched half a semitone) at amp 0.9,
-        // both panned half left: the left gain of pan -0.5.
-        let left = Float(Pan.gains(-0.5).left)
-        XCTAssertEqual(out[2 * 100], 0.1 * (Float(0.2) * 1 * 1 * left), accuracy: 1e-6)
-        XCTAssertEqual(out[2 * (24_000 + 100)], 0.2 * (Float(0.9) * 1.5 * left), accuracy: 2e-3)
+        // both panned half left as Hydrogen plays them: the left side at unity, the right at a half.
+        XCTAssertEqual(out[2 * 100], 0.1 * 0.2, accuracy: 1e-6)
+        XCTAssertEqual(out[2 * 100 + 1], 0.1 * 0.2 * 0.5, accuracy: 1e-6)
+        XCTAssertEqual(out[2 * (24_000 + 100)], 0.2 * (Float(0.9) * 1.5), accuracy: 2e-3)
+        XCTAssertEqual(out[2 * (24_000 + 100) + 1], 0.2 * (Float(0.9) * 1.5) * 0.5, accuracy: 1e-3)
+    }
+
+    /// A kit loaded alone sounds as a song using it imports it: the demo songs' instruments are their kits' own
+    /// (same volume, gain and pan) and the songs use Hydrogen's default pan law, so each instrument's slot is the
+    /// same both ways, gain and pan exactly. (The songs' levels are checked against h2cli's renders in
+    /// H2cliComparisonTests.)
+    func testAKitLoadedAloneSoundsAsTheDemoSongsUsingItImportIt() throws {
+        let pairs = [("GM_kit_demo1", "GMRockKit"), ("TR808kit-demo", "TR808EmulationKit")]
+        let kits = HydrogenKits(roots: [HydrogenKits.systemRoot])
+        var compared = 0, panned = 0
+        for (song, kitName) in pairs {
+            let path = "/usr/share/hydrogen/data/demo_songs/\(song).h2song"
+            guard FileManager.default.fileExists(atPath: path), let kit = try? kits.load(kitName) else {
+                throw XCTSkip("needs Hydrogen's demo songs and kits (Debian's hydrogen-data and hydrogen-drumkits)")
+            }
+            let (doc, _) = try HydrogenSong.document(path: path, kits: kits)
+            for (i, track) in doc.tracks.enumerated() {
+                let imported = doc.slot(i + 1)
+                let loaded = try XCTUnwrap(kit.slots.first { $0.name == track.name }, "\(kitName) has \(track.name)")
+                XCTAssertEqual(loaded.gain, imported.gain, "\(song): \(track.name)")
+                XCTAssertEqual(loaded.pan, imported.pan, "\(song): \(track.name)")
+                compared += 1
+                if imported.pan != 0 { panned += 1 }
+            }
+        }
+        print("kit load against song import: \(compared) instruments, \(panned) of them panned, the same gain and pan")
+        XCTAssertGreaterThan(panned, 3, "panned instruments are compared")
     }
 
     /// Every kit Hydrogen's packages installed here reads, with its instruments and their files.
