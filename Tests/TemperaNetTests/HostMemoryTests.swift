@@ -76,6 +76,23 @@ final class HostMemoryTests: XCTestCase {
         _ = silent
     }
 
+    /// The host's log costs the same for its 50,000th line as for its first (each join and leave is a line).
+    func testTheLogCostsTheSameForEveryLine() {
+        let box = LogBox()
+        let count = LineCount()
+        box.value = { _ in count.add() }
+        var seconds: [Double] = []
+        for _ in 0..<10 {
+            let t0 = monotonicSeconds()
+            for k in 0..<5_000 { box.value("p\(k) joined (127.0.0.1:4000)") }
+            seconds.append(monotonicSeconds() - t0)
+        }
+        print("log: seconds per 5,000 lines over 50,000: " + seconds.map { String(format: "%.4f", $0) }.joined(separator: ", "))
+        XCTAssertEqual(count.value, 50_000)
+        // The quickest of the last three batches against the quickest of the first three (the machine's noise).
+        XCTAssertLessThan(seconds.suffix(3).min()! / seconds.prefix(3).min()!, 1.5)
+    }
+
     /// Participants who join and leave, thousands of times: the host's CPU for each batch of joins stays flat
     /// (it forgets those gone, and what it keeps per address), and its memory too. 4 batches of 400 here;
     /// `TEMPERA_JOIN_BATCHES=8 TEMPERA_JOIN_BATCH=2500` (20,000 joins) with `TEMPERA_BINARY` a release build by
@@ -117,4 +134,11 @@ final class HostMemoryTests: XCTestCase {
         XCTAssertLessThan(ratio, 1.5, "the last batch costs about what the first did")
         XCTAssertTrue(server.isRunning)
     }
+}
+
+final class LineCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.lock(); n += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
 }
