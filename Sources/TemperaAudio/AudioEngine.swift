@@ -89,7 +89,7 @@ public final class AudioEngine {
 
     /// The buffer the players of a shared document ask for.
     public static let aimedLatency = 0.060
-    private let shared: UnsafeMutablePointer<EngineShared>
+    let shared: UnsafeMutablePointer<EngineShared>
     private let renderState: UnsafeMutablePointer<RenderState>
     private var output: AudioOutput?
     /// The JACK client opened at `init` to learn the server's rate: the first connection uses it.
@@ -528,15 +528,19 @@ public final class AudioEngine {
     }
 
     /// The playhead, in seconds at tempo x1 on the document's timeline: what is heard now, the output latency
-    /// taken into account.
+    /// taken into account. The audio thread reads it through the section's clock (a ramp's, a tempo map's
+    /// closed-form inverse); just after playing started, while what is heard lies before the first pass, and
+    /// under Link (whose session sets the tempo), it is the rendered playhead run back at the tempo heard.
     public var position: Double {
         maintain()
         let rendered = Double(bitPattern: shared.pointee.positionBits.load(ordering: .relaxed))
         guard shared.pointee.playing.load(ordering: .relaxed), let doc = document else { return rendered }
-        let latency = Double(shared.pointee.latencyMicros.load(ordering: .relaxed)) / 1_000_000
-        let t = doc.transport
         // Following Link, every section plays at the session's tempo.
         let following = linkTempo
+        let heard = Double(bitPattern: shared.pointee.heardPositionBits.load(ordering: .relaxed))
+        if following == nil, !heard.isNaN { return heard }
+        let latency = Double(shared.pointee.latencyMicros.load(ordering: .relaxed)) / 1_000_000
+        let t = doc.transport
         let tempo = following.map { Transport.tempoInRange(forBPM: $0, beat: t.beat) } ?? heardTempo ?? t.tempo
         if doc.song.plays {
             // What is heard lags the section just rendered; near a section's start it is not worth crossing back.
@@ -578,7 +582,7 @@ public final class AudioEngine {
             let played = live.last(where: { $0.seq == h.clock.snapshot }) ?? live.last
             let songPasses = passLimit > 0 ? passLimit : (played?.pointer.pointee.looping == true ? Int.max : 1)
             var hit = PadHit(slot: h.slot, velocity: h.velocity, arrival: h.clock.nanos, clock: h.clock,
-                             song: played?.songTiming, songPasses: songPasses)
+                             song: played?.songTiming, songPasses: songPasses, loop: played?.loopTiming)
             hit.midiNote = Int(h.note)
             hit.arrivalFrame = h.arrivalFrame
             return hit

@@ -13,7 +13,12 @@ struct EngineShared: ~Copyable {
     let oldestInUse = Atomic<Int>(0)
     /// The playhead: bit pattern of seconds on the document timeline, at the end of the last rendered block.
     let positionBits = Atomic<UInt64>(0)
-    /// The tempo the music plays at there (bit pattern of the tempo scale; 0 before anything was rendered).
+    /// The playhead as heard: bit pattern of seconds on the document timeline at the last rendered block's end
+    /// less the output latency, through the section's clock in closed form (a ramp's or a tempo map's inverse);
+    /// NaN when what is heard then lies before the current section's or the loop's first pass.
+    let heardPositionBits = Atomic<UInt64>(0)
+    /// The tempo the music plays at the playhead heard (bit pattern of the tempo scale; 0 before anything was
+    /// rendered).
     let tempoBits = Atomic<UInt64>(0)
     let playing = Atomic<Bool>(false)
     /// The count-in is sounding (playback starts when it ends).

@@ -24,6 +24,23 @@ final class EventCompiler {
     }
 
     private var regions: [SongSchedule.Region: RegionCache] = [:]
+
+    /// A cycle track compiled: the track as it was (to tell whether its markers changed) and its events.
+    private struct CycleEntry {
+        var track: Track
+        var compiled: CycleEvents?
+    }
+
+    /// Which cycle track: a track and the stretch of the timeline it cycles over (its own cycle, else the region).
+    private struct CycleKey: Hashable {
+        var track: Int
+        var start: Double
+        var end: Double
+    }
+
+    /// The cycle tracks compiled, each recompiled only when its markers in its cycle, its cycle or its ratio
+    /// changed: a track with its own cycle is compiled once for every region that plays it.
+    private var cycleCache: [CycleKey: CycleEntry] = [:]
     /// Every slot's layer ranges when the cached events chose their layers: when they change, every event is
     /// compiled afresh (a slot edit, rare next to marker edits).
     private var layerRanges: [[Double]] = []
@@ -33,6 +50,7 @@ final class EventCompiler {
         let ranges = doc.slots.map { $0.layers.flatMap { [$0.min, $0.max] } }
         if ranges != layerRanges {
             regions.removeAll()
+            cycleCache.removeAll()
             layerRanges = ranges
         }
     }
@@ -67,7 +85,9 @@ final class EventCompiler {
             let buffer = regionBuffer(doc, key, Schedule.trackGains(of: doc.tracks))
             regions = regions.filter { $0.key == key }
             var playback = Playback.loop(events: buffer, start: a, end: b, transport: doc.transport)
-            let cycles = Self.cycles(doc, a, b, Schedule.trackGains(of: doc.tracks))
+            var used = Set<CycleKey>()
+            let cycles = cycles(doc, a, b, Schedule.trackGains(of: doc.tracks), used: &used)
+            cycleCache = cycleCache.filter { used.contains($0.key) }
             playback.sections[0].cycleCount = cycles.count
             playback.cycles = cycles
             return playback
@@ -77,8 +97,9 @@ final class EventCompiler {
         var placed: [SongSchedule.Region: RegionEvents] = [:]
         var lists: [RegionEvents] = []
         var sections: [MixSection] = []
-        var cycles: [(CycleTrack, [MixEvent])] = []
+        var cycles: [CycleEvents] = []
         var cyclesOf: [SongSchedule.Region: (first: Int, count: Int)] = [:]
+        var used = Set<CycleKey>()
         for (j, s) in doc.song.sections.enumerated() {
             let key = SongSchedule.Region(start: s.start, end: s.end)
             if placed[key] == nil {
@@ -88,7 +109,7 @@ final class EventCompiler {
             }
             let t = timing.sections[j], buffer = placed[key]!
             if cyclesOf[key] == nil {
-                let mine = Self.cycles(doc, s.start, s.end, gains)
+                let mine = self.cycles(doc, s.start, s.end, gains, used: &used)
                 cyclesOf[key] = (cycles.count, mine.count)
                 cycles += mine
             }
@@ -98,15 +119,33 @@ final class EventCompiler {
                                        cycleCount: cyclesOf[key]!.count, meter: s.meter ?? 0))
         }
         regions = regions.filter { placed[$0.key] != nil }
+        cycleCache = cycleCache.filter { used.contains($0.key) }
         return Playback(regions: lists, sections: sections, song: true, looping: doc.song.loop, total: timing.total,
                         totalPasses: timing.totalPasses, pieces: timing.pieces, cycles: cycles)
     }
 
-    /// The cycle tracks over [a, b) with their events for the mixer (at most `MixCycle.capacity`).
-    static func cycles(_ doc: Document, _ a: Double, _ b: Double, _ gains: [Double]) -> [(CycleTrack, [MixEvent])] {
-        CycleTrack.of(doc.tracks, gains: gains, start: a, end: b).prefix(MixCycle.capacity).map { c in
-            (c, c.events.map { MixEvent($0, slots: doc.slots) })
+    /// The cycle tracks over [a, b) with their events for the mixer (at most `MixCycle.capacity`), the audible
+    /// tracks with a cycle or a ratio as `CycleTrack.of` finds them, from the cache where a track's markers in its
+    /// cycle, its cycle and its ratio did not change. `used` collects the cache entries read.
+    private func cycles(_ doc: Document, _ a: Double, _ b: Double, _ gains: [Double],
+                        used: inout Set<CycleKey>) -> [CycleEvents] {
+        var out: [CycleEvents] = []
+        for (ti, track) in doc.tracks.enumerated() where gains[ti] > 0 && !track.followsRegion {
+            let key = CycleKey(track: ti, start: track.cycle?.start ?? a, end: track.cycle?.end ?? b)
+            used.insert(key)
+            let compiled: CycleEvents?
+            if let e = cycleCache[key], e.track.cycle == track.cycle, e.track.ratio == track.ratio,
+               e.track.markers.sharesMarkers(with: track.markers, from: key.start, to: key.end) {
+                cycleCache[key]!.track = track
+                compiled = e.compiled
+            } else {
+                compiled = CycleTrack(track, index: ti, start: a, end: b).map { CycleEvents($0, slots: doc.slots) }
+                cycleCache[key] = CycleEntry(track: track, compiled: compiled)
+            }
+            if let compiled { out.append(compiled) }
+            if out.count == MixCycle.capacity { break }
         }
+        return out
     }
 
     /// One region's events in schedule order, from the cache where the tracks' markers there did not change.
@@ -251,7 +290,7 @@ struct Playback {
     /// The tempo pieces the sections' clocks read.
     var pieces: [TempoPiece] = []
     /// The cycle tracks the sections point into.
-    var cycles: [(CycleTrack, [MixEvent])] = []
+    var cycles: [CycleEvents] = []
 
     /// The loop over [start, end) as one section repeated without end; its frames are the loop's of §8 (§18 with
     /// a tempo map).
@@ -263,6 +302,27 @@ struct Playback {
                                               eventCount: events.count)],
                         song: false, looping: t.loopOn, total: 0, totalPasses: 0, pieces: pieces)
     }
+}
+
+/// One cycle track's events for the mixer in raw memory, immutable, shared by every snapshot that plays it
+/// until an edit changes the track; freed (on the editor thread) with the last snapshot and cache holding it.
+final class CycleEvents {
+    let length: Double
+    let ratio: Double
+    let pointer: UnsafeMutablePointer<MixEvent>
+    let count: Int
+
+    init(_ track: CycleTrack, slots: [ClipSlot]) {
+        length = track.length
+        ratio = track.ratio
+        count = track.events.count
+        pointer = .allocate(capacity: max(count, 1))
+        for (i, e) in track.events.enumerated() { (pointer + i).initialize(to: MixEvent(e, slots: slots)) }
+    }
+
+    var mix: MixCycle { MixCycle(length: length, ratio: ratio, events: pointer, eventCount: count) }
+
+    deinit { pointer.deallocate() }
 }
 
 /// One region's events in raw memory, immutable, shared by every snapshot that plays the region until an edit

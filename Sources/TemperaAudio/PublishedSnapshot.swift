@@ -15,8 +15,8 @@ final class PublishedSnapshot {
     let songTiming: SongTiming?
     /// The loop's timing when it plays through a tempo map (nil: the song, or the loop at one tempo).
     let loopTiming: LoopTiming?
-    /// How many cycle tracks `pointer.pointee.cycles` holds.
-    let cycleCount: Int
+    /// Keeps the cycle tracks' events `pointer.pointee.cycles` points into alive.
+    let cycleEvents: [CycleEvents]
     var seq: Int { pointer.pointee.seq }
 
     /// A snapshot of `doc` playing its loop, with the loop's events already compiled (by an `EventCompiler`).
@@ -45,14 +45,10 @@ final class PublishedSnapshot {
         var cycles: UnsafeMutablePointer<MixCycle>? = nil
         if !playback.cycles.isEmpty {
             let c = UnsafeMutablePointer<MixCycle>.allocate(capacity: playback.cycles.count)
-            for (i, (track, events)) in playback.cycles.enumerated() {
-                let e = UnsafeMutablePointer<MixEvent>.allocate(capacity: max(events.count, 1))
-                events.withUnsafeBufferPointer { if let p = $0.baseAddress { e.initialize(from: p, count: $0.count) } }
-                (c + i).initialize(to: MixCycle(length: track.length, ratio: track.ratio, events: e, eventCount: events.count))
-            }
+            for (i, events) in playback.cycles.enumerated() { (c + i).initialize(to: events.mix) }
             cycles = c
         }
-        cycleCount = playback.cycles.count
+        cycleEvents = playback.cycles
         var pieces: UnsafeMutablePointer<TempoPiece>? = nil
         if !playback.pieces.isEmpty {
             let p = UnsafeMutablePointer<TempoPiece>.allocate(capacity: playback.pieces.count)
@@ -126,10 +122,7 @@ final class PublishedSnapshot {
         pointer.pointee.layers.deallocate()
         pointer.pointee.trackGains.deallocate()
         pointer.pointee.pieces?.deallocate()
-        if let c = pointer.pointee.cycles {
-            for i in 0..<cycleCount { c[i].events.deallocate() }
-            c.deallocate()
-        }
+        pointer.pointee.cycles?.deallocate()
         pointer.pointee.midiIn?.deallocate()
         pointer.deallocate()
     }

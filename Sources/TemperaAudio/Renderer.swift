@@ -1058,22 +1058,31 @@ struct RenderState {
         sh.pointee.countingIn.store(countingIn, ordering: .relaxed)
         sh.pointee.countInLeft.store(countingIn ? countInBeats - max(countInNext - 1, 0) : 0, ordering: .relaxed)
         sh.pointee.renderedFrames.store(Int(frame), ordering: .relaxed)
-        var seconds = 0.0, tempoHeard = 0.0
+        var seconds = 0.0, tempoHeard = 0.0, heardSeconds = Double.nan
         if let snap = snapshot, section < snap.pointee.sectionCount, snap.pointee.sections[section].span > 0 {
             let sn = snap.pointee
             let sec = sn.sections[section]
-            let position = Double(frame - base) / rate
-            let heardMusic = sn.music(section: section, atPlay: position - (Double(songPass) * sn.total + sec.offset))
-            tempoHeard = sn.tempo(section: section, atMusic: heardMusic)
-            var inPass = heardMusic - Double(pass) * sec.span
+            let position = Double(frame - base) / rate - (Double(songPass) * sn.total + sec.offset)
+            let renderedMusic = sn.music(section: section, atPlay: position)
+            var inPass = renderedMusic - Double(pass) * sec.span
             if inPass < 0 { inPass = 0 }
             if inPass >= sec.span { inPass = inPass.truncatingRemainder(dividingBy: sec.span) }
             seconds = sec.start + inPass
+            // What is heard is the latency behind: its music through the clock's closed-form inverse at that play
+            // time, not the rendered music run back at one tempo.
+            let latency = playing ? Double(sh.pointee.latencyMicros.load(ordering: .relaxed)) / 1_000_000 : 0
+            let heardMusic = latency > 0 ? sn.music(section: section, atPlay: position - latency) : renderedMusic
+            tempoHeard = sn.tempo(section: section, atMusic: max(heardMusic, 0))
+            if position - latency >= 0 {
+                let k = (heardMusic / sec.span).rounded(.down)
+                heardSeconds = sec.start + min(max(heardMusic - k * sec.span, 0), sec.span)
+            }
         }
         sh.pointee.section.store(section, ordering: .relaxed)
         sh.pointee.sectionPass.store(pass, ordering: .relaxed)
         sh.pointee.songPass.store(songPass, ordering: .relaxed)
         sh.pointee.positionBits.store(seconds.bitPattern, ordering: .relaxed)
+        sh.pointee.heardPositionBits.store(heardSeconds.bitPattern, ordering: .relaxed)
         sh.pointee.tempoBits.store(tempoHeard.bitPattern, ordering: .relaxed)
         publishSlots()
     }

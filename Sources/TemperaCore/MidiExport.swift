@@ -133,16 +133,18 @@ public enum MidiExport {
     /// The plays of the loop (one, `loops` passes) or of the song (each section of each song pass).
     static func plays(_ doc: Document, song: Bool, loops: Int) -> [Play] {
         let beat = doc.transport.beat
+        // Mute and solo are mixing settings, not the piece: every track is written, a muted one with its own
+        // cycle or ratio as much as any other, so each counts as audible here.
+        let gains = [Double](repeating: 1, count: doc.tracks.count)
         guard song, !doc.song.sections.isEmpty else {
             let (start, end) = Schedule.region(of: doc.transport)
             let (clock, pieces) = Schedule.clock(of: doc.transport, start: start, end: end)
-            let cycles = CycleTrack.of(doc.tracks, gains: Schedule.trackGains(of: doc.tracks), start: start, end: end)
+            let cycles = CycleTrack.of(doc.tracks, gains: gains, start: start, end: end)
             return [Play(songPass: 0, total: 0, offset: 0, start: start, span: end - start, tempo: clock.tempo, clock: clock,
                          pieces: pieces, meter: doc.transport.meter, cycles: cycles, limit: .infinity,
                          repeats: max(loops, 0), drawBase: 0, startTicks: 0)]
         }
         let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
-        let gains = Schedule.trackGains(of: doc.tracks)
         var cyclesOf: [[Double]: [CycleTrack]] = [:]
         // Beats do not depend on tempo: a section of R passes over B - A seconds is R·(B - A)/beat beats.
         var plays: [Play] = []

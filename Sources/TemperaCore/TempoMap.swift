@@ -364,6 +364,12 @@ public struct LoopTiming: Equatable, Sendable {
         self.pieces = pieces
     }
 
+    /// The music (seconds at x1 from pass 0's start, unwrapped across passes) heard `seconds` of play after pass
+    /// 0 started: the clock's closed-form inverse.
+    public func music(atPlay seconds: Double) -> Double {
+        pieces.withUnsafeBufferPointer { clock.music(atPlay: seconds, pieces: $0.baseAddress) }
+    }
+
     /// The pass and the time on the timeline heard `seconds` of play after pass 0 started: the clock's inverse.
     public func place(atPlay seconds: Double) -> (pass: Int, time: Double) {
         let x = pieces.withUnsafeBufferPointer { clock.music(atPlay: max(seconds, 0), pieces: $0.baseAddress) }

@@ -33,9 +33,13 @@ public struct PadHit: Equatable, Sendable {
         self.songPasses = songPasses
     }
 
-    /// The music the player heard when the key arrived (unwrapped, seconds at tempo x1 from pass 0's start): the
-    /// playhead then minus the output latency. Nil when the transport was not playing.
-    public var heard: Double? { clock.playing ? clock.heard(atNanos: arrival) : nil }
+    /// The music the player heard when the key arrived (unwrapped, seconds at tempo x1 from pass 0's start of the
+    /// loop, or of the song's section heard then): the playhead then minus the output latency, through the tempo
+    /// map's and the ramps' closed-form inverse where the tempo bends. Nil when the transport was not playing.
+    public var heard: Double? {
+        guard clock.playing else { return nil }
+        return clock.heard(atNanos: arrival, loop: loop, song: song)
+    }
 
     /// The song time the player heard when the key arrived (seconds from the song's start, unwrapped across its
     /// passes). Nil when the transport was not playing.

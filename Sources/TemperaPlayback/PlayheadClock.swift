@@ -1,3 +1,4 @@
+import TemperaCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -57,13 +58,28 @@ public struct PlayheadClock: Equatable, Sendable {
     }
 
     /// The music heard at `nanos` (on `MonotonicClock`): what was rendered, minus the latency, run on since the
-    /// stamp. Just after playing started this is before `playStart` (the listener still hears what came before):
+    /// stamp at the stamp's tempo: exact where the tempo holds; where it bends (a tempo map, a ramp) use
+    /// `heard(atNanos:loop:song:)`, which reads the clock's inverse. Just after playing started this is before `playStart` (the listener still hears what came before):
     /// nothing is clamped, so a hit there wraps to the region's end (`timeline`). Stopped, the music stands where
     /// it stopped.
     public func heard(atNanos t: UInt64) -> Double {
         guard playing else { return music }
         let since = t >= nanos ? Double(t - nanos) / 1e9 : -Double(nanos - t) / 1e9
         return music + (since - latency) * tempo
+    }
+
+    /// The music heard at `nanos` where the tempo bends: the loop's clock through its tempo map (`loop`), or the
+    /// song's sections (`song`, their ramps and the map they follow), read in closed form at the song time heard
+    /// (`heardSong`), never run on at the tempo of the stamp. For the song it is the music of the section heard
+    /// then, from the start of its pass 0. Both nil: `heard(atNanos:)`, exact at one tempo.
+    public func heard(atNanos t: UInt64, loop: LoopTiming?, song: SongTiming? = nil) -> Double {
+        guard playing else { return music }
+        if let loop { return loop.music(atPlay: heardSong(atNanos: t)) }
+        if let song, let p = song.place(at: heardSong(atNanos: t), looping: true) {
+            let s = song.sections[p.section]
+            return Double(p.pass) * s.span + (p.time - s.start)
+        }
+        return heard(atNanos: t)
     }
 
     /// The song time heard at `nanos` (on `MonotonicClock`): song time runs at one second a second whatever the

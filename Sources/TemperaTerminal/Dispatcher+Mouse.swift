@@ -59,6 +59,7 @@ extension Dispatcher {
             }
             try click(time: time, amp: amp)
         case .ruler(let time): moveCursor(to: snapped(time, free: m.alt || m.shift))
+        case .tempoLane(let time): pressTempoLane(time: time, y: m.y)
         case .trackName(let t): s.currentTrack = t
         case .tool(let tool): try choose(tool)
         case .clipMode: try run(Action(.modeClip))
@@ -155,6 +156,10 @@ extension Dispatcher {
             let x = min(max(m.x - r.x, 0), r.width - 1)
             if let message = try DesignerTab.click(x: x, y: y, width: r.width, height: r.height, session: session,
                                                    state: &view.designer) { say(message) }
+            return
+        }
+        if case .tempoPoint = d.kind {
+            if let time = timeAt(x: m.x) { try dragTempoPoint(time: time, y: m.y, free: m.alt || m.shift) }
             return
         }
         var value: Double?

@@ -162,6 +162,11 @@ public final class Dispatcher {
             default: return false
             }
         case .tempo, .volume, .designerSlider: return false
+        case .tempoPoint:
+            switch verb {
+            case .cursor(.left), .cursor(.right), .cursor(.fineLeft), .cursor(.fineRight), .apply: return !d.mouse
+            default: return false
+            }
         case .nudge(let family):
             // On the tempo lane the amplitude keys nudge a tempo point.
             if family == "tempo point", case .amp = verb { return view.tempoLane }
@@ -247,7 +252,7 @@ public final class Dispatcher {
                 ?? "grid off: the cursor moves freely")
         case .tempoLane:
             view.tempoLane.toggle()
-            say(view.tempoLane ? "tempo lane: a adds a point at the cursor, S-up/S-down change its tempo, delete removes it"
+            say(view.tempoLane ? "tempo lane: a adds a point at the cursor, S-up/S-down change its tempo, m + arrows move it, delete removes it"
                 : "the tracks again")
         case .rulerToggle:
             view.rulerSeconds.toggle()
@@ -425,7 +430,7 @@ public final class Dispatcher {
     public func finishDrag() {
         guard let d = drags.finish(session) else { return }
         switch d.kind {
-        case .shift, .scale:
+        case .shift, .scale, .tempoPoint:
             if session.revision != d.revision, let name = session.undoName {
                 say("\(name) kept" + (keyMap.hints["undo"].map { " (\($0) undoes)" } ?? ""))
             }

@@ -21,6 +21,10 @@ struct DragController {
             case nudge(String)
             /// The rhythm designer's slider, dragged along row `y` of the tab area (one undo step).
             case designerSlider(y: Int)
+            /// A tempo point of the tempo lane moved in time (the shift tool's keys, or the pointer) and, by the
+            /// pointer, in tempo: where the point was and its tempo when the drag began, and the row pressed on.
+            /// `anchor` is where the point is now.
+            case tempoPoint(from: Double, tempo: Double, pressY: Int)
         }
         var kind: Kind
         var mouse: Bool
@@ -51,6 +55,7 @@ struct DragController {
         case .volume: name = "volume"
         case .nudge(let family): name = family
         case .designerSlider: name = "slider"
+        case .tempoPoint: name = "move tempo point"
         }
         session.beginTransaction(name)
         current = Drag(kind: kind, mouse: mouse, anchor: anchor, pressTime: pressTime, lastStep: now,
@@ -65,6 +70,12 @@ struct DragController {
             return
         }
         begin(.nudge(family), mouse: false, session: session, now: now)
+    }
+
+    /// The tempo point being dragged is now at `time` (a `tempoPoint` drag).
+    mutating func tempoPointMoved(to time: Double, now: Double) {
+        current?.anchor = time
+        current?.lastStep = now
     }
 
     /// One step of a shift or scale drag by the keys: `sign` times `step` seconds (or one marker, for clips
@@ -118,7 +129,7 @@ struct DragController {
         case .volume:
             guard let value else { return nil }
             refusal = try Self.step { try s.run(.volume(min(max(value, 0), 1))) }
-        case .nudge, .designerSlider: break
+        case .nudge, .designerSlider, .tempoPoint: break
         }
         d.lastStep = now
         current = d

@@ -8,6 +8,8 @@ public enum Hit: Hashable, Sendable {
     case timeline(track: Int, time: Double, amp: Double)
     /// The ruler above the tracks, at a time.
     case ruler(time: Double)
+    /// The tempo lane, at a time.
+    case tempoLane(time: Double)
     /// A track's name (0-based).
     case trackName(Int)
     case tool(Tool)

@@ -27,6 +27,9 @@ enum TimelinePane {
         var spots: [Spot] = []
         let ruler = l.ruler
         spots.append(Spot(ruler) { x, _ in .ruler(time: vp.time(atColumn: x - ruler.x)) })
+        if let lane = l.tempoLane {
+            spots.append(Spot(lane) { x, _ in .tempoLane(time: vp.time(atColumn: x - lane.x)) })
+        }
         for track in l.firstTrack..<(l.firstTrack + l.visibleTracks) {
             guard let rows = l.rows(ofTrack: track) else { continue }
             spots.append(Spot(Rect(x: l.names.x, y: rows.y, width: l.names.width, height: rows.height),

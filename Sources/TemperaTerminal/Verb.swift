@@ -141,7 +141,7 @@ public enum Verb: Hashable, Sendable {
             (.clickToggle, "click.toggle", "metronome on / off"),
             (.gridNext, "grid.next", "cursor grid: next steps a beat (off 1 2 3 4 5 6 7 8 12 16)"),
             (.rulerToggle, "ruler.toggle", "ruler in bars.beats / in seconds"),
-            (.tempoLane, "tempo.lane", "the tempo lane: a adds a point at the cursor, S-up/S-down 1 BPM, delete removes"),
+            (.tempoLane, "tempo.lane", "the tempo lane: a adds a point at the cursor, S-up/S-down 1 BPM, delete removes, shift tool moves it"),
             (.render, "render", "render the document to a sound file (on the : line)"),
         ]
         for tool in Tool.allCases {

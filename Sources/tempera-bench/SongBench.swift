@@ -6,7 +6,7 @@ import TemperaCore
 /// The song's figures: compiling the schedule of a 100-section song over a 100,000-marker document, and what an
 /// edit to one region costs while the song plays (it should cost what the loop's edit costs, not the song's size).
 enum SongBench {
-    static let rounds = 20
+    static let rounds = Int(ProcessInfo.processInfo.environment["BENCH_ROUNDS"] ?? "") ?? 20
 
     static func run() {
         print("== Song: 100 sections (50 regions, each used twice) over 100,000 markers")
@@ -130,6 +130,16 @@ enum SongBench {
             _ = engine.pump(frames: 256)
         }
         print(String(format: "  an edit to 10 markers of one region while the ramped song plays (shift + publish): %.1f ms", edit))
+        // The same edit on the track at ratio sqrt(2): its events are compiled per region too, only this one again.
+        let ratioTrack = session.document.tracks[3].markers
+        let lo3 = ratioTrack.lowerBound(time: region.start + 1)
+        session.selection = [3: Set((lo3..<(lo3 + 10)).map { ratioTrack[$0].id })]
+        let ratioEdit = time(rounds) { k in
+            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
+            engine.update(document: session.document)
+            _ = engine.pump(frames: 256)
+        }
+        print(String(format: "  the same edit on the track at ratio sqrt(2): %.1f ms", ratioEdit))
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 256)
         defer { buffer.deallocate() }
         var counted = 0, calls = 0

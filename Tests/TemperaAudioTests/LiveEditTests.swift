@@ -210,4 +210,57 @@ final class EventCompilerTests: XCTestCase {
         XCTAssertEqual(compiler.events(for: doc), scheduleEvents(doc))
         XCTAssertGreaterThan(compiler.events(for: doc).count, 10)
     }
+
+    /// A cycle track's events as a fresh compiler makes them, per section of the playback.
+    func cycleEvents(_ p: Playback) -> [[MixEvent]] {
+        p.sections.map { s in
+            (0..<s.cycleCount).map { p.cycles[s.cycleFirst + $0] }.flatMap { c in
+                Array(UnsafeBufferPointer(start: c.pointer, count: c.count))
+            }
+        }
+    }
+
+    func testTheSongsCycleTracksAreRecompiledOnlyWhenTheirMarkersChange() {
+        var doc = Fixture.document(tracks: [[(0.1, .clip(1)), (1.2, .clip(1)), (2.5, .clip(1))],
+                                            [(0.2, .clip(1)), (1.4, .clip(1)), (2.1, .clip(1))],
+                                            (0..<3_000).map { (Double($0) / 1_000, .clip(1)) }],
+                                   slots: [ClipSlot(file: "x.wav")], span: 3)
+        doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 1, repeats: 2),
+                                   Song.Section(name: "B", start: 1, end: 3, repeats: 1),
+                                   Song.Section(name: "C", start: 0, end: 1, repeats: 1)], on: true)
+        // Track 2 cycles over [1, 2.5) whatever the section; track 3 plays at sqrt(2) over each section's region
+        // (a marker every millisecond: its storage chunks of 512 markers do not reach from one region to the other).
+        doc.tracks[1].cycle = Track.Cycle(start: 1, end: 2.5)
+        doc.tracks[2].ratio = 2.0.squareRoot()
+        let compiler = EventCompiler()
+        let first = compiler.playback(for: doc)
+        XCTAssertEqual(first.sections.map(\.cycleCount), [2, 2, 2])
+        XCTAssertEqual(first.cycles.count, 4, "track 2's cycle in each region (compiled once), track 3 over each region")
+        XCTAssertTrue(first.cycles[0] === first.cycles[2])
+        XCTAssertEqual(cycleEvents(first), cycleEvents(EventCompiler().playback(for: doc)))
+
+        // An edit to track 1 keeps every cycle track's compiled events, the very same memory.
+        doc.tracks[0].markers.insert(Marker(id: 50, time: 0.5, amp: 1, content: .clip(1)))
+        let second = compiler.playback(for: doc)
+        XCTAssertTrue(zip(first.cycles, second.cycles).allSatisfy { $0 === $1 })
+
+        // An edit to track 3 inside region B recompiles track 3 there only; one to track 2's cycle recompiles it.
+        doc.tracks[2].markers.insert(Marker(id: 5_000, time: 1.9005, amp: 1, content: .clip(1)))
+        let third = compiler.playback(for: doc)
+        XCTAssertEqual(zip(second.cycles, third.cycles).map { $0 === $1 }, [true, true, true, false])
+        XCTAssertEqual(cycleEvents(third), cycleEvents(EventCompiler().playback(for: doc)))
+        doc.tracks[1].markers.insert(Marker(id: 52, time: 2.4, amp: 1, content: .clip(1)))
+        let fourth = compiler.playback(for: doc)
+        XCTAssertEqual(zip(third.cycles, fourth.cycles).map { $0 === $1 }, [false, true, false, true])
+        XCTAssertEqual(cycleEvents(fourth), cycleEvents(EventCompiler().playback(for: doc)))
+
+        // A new ratio, and a muted track: compiled afresh, and gone.
+        doc.tracks[2].ratio = 1.5
+        doc.tracks[1].mute = true
+        let fifth = compiler.playback(for: doc)
+        XCTAssertEqual(fifth.sections.map(\.cycleCount), [1, 1, 1])
+        XCTAssertFalse(fifth.cycles.contains { $0 === fourth.cycles[1] })
+        XCTAssertEqual(fifth.cycles.map(\.ratio), [1.5, 1.5])
+        XCTAssertEqual(cycleEvents(fifth), cycleEvents(EventCompiler().playback(for: doc)))
+    }
 }

@@ -133,6 +133,53 @@ final class TempoPlaybackTests: XCTestCase {
         // P(0, t) = heard − first pass: t = τ0·(e^(k·s) − 1)/k.
         XCTAssertEqual(time, 0.75 * (exp(k * (heard - first)) - 1) / k, accuracy: 1e-9)
         XCTAssertNotNil(hit.loop)
+        // The music heard (unwrapped) is the same inverse, one pass of 8 s on: not run on at the stamp's tempo.
+        XCTAssertEqual(try XCTUnwrap(hit.heard), 8 + 0.75 * (exp(k * (heard - first)) - 1) / k, accuracy: 1e-9)
+    }
+
+    func testThePlayheadClockReadsTheMusicHeardDuringARampThroughTheInverseNotTheTempoOfItsStamp() throws {
+        // Stamped 2 s of play into the linear ramp from 0.75 over 8 s (k = 1/32), 50 ms of latency, read 0.5 s on.
+        let doc = rampDocument()
+        let (clock, pieces) = Schedule.clock(of: doc.transport, start: 0, end: 8)
+        let loop = LoopTiming(start: 0, clock: clock, pieces: pieces)
+        let k = 0.25 / 8
+        func music(_ s: Double) -> Double { 0.75 * (exp(k * s) - 1) / k }
+        let stamp = PlayheadClock(nanos: 1_000_000_000, music: music(2), latency: 0.05, tempo: 0.75 + k * music(2),
+                                  start: 0, span: 8, playStart: 0, playing: true, song: 2)
+        let at: UInt64 = 1_500_000_000
+        XCTAssertEqual(stamp.heardSong(atNanos: at), 2.45, accuracy: 1e-12)
+        XCTAssertEqual(stamp.heard(atNanos: at, loop: loop), music(2.45), accuracy: 1e-12)
+        // Run on at the stamp's tempo it would be off by about 0.4 ms of music: what the inverse is for.
+        XCTAssertGreaterThan(abs(stamp.heard(atNanos: at) - music(2.45)), 3e-4)
+        // Past the pass's end (ln(4/3)/k = 9.206 s of play) it is the second pass's, unwrapped.
+        var later = stamp
+        later.song = 10
+        let first = log(4.0 / 3) / k
+        XCTAssertEqual(later.heard(atNanos: at, loop: loop), 8 + music(10.45 - first), accuracy: 1e-9)
+    }
+
+    func testThePlayheadShownDuringARampIsTheInverseAtThePlayTimeHeard() throws {
+        let doc = rampDocument()
+        let engine = AudioEngine(output: .null)
+        engine.load(document: doc, baseDirectory: dir)
+        engine.start()
+        engine.play()
+        // 50 ms of output latency, as a server would report it; 4 s of play rendered.
+        engine.shared.pointee.latencyMicros.store(50_000, ordering: .relaxed)
+        _ = pump(engine, 192_000)
+        let k = 0.25 / 8
+        let s = 192_000 / 48_000.0 - 0.05
+        XCTAssertEqual(engine.position, 0.75 * (exp(k * s) - 1) / k, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(engine.heardTempo), 0.75 * exp(k * s), accuracy: 1e-9, "τ(t) = τ0·e^(k·s)")
+        // In a song section ramping from 0.75 to 1 over its 2 s (k = 1/8), 1 s of play in.
+        var song = rampDocument()
+        song.transport.tempoMap = TempoMap()
+        song.song = Song(sections: [Song.Section(name: "A", start: 0, end: 2, repeats: 1, tempo: 0.75)], on: true)
+        song.song.sections[0].tempoEnd = 1
+        engine.update(document: song)
+        engine.rewind()
+        _ = pump(engine, 48_000 + 2_400)
+        XCTAssertEqual(engine.position, 0.75 * (exp(1.0 / 8 * 1) - 1) * 8, accuracy: 1e-9)
     }
 
     func testWhatTheServerPlayedAcrossARampIsTheRenderSampleForSample() throws {

@@ -78,6 +78,43 @@ final class MidiExportTests: XCTestCase {
         XCTAssertEqual(ons.map(\.2), expected.map(\.2), "velocity max(1, round(amp*127))")
     }
 
+    func testMutedAndUnsoloedTracksAreWrittenWithTheirOwnCycleAsWhenHeard() {
+        // A 2 s loop at 120 BPM (1,920 ticks a second); track 2 cycles over [0, 0.75): a note every 0.75 s.
+        var doc = document(markers: [(0, 1, .clip(1)), (1, 1, .clip(1))])
+        doc.tracks.append(Track(name: "cycle", markers: MarkerList([Marker(id: 9, time: 0, amp: 1, content: .clip(1))])))
+        doc.tracks[1].cycle = Track.Cycle(start: 0, end: 0.75)
+        func ons(_ doc: Document, track n: Int) -> [Int] {
+            let (f, _) = MidiExport.file(doc, options: .init(loops: 2, soundSeconds: [0.01]))
+            return notes(f, track: n).compactMap { e in
+                if case .noteOn = e.message { return e.tick }
+                return nil
+            }
+        }
+        let heard = [0, 1440, 2880, 4320, 5760, 7200]
+        XCTAssertEqual(ons(doc, track: 2), heard)
+        XCTAssertEqual(ons(doc, track: 1), [0, 1920, 3840, 5760])
+        var muted = doc
+        muted.tracks[0].mute = true
+        muted.tracks[1].mute = true
+        XCTAssertEqual(ons(muted, track: 1), [0, 1920, 3840, 5760], "a muted track is written")
+        XCTAssertEqual(ons(muted, track: 2), heard, "a muted track with its own cycle is written as it would sound")
+        var soloed = doc
+        soloed.tracks[0].solo = true
+        XCTAssertEqual(ons(soloed, track: 2), heard, "a track silenced by another's solo too")
+        var ratio = muted
+        ratio.tracks[1].cycle = nil
+        ratio.tracks[1].ratio = 2
+        XCTAssertEqual(ons(ratio, track: 2), [0, 1920, 3840, 5760],
+                       "at ratio 2 over the 2 s loop: its region's marker every second")
+        var song = muted
+        song.song = Song(sections: [Song.Section(name: "A", start: 0, end: 2, repeats: 1)], on: true)
+        let (f, _) = MidiExport.file(song, options: .init(loops: 1, soundSeconds: [0.01]), song: true)
+        XCTAssertEqual(notes(f, track: 2).compactMap { e -> Int? in
+            if case .noteOn = e.message { return e.tick }
+            return nil
+        }, [0, 1440, 2880], "in a song section too")
+    }
+
     func testAOneShotEndsAfterItsSoundAndAGateAtTheNextMarkerThatIsNotAHold() {
         let doc = document(markers: [(0, 1, .clip(1)), (0.5, 1, .clip(2)), (0.75, 1, .hold), (1, 1, nil),
                                      (1.5, 1, .clip(2))])

@@ -39,6 +39,14 @@ public struct TmuxSession {
         type("\u{1b}[<0;\(x + 1);\(y + 1)m")
     }
 
+    /// A left-button drag as a terminal reports it in SGR mode (any-event tracking): the press at `from`, a motion
+    /// report at each cell of `through` and at `to`, and the release at `to` (cells 0-based).
+    public func drag(from: (x: Int, y: Int), through: [(x: Int, y: Int)] = [], to: (x: Int, y: Int)) {
+        type("\u{1b}[<0;\(from.x + 1);\(from.y + 1)M")
+        for p in through + [to] { type("\u{1b}[<32;\(p.x + 1);\(p.y + 1)M") }
+        type("\u{1b}[<0;\(to.x + 1);\(to.y + 1)m")
+    }
+
     /// Polls the screen until `predicate` holds, at most `timeout` seconds: whether it held, and the last
     /// screen read.
     public func wait(timeout: Double, until predicate: (String) -> Bool) -> (met: Bool, screen: String) {
