@@ -62,7 +62,7 @@ final class HostMemoryTests: XCTestCase {
         XCTAssertTrue(waitUntil(60) { bigs.allSatisfy { $0.sync { $0.seq } == rounds } }, "the ones that read follow")
         usleep(500_000)
         let (withSilent, without) = (crowded.memory, quiet.memory)
-        let documentBytes = Wire.snapshot(bigs[0].sync { $0.document }, seq: rounds).utf8.count
+        let documentBytes = DocumentDelta.snapshot(bigs[0].sync { $0.document }).encoded().utf8.count
         let cost = withSilent.peak - without.peak
         let bound = 8 * ((64 << 20) + documentBytes)
         print("host with 8 participants that never read, \(rounds) changes of 100,000 markers (\(rounds * 100_000) markers, "
