@@ -133,7 +133,7 @@ public enum DocumentFile {
     static let numberMax = 24
 
     /// A track's marker lines (`{"t": 0.25, "amp": 0.8, "clip": 3}` each on its own line).
-    static func writeMarkers(_ markers: MarkerList, to w: inout ByteWriter) {
+    static func writeMarkers<C: Collection>(_ markers: C, to w: inout ByteWriter) where C.Element == Marker {
         let count = markers.count
         var i = 0
         // Amplitudes repeat from marker to marker, so the last one's digits are copied rather than formatted.

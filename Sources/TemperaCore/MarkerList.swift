@@ -61,6 +61,34 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
         for m in sorted { setTime(m.time, for: m.id) }
     }
 
+    /// The list's runs, in order (each non-empty and sorted): a way to walk a long list a run at a time, as a
+    /// snapshot streamed to a joining participant does.
+    public var runs: [[Marker]] { chunks }
+
+    /// Appends markers that all come after the last one, in order (a list built as it arrives, a run at a
+    /// time, without holding the whole list twice). False, and nothing appended, when they are not in order.
+    public mutating func append(inOrder run: [Marker]) -> Bool {
+        guard !run.isEmpty else { return true }
+        if let last = chunks.last?.last, !last.precedes(run[0]) { return false }
+        for i in run.indices.dropFirst() where !run[i - 1].precedes(run[i]) { return false }
+        var c = 0
+        // The last run is topped up to the bulk size first, so runs arriving small do not make small chunks.
+        if let last = chunks.indices.last, chunks[last].count < Self.chunkTarget {
+            let take = Swift.min(Self.chunkTarget - chunks[last].count, run.count)
+            chunks[last].append(contentsOf: run[0..<take])
+            c = take
+        }
+        while c < run.count {
+            let end = Swift.min(c + Self.chunkTarget, run.count)
+            starts.append(total + c)
+            chunks.append(Array(run[c..<end]))
+            c = end
+        }
+        total += run.count
+        for m in run { setTime(m.time, for: m.id) }
+        return true
+    }
+
     // MARK: Collection
 
     public var startIndex: Int { 0 }

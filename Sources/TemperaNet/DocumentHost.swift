@@ -236,6 +236,7 @@ public final class DocumentHost: @unchecked Sendable {
     private func add(fd: Int32, peer: String, address: String) {
         let connection = LineConnection(fd: fd, queue: io, maxLine: Wire.maxRequestLine,
                                         maxOutbox: options.unauthenticatedOutbox, peer: peer)
+        connection.cutsLongLines = true
         let client = Client(connection, address: address)
         let id = ObjectIdentifier(client)
         clients[id] = client
@@ -301,7 +302,11 @@ public final class DocumentHost: @unchecked Sendable {
         if m["hello"] != nil { return hello(m, from: client) }
         guard let key = client.key else { return stranger(client) }
         if let t = m["ping"]?.number {
-            client.connection.send(Wire.pong(t, host: monotonicSeconds()))
+            client.connection.sendUrgent(Wire.pong(t, host: monotonicSeconds()))
+            return
+        }
+        if let n = m["got"]?.int {
+            client.connection.acknowledged(n)
             return
         }
         if let on = m["play"]?.bool {
@@ -324,13 +329,19 @@ public final class DocumentHost: @unchecked Sendable {
             return run(text, id: id, view: m["view"], from: client)
         }
         log("refused a message it does not know from \(client.connection.peer): \(m.keys)")
-        client.connection.send(Wire.error("unknown message (known: hello, run, view, ping)"))
+        client.connection.send(Wire.error("unknown message (known: hello, run, view, ping, play, got)"))
     }
 
     private func hello(_ m: JSONMessage, from client: Client) {
         guard client.key == nil else {
             client.connection.send(Wire.error("already said hello"))
             return
+        }
+        guard m["hello"]?.int == Wire.version else {
+            let v = m["hello"]?.int.map(String.init) ?? "unknown"
+            log("refused \(client.connection.peer): it speaks protocol \(v), not \(Wire.version)")
+            return refuse(client, "this host speaks protocol \(Wire.version) and the participant \(v): run the same "
+                + "version of tempera on both sides")
         }
         client.judging = true
         client.connection.hold(true)
@@ -386,12 +397,14 @@ public final class DocumentHost: @unchecked Sendable {
             }
             let key = wanted.isEmpty || shared.participants[wanted] == nil ? DocumentHost.newKey() : wanted
             let p = shared.join(key: key, name: chosen)
-            var lines = [Wire.welcome(name: p.name, session: key, host: options.name, done: p.lastRequest,
-                                      results: shared.outcomes(of: key, after: replied), recovered: recovered)]
-            lines.append(Wire.snapshot(shared.session.document, seq: shared.seq))
-            lines.append(Wire.reply(id: nil, SharedDocument.Outcome(), view: p.view))
+            let welcome = Wire.welcome(name: p.name, session: key, host: options.name, done: p.lastRequest,
+                                       results: shared.outcomes(of: key, after: replied), recovered: recovered)
+            // The document goes out as the connection takes it, from a copy made now (a value: it costs
+            // memory only as the host's document changes meanwhile).
+            let snapshot = DocumentSnapshot.Writer(shared.session.document, seq: shared.seq)
+            var lines = [Wire.reply(id: nil, SharedDocument.Outcome(), view: p.view)]
             if transport.playing { lines.append(Wire.transport(transport)) }
-            let welcome = lines
+            let after = lines
             log("\(p.name) joined (\(peer))")
             io.async { [self] in
                 // A participant coming back takes over from a connection the host has not yet seen break.
@@ -404,9 +417,10 @@ public final class DocumentHost: @unchecked Sendable {
                 client.key = key
                 client.judging = false
                 client.connection.maxOutbox = options.participantOutbox
-                client.connection.send(welcome[0])
-                client.connection.sendWhole(welcome[1])
-                for line in welcome.dropFirst(2) { client.connection.send(line) }
+                client.connection.window = Wire.window
+                client.connection.send(welcome)
+                client.connection.send(stream: Wire.snapshot(snapshot))
+                for line in after { client.connection.send(line) }
                 client.connection.onOverflow = { [weak self, weak client] in
                     guard let self, let client else { return }
                     self.overflowed(client)
@@ -434,7 +448,7 @@ public final class DocumentHost: @unchecked Sendable {
 
     private func resync(_ client: Client) {
         guard client.connection.isOpen else { return }
-        if client.connection.pending > 0 {
+        if client.connection.pending > 0 || client.connection.streaming {
             io.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self, weak client] in
                 guard let self, let client else { return }
                 self.resync(client)
@@ -442,10 +456,10 @@ public final class DocumentHost: @unchecked Sendable {
             return
         }
         queue.async { [self] in
-            let line = Wire.snapshot(shared.session.document, seq: shared.seq)
+            let snapshot = DocumentSnapshot.Writer(shared.session.document, seq: shared.seq)
             io.async {
                 client.resyncing = false
-                client.connection.sendWhole(line)
+                client.connection.send(stream: Wire.snapshot(snapshot))
             }
         }
     }

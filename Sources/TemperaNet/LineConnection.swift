@@ -36,8 +36,38 @@ final class LineConnection: @unchecked Sendable {
     private var inbox: [UInt8] = []
     private var scanned = 0
     private var skipping = false
-    private var outbox: [UInt8] = []
-    private var sent = 0
+    /// Outgoing: short lines that go first, lines in order, the physical line going out now, the stream being
+    /// written and what was sent after it.
+    private var urgent: [UInt8] = []
+    private var bulk: [UInt8] = []
+    private var bulkSent = 0
+    /// Inside a line being cut into pieces: where its newline is in `bulk`.
+    private var lineEnd: Int?
+    private var wire: [UInt8] = []
+    private var wireSent = 0
+    private var stream: (() -> [UInt8]?)?
+    private var later: [UInt8] = []
+    /// Bytes written to the socket, and those the peer said it has read.
+    private(set) var written = 0
+    private var acknowledgedBytes = 0
+    /// With a window, lines (not urgent ones) go out only while fewer than this many bytes written are not yet
+    /// acknowledged by the peer: whatever its buffers and those between, a clock probe's answer never has more
+    /// than this ahead of it.
+    var window: Int?
+    /// Lines longer than `piece` go out cut (the host's side; the participant's joins them).
+    var cutsLongLines = false
+    /// The participant's side: joins cut lines, and acknowledges what it has read every `acknowledgeEvery`
+    /// bytes (0: never).
+    var joinsPieces = false
+    var acknowledgeEvery = 0
+    private var consumed = 0
+    private var consumedSaid = 0
+    /// A cut line being joined.
+    private var joining: [UInt8]?
+    /// The rest of a cut line that outgrew the limit is dropped.
+    private var skippingPieces = false
+    /// Called with the bytes read so far, every `acknowledgeEvery` of them.
+    var onAcknowledge: ((Int) -> Void)?
     private var writing = false
     private var readPaused = false
     /// Reading held by the owner (too many of this peer's requests are waiting their turn).
@@ -50,6 +80,11 @@ final class LineConnection: @unchecked Sendable {
     static let linesPerTurn = 256
     /// Reading pauses while this many bytes wait to go out to the peer.
     static let pauseOutbox = 8 << 20
+    /// The longest physical line a host writes: longer lines go out cut into pieces this long.
+    static let piece = 64 * 1024
+    /// The first byte of a piece of a cut line, and of its last piece.
+    static let pieceMark = UInt8(ascii: "+")
+    static let lastPieceMark = UInt8(ascii: "=")
 
     init(fd: Int32, queue: DispatchQueue, maxLine: Int, maxOutbox: Int = 256 << 20, peer: String) {
         self.fd = fd
@@ -89,40 +124,126 @@ final class LineConnection: @unchecked Sendable {
         readSource.resume()
     }
 
-    /// Queues a line (a newline is added) and writes as much as the socket takes now.
+    /// Queues a line (a newline is added) and writes as much as the socket takes now. Lines go out in the order
+    /// they are sent (after a running stream, see `send(stream:)`), except urgent ones, which go ahead.
     func send(_ line: String) {
         guard isOpen else { return }
         var line = line
-        line.withUTF8 { outbox.append(contentsOf: $0) }
-        outbox.append(0x0A)
+        if stream != nil {
+            line.withUTF8 { later.append(contentsOf: $0) }
+            later.append(0x0A)
+        } else {
+            line.withUTF8 { bulk.append(contentsOf: $0) }
+            bulk.append(0x0A)
+        }
         flush()
     }
 
-    /// Queues a line that may be larger than `maxOutbox` on its own (the whole document): the limit counts
-    /// from what is queued after it, until it has gone out.
-    func sendWhole(_ line: String) {
+    /// Queues a short line that goes out ahead of everything queued but the piece being written (a clock
+    /// probe's answer must not wait behind megabytes of changes).
+    func sendUrgent(_ line: String) {
         guard isOpen else { return }
-        allowance = pending + line.utf8.count + 1
-        send(line)
+        var line = line
+        line.withUTF8 { urgent.append(contentsOf: $0) }
+        urgent.append(0x0A)
+        flush()
     }
 
-    /// The last byte that went out (a newline: the peer has whole lines).
-    private var lastSent: UInt8 = 0x0A
-    /// Bytes allowed beyond `maxOutbox` while a whole document goes out.
-    private var allowance = 0
+    /// Queues lines made as they are needed (each with its newline, until nil): a whole document goes out
+    /// without ever being held whole. Lines sent meanwhile follow it. One stream at a time.
+    func send(stream next: @escaping () -> [UInt8]?) {
+        guard isOpen else { return }
+        precondition(stream == nil, "one stream at a time")
+        stream = next
+        flush()
+    }
 
-    /// Bytes waiting to go out.
-    var pending: Int { outbox.count - sent }
+    /// Bytes waiting to go out (a stream counts what it has made so far).
+    var pending: Int { urgent.count + (bulk.count - bulkSent) + (wire.count - wireSent) + later.count }
+
+    /// True while a stream has lines to make.
+    var streaming: Bool { stream != nil }
+
+    /// The peer says it has read `bytes` bytes of this connection: with a `window`, more may go out.
+    func acknowledged(_ bytes: Int) {
+        guard isOpen, bytes > acknowledgedBytes, bytes <= written else { return }
+        acknowledgedBytes = bytes
+        flush()
+    }
+
+    /// The next physical line (or lines) to write, or nil when nothing may go out now.
+    private func nextPiece() -> [UInt8]? {
+        if !urgent.isEmpty {
+            defer { urgent = [] }
+            return urgent
+        }
+        if let window, written - acknowledgedBytes >= window { return nil }
+        // A stream is asked for lines while little of it waits, so it is held in memory a few pieces at a time.
+        while let next = stream, bulk.count - bulkSent < 4 * LineConnection.piece {
+            guard let lines = next() else {
+                stream = nil
+                bulk.append(contentsOf: later)
+                later = []
+                break
+            }
+            bulk.append(contentsOf: lines)
+        }
+        guard bulkSent < bulk.count else { return nil }
+        let piece = LineConnection.piece
+        if lineEnd == nil {
+            // At the start of a line: whole lines, as many as fit in a piece.
+            var k = bulkSent
+            while k < bulk.count {
+                let nl = LineConnection.newline(in: bulk, from: k) ?? bulk.count - 1
+                if nl + 1 - bulkSent > piece {
+                    if k > bulkSent { break }
+                    if !cutsLongLines {
+                        k = nl + 1
+                        break
+                    }
+                    // This line alone is longer than a piece: it goes out cut, so that urgent lines can pass.
+                    lineEnd = nl
+                    break
+                }
+                k = nl + 1
+            }
+            if lineEnd == nil {
+                defer { bulkSent = k }
+                return Array(bulk[bulkSent..<k])
+            }
+        }
+        // Inside a long line: `+` and a piece of it, or `=` and its last piece.
+        let end = lineEnd!
+        let n = Swift.min(piece, end - bulkSent)
+        let last = bulkSent + n == end
+        var out = [UInt8]()
+        out.reserveCapacity(n + 2)
+        out.append(last ? LineConnection.lastPieceMark : LineConnection.pieceMark)
+        out.append(contentsOf: bulk[bulkSent..<(bulkSent + n)])
+        out.append(0x0A)
+        bulkSent += n
+        if last {
+            bulkSent += 1
+            lineEnd = nil
+        }
+        return out
+    }
 
     private func flush() {
         guard isOpen else { return }
-        while sent < outbox.count {
-            let n = outbox.withUnsafeBytes { buf in
-                Glibc.send(fd, buf.baseAddress! + sent, outbox.count - sent, Int32(MSG_NOSIGNAL))
+        while true {
+            if wireSent == wire.count {
+                wire = []
+                wireSent = 0
+                guard let next = nextPiece() else { break }
+                wire = next
+            }
+            let n = wire.withUnsafeBytes { buf in
+                Glibc.send(fd, buf.baseAddress! + wireSent, wire.count - wireSent, Int32(MSG_NOSIGNAL))
             }
             if n > 0 {
-                sent += n
-                lastSent = outbox[sent - 1]
+                wireSent += n
+                written += n
                 continue
             }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
@@ -130,44 +251,51 @@ final class LineConnection: @unchecked Sendable {
             close()
             return
         }
-        if sent == outbox.count {
-            outbox.removeAll(keepingCapacity: outbox.count < 1 << 20)
-            sent = 0
-        } else if sent > 1 << 20 {
-            outbox.removeFirst(sent)
-            sent = 0
+        // What went out is dropped from the front once it is half the queue (each byte moved about once).
+        if bulkSent == bulk.count {
+            bulk.removeAll(keepingCapacity: bulk.count < 1 << 20)
+            bulkSent = 0
+        } else if bulkSent > 1 << 16, bulkSent > bulk.count / 2 {
+            bulk.removeFirst(bulkSent)
+            lineEnd = lineEnd.map { $0 - bulkSent }
+            bulkSent = 0
         }
         var waiting = pending
-        if allowance > 0, waiting <= maxOutbox { allowance = 0 }
-        if waiting > Limits.sum(maxOutbox, allowance) {
+        if waiting > maxOutbox {
             guard let overflow = onOverflow else {
                 close()
                 return
             }
-            // The owner resyncs the peer from a snapshot: what was queued is dropped, except the rest of a line
-            // already partly sent, so the peer still reads whole lines.
-            if lastSent != 0x0A, let nl = outbox[sent...].firstIndex(of: 0x0A) {
-                outbox = Array(outbox[sent...nl])
+            // The owner resyncs the peer from a snapshot: what was queued is dropped, except the piece being
+            // written and the rest of a line already partly sent, so the peer still reads whole lines.
+            if let end = lineEnd {
+                bulk = Array(bulk[bulkSent...end])
+                lineEnd = bulk.count - 1
             } else {
-                outbox.removeAll(keepingCapacity: false)
+                bulk = []
             }
-            sent = 0
-            allowance = 0
+            bulkSent = 0
+            stream = nil
+            later = []
             waiting = pending
             overflow()
         }
-        if waiting > 0, !writing {
+        let stalled = window.map { written - acknowledgedBytes >= $0 } ?? false
+        let wantsWrite = wireSent < wire.count || !urgent.isEmpty || (!stalled && (bulkSent < bulk.count || stream != nil))
+        if wantsWrite, !writing {
             writing = true
             writeSource.resume()
-        } else if waiting == 0, writing {
+        } else if !wantsWrite, writing {
             writing = false
             writeSource.suspend()
         }
-        // Reading waits while the peer is not taking what it is sent.
-        if waiting > min(LineConnection.pauseOutbox, maxOutbox / 2), !readPaused {
+        // Reading waits while the peer is not taking what it is sent (not with a window: its acknowledgements
+        // come that way, and the window bounds what is in flight).
+        let pause = min(LineConnection.pauseOutbox, maxOutbox / 2)
+        if window == nil, waiting > pause, !readPaused {
             readPaused = true
             updateReading()
-        } else if waiting <= min(LineConnection.pauseOutbox, maxOutbox / 2) / 8, readPaused {
+        } else if waiting <= pause / 8, readPaused {
             readPaused = false
             updateReading()
         }
@@ -219,23 +347,51 @@ final class LineConnection: @unchecked Sendable {
         deliver()
     }
 
-    /// Hands over complete lines, a batch per turn of the queue.
+    /// Hands over complete lines, a batch per turn of the queue (joining cut lines, when it does).
     private func deliver() {
         var delivered = 0
         var start = 0
         while isOpen, !readPaused, !held, delivered < LineConnection.linesPerTurn {
-            guard let nl = inbox[scanned...].firstIndex(of: 0x0A) else {
+            guard let nl = LineConnection.newline(in: inbox, from: scanned) else {
                 scanned = inbox.count
                 break
             }
-            let line = Array(inbox[start..<nl])
+            let from = start
             start = nl + 1
             scanned = start
+            consumed += nl + 1 - from
             if skipping {
                 skipping = false
+            } else if joinsPieces, nl > from, inbox[from] == LineConnection.pieceMark || inbox[from] == LineConnection.lastPieceMark {
+                let last = inbox[from] == LineConnection.lastPieceMark
+                if var j = joining {
+                    joining = nil
+                    if j.count + (nl - from - 1) > maxLine {
+                        onInput?(.tooLong(j.count + nl - from - 1))
+                        skippingPieces = true
+                    } else {
+                        j.append(contentsOf: inbox[(from + 1)..<nl])
+                        joining = j
+                    }
+                } else if !skippingPieces {
+                    joining = Array(inbox[(from + 1)..<nl])
+                }
+                if last {
+                    skippingPieces = false
+                    if let j = joining {
+                        joining = nil
+                        delivered += 1
+                        onInput?(.line(j))
+                    }
+                }
             } else {
                 delivered += 1
-                onInput?(.line(line.last == 0x0D ? Array(line.dropLast()) : line))
+                let end = nl > from && inbox[nl - 1] == 0x0D ? nl - 1 : nl
+                onInput?(.line(Array(inbox[from..<end])))
+            }
+            if acknowledgeEvery > 0, consumed - consumedSaid >= acknowledgeEvery {
+                consumedSaid = consumed
+                onAcknowledge?(consumed)
             }
         }
         guard isOpen else { return }
@@ -244,14 +400,25 @@ final class LineConnection: @unchecked Sendable {
             scanned -= start
         }
         // A line that outgrows the limit is refused once and its bytes dropped as they come.
-        if inbox.count > maxLine, !inbox.contains(0x0A) {
+        if inbox.count > maxLine, LineConnection.newline(in: inbox, from: 0) == nil {
             if !skipping { onInput?(.tooLong(inbox.count)) }
             skipping = true
+            consumed += inbox.count
             inbox.removeAll(keepingCapacity: false)
             scanned = 0
         }
         if delivered >= LineConnection.linesPerTurn, !readPaused, !held {
             queue.async { [weak self] in self?.deliver() }
+        }
+    }
+
+    /// The position of the first newline in `bytes` from `start`, if any.
+    static func newline(in bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { b in
+            memchr(b.baseAddress! + start, 0x0A, b.count - start).map {
+                UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - b.baseAddress!
+            }
         }
     }
 
@@ -264,7 +431,12 @@ final class LineConnection: @unchecked Sendable {
         readSource.cancel()
         writeSource.cancel()
         inbox = []
-        outbox = []
+        bulk = []
+        urgent = []
+        wire = []
+        later = []
+        stream = nil
+        joining = nil
         onClose?()
         onClose = nil
         onInput = nil

@@ -93,6 +93,8 @@ public final class Participant: @unchecked Sendable {
     static let probeEvery = 3.0
 
     private var connection: LineConnection?
+    /// The document being received whole (on joining, or after falling behind).
+    private var snapshot: DocumentSnapshot.Reader?
     /// When the host was last heard from (monotonic seconds), and how many whole seconds of silence were said.
     private var lastHeard = 0.0
     private var silenceSaid = 0
@@ -121,6 +123,10 @@ public final class Participant: @unchecked Sendable {
         queue.sync {
             endedBeforeWelcome = false
             let c = LineConnection(fd: fd, queue: queue, maxLine: Wire.maxHostLine, peer: "\(host):\(port)")
+            c.joinsPieces = true
+            c.acknowledgeEvery = Wire.acknowledgeEvery
+            c.onAcknowledge = { [weak c] bytes in c?.send(Wire.got(bytes)) }
+            snapshot = nil
             c.onInput = { [weak self] input in self?.handle(input) }
             c.onClose = { [weak self] in self?.lost() }
             c.onBytes = { [weak self] in self?.heard() }
@@ -264,6 +270,8 @@ public final class Participant: @unchecked Sendable {
             onEvent?(.notice("the host sent a malformed line: \(error)"))
             return
         }
+        if m["part"] != nil { return part(m) }
+        if m["snapshot"] != nil { return startSnapshot(m) }
         if let seq = m["delta"]?.int { return delta(m, seq: seq) }
         if let id = m["reply"] {
             var moved: Session.View?
@@ -297,6 +305,13 @@ public final class Participant: @unchecked Sendable {
     }
 
     private func welcome(_ m: JSONMessage, name given: String) {
+        guard m["protocol"]?.int == Wire.version else {
+            let v = m["protocol"]?.int.map(String.init) ?? "1"
+            onEvent?(.notice("the host speaks protocol \(v) and this participant \(Wire.version): run the same version "
+                + "of tempera on both sides"))
+            connection?.close()
+            return
+        }
         givenName = given
         sessionKey = m["session"]?.string
         // Answers missed while the connection was down.
@@ -344,16 +359,52 @@ public final class Participant: @unchecked Sendable {
         onEvent?(.answered(id: id, command: command, message: message, error: error, view: view))
     }
 
+    /// The first line of the whole document.
+    private func startSnapshot(_ m: JSONMessage) {
+        do {
+            snapshot = try DocumentSnapshot.Reader(header: m)
+            snapshotDone()
+        } catch {
+            onEvent?(.notice("the host's document does not read: \(error)"))
+            connection?.close()
+        }
+    }
+
+    /// A run of the whole document's markers.
+    private func part(_ m: JSONMessage) {
+        guard snapshot != nil else {
+            onEvent?(.notice("the host sent part of a document it had not begun: reconnecting"))
+            connection?.close()
+            return
+        }
+        do {
+            try snapshot!.add(part: m)
+            snapshotDone()
+        } catch {
+            snapshot = nil
+            onEvent?(.notice("the host's document does not read: \(error)"))
+            connection?.close()
+        }
+    }
+
+    /// Once the whole document is here, it replaces the copy.
+    private func snapshotDone() {
+        guard let s = snapshot, s.isComplete else { return }
+        snapshot = nil
+        document = s.finished()
+        seq = s.seq
+        onEvent?(.snapshot(document))
+    }
+
     private func delta(_ m: JSONMessage, seq: Int) {
         guard let c = m["change"] else { return }
+        guard snapshot == nil else {
+            onEvent?(.notice("a change arrived before the whole document: reconnecting"))
+            connection?.close()
+            return
+        }
         do {
             let change = try DocumentDelta(decoding: c)
-            if m["snapshot"]?.bool == true {
-                document = change.whole ?? document
-                self.seq = seq
-                onEvent?(.snapshot(document))
-                return
-            }
             guard seq == self.seq + 1 else {
                 onEvent?(.notice("change \(seq) arrived after \(self.seq): reconnecting"))
                 connection?.close()

@@ -4,16 +4,19 @@ import TemperaCore
 /// of the command language. See the manual (docs/manual.md, "Playing together") for the whole exchange.
 ///
 /// Participant to host:
-/// - `{"hello":1,"name":"ana","token":"…","session":"KEY","replied":N}` first (session and replied when
-///   coming back after a broken connection);
+/// - `{"hello":2,"name":"ana","token":"…","session":"KEY","replied":N}` first (session and replied when
+///   coming back after a broken connection); 2 is the protocol's version, and a host refuses another in one line;
+/// - `{"got":N}`: the participant has read N bytes of the connection (every `acknowledgeEvery` bytes);
 /// - `{"id":17,"run":"shift 1/8"}` (or the bare text `shift 1/8`): a command, ids growing;
 /// - `{"ping":T}`: a clock probe, answered at once with the host's clock;
 /// - `{"play":true}` / `{"play":false}`: start everyone playing from the start, or stop everyone.
 ///
 /// Host to participant:
-/// - `{"welcome":"ana","session":"KEY","host":"studio","done":17,"results":[…]}` (with `"recovered":N` when
-///   the host replayed N changes from its journal after a crash), then
-/// - `{"delta":0,…whole document…}`: the document with its marker ids, then the changes as they happen:
+/// - `{"welcome":"ana","protocol":2,"session":"KEY","host":"studio","done":17,"results":[…]}` (with
+///   `"recovered":N` when the host replayed N changes from its journal after a crash), then
+/// - the document with its marker ids, streamed in short lines (`DocumentSnapshot`):
+///   `{"snapshot":SEQ,"next":N,"counts":[…],"head":{…}}` then `{"part":TRACK,"ids":[…],"markers":[…]}`…, then
+///   the changes as they happen:
 /// - `{"delta":N,"by":"ana","name":"shift","change":{…}}`;
 /// - `{"reply":17,"ok":"message"}` or `{"reply":17,"error":"nothing is selected"}` to the sender only,
 ///   with `"view":{…}` when the sender's cursor, selection or modes changed;
@@ -21,7 +24,19 @@ import TemperaCore
 /// - `{"transport":{"playing":true,"start":3,"at":H,"music":0,"rate":1,"span":2}}`: the shared transport
 ///   (see `SharedTransport`), to everyone when it starts, stops or changes pace, and to a joiner;
 /// - `{"pong":T,"host":H}`; `{"error":"…"}` for a line that is not a message.
+///
+/// How the host writes: a line longer than 64 KiB goes out cut into pieces, each its own line starting with `+`,
+/// the last with `=` (the participant joins them); a pong goes out ahead of whatever waits (after the piece
+/// being written); and no more than `window` bytes go out beyond what the participant has acknowledged
+/// (`got`). So a pong has at most a window and a piece ahead of it, however large the changes before it.
 public enum Wire {
+    /// The protocol's version (the number in hello): cut lines, acknowledgements and streamed snapshots
+    /// came with 2.
+    public static let version = 2
+    /// Bytes the host writes to a participant beyond those it has acknowledged.
+    public static let window = 1 << 20
+    /// How often a participant acknowledges what it has read, in bytes.
+    public static let acknowledgeEvery = 128 << 10
     /// The longest line a participant may send; longer ones are refused (and skipped to their end).
     public static let maxRequestLine = 64 * 1024
     /// The longest line a participant accepts from a host (a whole large document fits).
@@ -33,7 +48,7 @@ public enum Wire {
     // MARK: Participant to host
 
     public static func hello(name: String, token: String?, session: String?, replied: Int) -> String {
-        var out = "{\"hello\":1,\"name\":\(q(name))"
+        var out = "{\"hello\":\(version),\"name\":\(q(name))"
         if let token { out += ",\"token\":\(q(token))" }
         if let session { out += ",\"session\":\(q(session)),\"replied\":\(replied)" }
         return out + "}"
@@ -48,13 +63,16 @@ public enum Wire {
 
     public static func ping(_ t: Double) -> String { "{\"ping\":\(n(t))}" }
 
+    /// The participant has read `bytes` bytes of the connection.
+    public static func got(_ bytes: Int) -> String { "{\"got\":\(bytes)}" }
+
     public static func play(_ on: Bool) -> String { "{\"play\":\(on)}" }
 
     // MARK: Host to participant
 
     public static func welcome(name: String, session: String, host: String, done: Int,
                                results: [(id: Int, outcome: SharedDocument.Outcome)], recovered: Int = 0) -> String {
-        var out = "{\"welcome\":\(q(name)),\"session\":\(q(session)),\"host\":\(q(host)),\"done\":\(done)"
+        var out = "{\"welcome\":\(q(name)),\"protocol\":\(version),\"session\":\(q(session)),\"host\":\(q(host)),\"done\":\(done)"
         if recovered > 0 { out += ",\"recovered\":\(recovered)" }
         out += ",\"results\":["
         out += results.map { r in
@@ -63,8 +81,10 @@ public enum Wire {
         return out + "]}"
     }
 
-    public static func snapshot(_ document: Document, seq: Int) -> String {
-        "{\"delta\":\(seq),\"snapshot\":true,\"change\":" + DocumentDelta.snapshot(document).encoded() + "}"
+    /// The whole document's lines, made as the connection takes them.
+    public static func snapshot(_ writer: DocumentSnapshot.Writer) -> () -> [UInt8]? {
+        var writer = writer
+        return { writer.next() }
     }
 
     public static func delta(_ d: SharedDocument.Delta) -> String {

@@ -4,11 +4,18 @@ import TemperaCore
 import TemperaTestSupport
 import XCTest
 
-/// A raw TCP client: writes lines, reads what the host sends (blocking, with a deadline).
+/// A raw TCP client: writes lines, reads what the host sends (blocking, with a deadline), as the protocol
+/// says: it joins lines the host cut into pieces and acknowledges what it has read.
 final class RawClient {
     let fd: Int32
     private var buffer: [UInt8] = []
     private var scanned = 0
+    private var joining: [UInt8]?
+    private var consumed = 0
+    private var said = 0
+    /// Physical lines read (pieces counted one by one), and the longest (its newline counted).
+    private(set) var physicalLines = 0
+    private(set) var longestPhysicalLine = 0
 
     init(port: Int) throws {
         fd = try Sockets.connect(host: "127.0.0.1", port: port)
@@ -30,12 +37,36 @@ final class RawClient {
         return true
     }
 
-    /// The next line, or nil at the end of the connection or past `seconds`.
+    /// The next line (pieces joined), or nil at the end of the connection or past `seconds`.
     func line(within seconds: Double = 5) -> String? {
+        bytes(within: seconds).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The next line's bytes (pieces joined), or nil at the end of the connection or past `seconds`.
+    func bytes(within seconds: Double = 5) -> [UInt8]? {
         let end = monotonicSeconds() + seconds
         while true {
-            if let nl = buffer[scanned...].firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+            if let nl = LineConnection.newline(in: buffer, from: scanned) {
+                let first = buffer.first
+                physicalLines += 1
+                longestPhysicalLine = max(longestPhysicalLine, nl + 1)
+                consumed += nl + 1
+                if consumed - said >= Wire.acknowledgeEvery {
+                    said = consumed
+                    send(Wire.got(consumed) + "\n")
+                }
+                if first == UInt8(ascii: "+") || first == UInt8(ascii: "=") {
+                    if joining == nil { joining = [] }
+                    joining!.append(contentsOf: buffer[1..<nl])
+                    buffer.removeFirst(nl + 1)
+                    scanned = 0
+                    if first == UInt8(ascii: "=") {
+                        defer { joining = nil }
+                        return joining!
+                    }
+                    continue
+                }
+                let line = Array(buffer[..<nl])
                 buffer.removeFirst(nl + 1)
                 scanned = 0
                 return line
@@ -204,8 +235,16 @@ final class HostileNetTests: XCTestCase {
         defer { h.stop() }
         let silent = try RawClient(port: h.port)
         let t0 = monotonicSeconds()
+        // A timer as long as the host's, started with it on another queue: how late this process's timers fire
+        // now. A loaded machine delays both alike; what the reference was late is not the host's.
+        let reference = LineList()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { reference.add("\(monotonicSeconds())") }
         XCTAssertTrue(silent.closed(within: 3))
-        XCTAssertEqual(monotonicSeconds() - t0, 0.5, accuracy: 0.3)
+        let took = monotonicSeconds() - t0
+        XCTAssertTrue(waitUntil(3) { !reference.items.isEmpty }, "the reference timer fired")
+        let late = max(0, (reference.items.first.flatMap(Double.init) ?? t0 + 0.5) - t0 - 0.5)
+        print(String(format: "no hello: closed after %.3f s; a 0.5 s timer started with it fired %.3f s late", took, late))
+        XCTAssertEqual(took - late, 0.5, accuracy: 0.3)
         let four = try (0..<4).map { _ in try RawClient(port: h.port) }
         let fifth = try RawClient(port: h.port)
         XCTAssertEqual(fifth.line(), "{\"error\":\"the host has 4 connections already: try again later\"}")
@@ -318,40 +357,67 @@ final class HostileNetTests: XCTestCase {
         XCTAssertEqual(shared.session.document.tracks[0].markers.count, 100_001)
     }
 
-    /// The pings cross the same stream as the 100,000-marker changes they follow, so the worst one waits for
-    /// a change of several megabytes to be sent and read: within a second here, and the figure is printed.
-    func testPingsAreAnsweredWithinASecondWhileTheDocumentWorks() throws {
+    /// The pings cross the same stream as the 100,000-marker changes (megabytes each) they follow, but a pong
+    /// goes ahead of what waits, the changes go out cut into 64 KiB pieces and at most a window of 1 MiB beyond
+    /// what the participant has read: every ping of two seconds of heavy commands is answered within 100 ms (the
+    /// worst is printed), and the changes still arrive whole.
+    func testPingsAreAnsweredWithin100msWhileTheDocumentWorks() throws {
         let h = try host()
         defer { h.stop() }
-        let busy = Participant(host: "127.0.0.1", port: h.port, name: "busy")
-        try busy.connect()
-        let end = Date().addingTimeInterval(5)
-        while !busy.sync({ $0.connected }), Date() < end { usleep(1000) }
+        // The busy participant sends a queue of heavy commands (100,000 markers added, then all of them moved)
+        // and reads everything on a thread of its own until the last is answered.
+        let busy = try RawClient(port: h.port)
+        busy.send(hello("busy"))
+        XCTAssertNotNil(busy.line(containing: "\"reply\""))
         let pinger = try RawClient(port: h.port)
         pinger.send(hello("pinger"))
         XCTAssertNotNil(pinger.line(containing: "\"reply\""))
-        // A queue of heavy commands: 100,000 markers added, then all of them moved.
-        busy.send("pulse period=1/100000 count=100000 start=0")
-        busy.send("select all")
-        busy.send("shift 1/100000")
+        busy.send(Wire.request(id: 1, "pulse period=1/100000 count=100000 start=0") + "\n")
+        busy.send(Wire.request(id: 2, "select all") + "\n")
+        busy.send(Wire.request(id: 3, "shift 1/100000") + "\n")
+        let busyDone = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let reader = busy
+        Thread.detachNewThread {
+            while let l = reader.bytes(within: 120), !l.starts(with: Array("{\"reply\":3".utf8)) {}
+            busyDone.signal()
+        }
         var worst = 0.0
         var answered = 0
+        // The changes the pinger reads, kept as they come (read after the timing).
+        var deltas: [[UInt8]] = []
+        func starts(_ line: [UInt8], _ text: String) -> Bool { line.starts(with: Array(text.utf8)) }
         let stopAt = monotonicSeconds() + 2
-        while monotonicSeconds() < stopAt {
+        pinging: while monotonicSeconds() < stopAt {
             let t0 = monotonicSeconds()
             pinger.send("{\"ping\":\(t0)}\n")
-            guard pinger.line(containing: "\"pong\"", within: 2) != nil else { break }
+            while true {
+                guard let l = pinger.bytes(within: 2) else { break pinging }
+                if starts(l, "{\"pong\"") { break }
+                if starts(l, "{\"delta\"") { deltas.append(l) }
+            }
             worst = max(worst, monotonicSeconds() - t0)
             answered += 1
             usleep(20_000)
         }
-        let stillBusy = !busy.sync { $0.unanswered.isEmpty }
+        let stillBusy = busyDone.wait(timeout: .now()) == .timedOut
         print(String(format: "pings during shared commands: %d answered, worst %.1f ms (document still busy: %@)",
                      answered, worst * 1000, stillBusy ? "yes" : "no"))
         XCTAssertGreaterThan(answered, 20)
-        XCTAssertLessThan(worst, 1.0)
-        XCTAssertTrue(waitUntil(120) { busy.sync { $0.unanswered.isEmpty } })
-        busy.cut()
+        XCTAssertLessThan(worst, 0.1)
+        XCTAssertEqual(busyDone.wait(timeout: .now() + 120), .success)
+        // The pinger read every change whole, in order, though they came cut and with pongs between the pieces.
+        let finalSeq = h.seq
+        while deltas.count < finalSeq, let l = pinger.bytes(within: 20) {
+            if starts(l, "{\"delta\"") { deltas.append(l) }
+        }
+        var seen: [Int] = []
+        for l in deltas {
+            let m = try JSONMessage.parse(l)
+            _ = try DocumentDelta(decoding: XCTUnwrap(m["change"]))
+            seen.append(try XCTUnwrap(m["delta"]?.int))
+        }
+        XCTAssertEqual(seen, Array(1...finalSeq))
+        XCTAssertGreaterThan(pinger.physicalLines, 100, "the changes came in pieces")
     }
 
     func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {

@@ -39,7 +39,10 @@ final class ResyncTests: XCTestCase {
         var snapshots = 0
         var lastSeq = -1
         while let l = slow.line(within: 20) {
-            if l.contains("\"snapshot\":true") { snapshots += 1 }
+            if l.hasPrefix("{\"snapshot\":"), let n = Int(l.dropFirst(12).prefix { $0.isNumber }) {
+                snapshots += 1
+                lastSeq = n
+            }
             if l.hasPrefix("{\"delta\":"), let n = Int(l.dropFirst(9).prefix { $0.isNumber }) { lastSeq = n }
             if snapshots >= 1 && lastSeq == finalSeq { break }
         }
