@@ -56,6 +56,7 @@ final class SnapshotStreamTests: XCTestCase {
             XCTAssertEqual(l.dropLast().firstIndex(of: 0x0A), nil, "one line each")
         }
         XCTAssertLessThan(lines.dropFirst().map(\.count).max()!, LineConnection.piece, "each part fits in a piece")
+        XCTAssertEqual(Wire.snapshotSize(doc, seq: 42), lines.map(\.count).reduce(0, +))
         var reader = try DocumentSnapshot.Reader(header: JSONMessage.parse(Array(lines[0].dropLast())))
         XCTAssertEqual(reader.seq, 42)
         for l in lines.dropFirst() {
