@@ -171,10 +171,10 @@ public final class JoinedEditor {
 
     /// The host started, stopped or re-paced the shared transport.
     private func follow(_ t: SharedTransport) {
-        guard let engine = dispatcher.engine else { return }
+        guard let player = dispatcher.player else { return }
         guard t.playing else {
             following = nil
-            if engine.isPlaying { engine.pause() }
+            if player.isPlaying { player.pause() }
             return
         }
         if let f = following, f.start == t.start {
@@ -185,19 +185,19 @@ public final class JoinedEditor {
             if t.rate > 0 { songZero = nil }
             return
         }
-        start(t, engine)
+        start(t, player)
     }
 
     /// Starts the engine on the host's moment: pass 0 is heard at the host's `start`; a player that comes in
     /// late (or was thrown off) joins at the next pass's start, which the engine finds.
-    private func start(_ t: SharedTransport, _ engine: any Player) {
+    private func start(_ t: SharedTransport, _ player: any Player) {
         let zero = t.rate > 0 ? t.at - t.music / t.rate : max(t.at, participant.hostNow())
         following = t
         errors = []
         songZero = t.rate > 0 ? nil : zero
         songShift = 0
         let local = participant.local(hostTime: zero)
-        engine.play(heardAtNanos: UInt64(max(0, local) * 1e9), loops: 0)
+        player.play(heardAtNanos: UInt64(max(0, local) * 1e9), loops: 0)
     }
 
     /// Keeps the music heard here where the host's clock says it is: collects the difference at each look (about
@@ -207,10 +207,10 @@ public final class JoinedEditor {
     /// time (seconds of output since its start, less what edits and jumps moved it by) with the host's seconds
     /// since the common start.
     private func correctPhase(now: Double) {
-        guard let t = following, t.rate > 0 || songZero != nil, let engine = dispatcher.engine, engine.isPlaying else {
+        guard let t = following, t.rate > 0 || songZero != nil, let player = dispatcher.player, player.isPlaying else {
             return
         }
-        let clock = engine.playheadClock
+        let clock = player.playheadClock
         let nanos = MonotonicClock.nanos()
         if clock.songShift != songShift {
             // An edit of the song's timing or a jump moved the song time: what the output still plays was
@@ -239,7 +239,7 @@ public final class JoinedEditor {
             guard heard > clock.playStart else { return }
             error = (heard - t.music(atHost: hostNow)) / t.rate
             if abs(error) > JoinedEditor.rejoinBeyond {
-                start(t, engine)
+                start(t, player)
                 return
             }
         }
@@ -257,7 +257,7 @@ public final class JoinedEditor {
             errors = []
         }
         guard let correction else { return }
-        engine.nudge(seconds: correction)
+        player.nudge(seconds: correction)
         errors = []
         lastCorrection = now
         settledAt = now + JoinedEditor.settle
@@ -272,7 +272,7 @@ public final class JoinedEditor {
     /// `:render` and `:export` with `offline`.
     public func makeEditor(screen: Screen, player: (any Player)?, offline: (any OfflineRendering)?, keyMap: KeyMap,
                            paths: ConfigPaths) -> Editor {
-        dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: player, offline: offline, paths: paths)
+        dispatcher = Dispatcher(session: session, keyMap: keyMap, player: player, offline: offline, paths: paths)
         dispatcher.sharedPlay = { [participant] on in participant.play(on) }
         dispatcher.view.sharedWith = []
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: Autosave(paths: paths))
@@ -291,7 +291,7 @@ public final class JoinedEditor {
         editor.loadsInBackground = true
         editor.run()
         screen.close()
-        CommandHistory.save(dispatcher.commandHistory, paths: paths)
+        dispatcher.commandHistory.save(paths: paths)
         participant.cut()
     }
 }

@@ -18,9 +18,7 @@ extension LineParser {
     }
 
     func sectionTempo(_ word: Word) throws -> Double {
-        let range = Transport.tempoRange
-        return try number(word, "tempo", { range.contains($0) },
-                          "must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound))")
+        try number(word, "tempo", in: Transport.tempoRange)
     }
 
     /// `A B` with B after A.

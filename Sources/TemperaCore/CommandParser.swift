@@ -130,6 +130,28 @@ public struct LineParser {
         return k
     }
 
+    /// The command's one argument (`what`, as its usage names it), read by `read`, with nothing after it:
+    /// `try p.only("N", usage: u) { try $0.integer($1, "meter", Transport.meterRange) }`.
+    mutating func only<T>(_ what: String, usage: String, _ read: (LineParser, Word) throws -> T) throws -> T {
+        let word = try next(what, usage: usage)
+        let value = try read(self, word)
+        try end(usage: usage)
+        return value
+    }
+
+    /// The command's one argument, or `off` (nil): `grid N|off`. `read` may read further words.
+    mutating func offOr<T>(_ what: String, usage: String, _ read: (inout LineParser, Word) throws -> T) throws -> T? {
+        let word = try next(what, usage: usage)
+        let value = isKeyword(word, "off") ? nil : try read(&self, word)
+        try end(usage: usage)
+        return value
+    }
+
+    /// `on` or `off` as the command's one argument.
+    mutating func onlyOnOff(_ what: String = "on or off", usage: String) throws -> Bool {
+        try only(what, usage: usage) { try $0.onOff($1, usage: usage) }
+    }
+
     // MARK: - Values
 
     func number(_ word: Word, _ name: String) throws -> Double {
@@ -147,6 +169,12 @@ public struct LineParser {
         return v
     }
 
+    /// A number within `range`: `tempo must be from 0.01 to 100, not 200` (`unit` after the bounds).
+    func number(_ word: Word, _ name: String, in range: ClosedRange<Double>, unit: String = "") throws -> Double {
+        try number(word, name, { range.contains($0) },
+                   "must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound))" + (unit.isEmpty ? "" : " " + unit))
+    }
+
     func integer(_ word: Word, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
         let v = try number(word, name)
         // Double(Int.max) rounds up to 2^63, which Int cannot hold: compare below it.
@@ -160,17 +188,16 @@ public struct LineParser {
     }
 
     func time(_ word: Word, _ name: String) throws -> Double {
-        try number(word, name, { (0...CommandParser.maxTime).contains($0) }, "must be from 0 to 10000000")
+        try number(word, name, in: 0...CommandParser.maxTime)
     }
 
     /// A value of the designer's slider, within `Limits.sliderRange`.
     func slider(_ word: Word, _ name: String) throws -> Double {
-        let r = Limits.sliderRange
-        return try number(word, name, { r.contains($0) }, "must be from \(Self.show(r.lowerBound)) to \(Self.show(r.upperBound))")
+        try number(word, name, in: Limits.sliderRange)
     }
 
     func amp(_ word: Word) throws -> Double {
-        try number(word, "amp", { (0...1).contains($0) }, "must be from 0 to 1")
+        try number(word, "amp", in: 0...1)
     }
 
     func onOff(_ word: Word, usage: String) throws -> Bool {
@@ -251,7 +278,7 @@ public struct LineParser {
             }
             let time = try self.time(part(0), "hit time")
             let slot = try integer(part(1), "hit slot", 1...ClipSlot.count)
-            let velocity = try number(part(2), "hit velocity", { (0...1).contains($0) }, "must be from 0 to 1")
+            let velocity = try number(part(2), "hit velocity", in: 0...1)
             hits.append(RecordedHit(time: time, slot: slot, velocity: velocity))
         }
         return hits

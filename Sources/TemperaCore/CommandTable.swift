@@ -44,6 +44,10 @@
 ///    its family's default: it takes the line when no longer form matches. `parse` starts after the words.
 ///    Flags: `.viewOnly` (changes only the participant's cursor, track, selection or modes: runs locally on a
 ///    shared document), `.refusedWhenShared`, `.editorOnly` (editor entries).
+///    `LineParser` reads the arguments: `p.only("N", usage:) { ... }` for a command's one argument,
+///    `p.onlyOnOff(usage:)`, `p.offOr("N or off", usage:) { ... }`, `p.options([...], usage:)` for `key=value`
+///    words, and values checked with a one-line error (`p.integer`, `p.number(_:_:in:)`, `p.time`, `p.amp`). A
+///    command that takes nothing after its words conforms to `WordsOnly` and declares only its `spec` and `run`.
 /// 2. **List it** in `CommandTable.entries` below, next to its relatives (one line: `Command.Ratchet.self`).
 /// 3. **Implement it** on the `Session` (`Session+Editing.swift` or a file of its own): `func runRatchet`,
 ///    changing the document only through `perform(name) { edit in ... }`, so it is one undo step, shared and
@@ -281,6 +285,38 @@ extension CommandBody {
     static func command(_ p: inout LineParser) throws -> Command { Command(try parse(&p)) }
 
     func isEqual(to other: any CommandBody) -> Bool { (other as? Self) == self }
+}
+
+/// A command that takes nothing after its words (`copy`, `tempo clear`): its usage is its text, its one example
+/// itself, and it reads only the end of the line.
+protocol WordsOnly: CommandBody {
+    init()
+}
+
+extension WordsOnly {
+    static var examples: [Self] { [Self()] }
+
+    static func parse(_ p: inout LineParser) throws -> Self {
+        try p.end(usage: spec.usage)
+        return Self()
+    }
+
+    var text: String { Self.spec.usage }
+}
+
+/// A mode switched on or off (`snap on`, `mode clip off`): its usage ends in `on|off`, its text is the usage with
+/// the one chosen.
+protocol OnOrOff: CommandBody {
+    var on: Bool { get }
+    init(on: Bool)
+}
+
+extension OnOrOff {
+    static var examples: [Self] { [Self(on: true), Self(on: false)] }
+
+    static func parse(_ p: inout LineParser) throws -> Self { Self(on: try p.onlyOnOff(usage: spec.usage)) }
+
+    var text: String { String(Self.spec.usage.dropLast("on|off".count)) + (on ? "on" : "off") }
 }
 
 /// What a command is, for the table: the words that name it, its usage, help and flags.

@@ -29,7 +29,7 @@ extension Session {
         let t = try requireTrack()
         guard period.isFinite, period > 0 else { throw CommandError("pulse period must be a positive time") }
         guard count >= 1 else { throw CommandError("pulse count must be at least 1") }
-        let from = start ?? cursor
+        let from = start ?? own.cursor
         try checkTime(from, "pulse start")
         try checkAmp(amp)
         try Limits.checkAdding(count, to: markerCount, "pulse")
@@ -47,16 +47,16 @@ extension Session {
     func runDraw(amp: Double?) throws -> String? {
         let t = try requireTrack()
         try checkAmp(amp)
-        if clipMode && snap {
-            guard let p = document.tracks[t].markers.nearest(to: cursor) else {
+        if own.clipMode && own.snap {
+            guard let p = document.tracks[t].markers.nearest(to: own.cursor) else {
                 throw CommandError("track \(t + 1) has no marker to put the clip on")
             }
             var m = document.tracks[t].markers[p]
-            m.content = chosenClip
+            m.content = own.chosenClip
             if let amp { m.amp = amp }
             try perform("draw") { $0.replace(m, track: t) }
         } else {
-            let m = Marker(id: 0, time: cursor, amp: amp ?? Self.defaultAmp, content: clipMode ? chosenClip : nil)
+            let m = Marker(id: 0, time: own.cursor, amp: amp ?? Self.defaultAmp, content: own.clipMode ? own.chosenClip : nil)
             try perform("draw") { $0.insert(m, track: t) }
         }
         return nil
@@ -70,7 +70,7 @@ extension Session {
         try perform("type") { edit in
             for m in placed { edit.replace(m, track: t) }
         }
-        cursor = next
+        own.cursor = next
         return dropped > 0 ? "typed \(placed.count); \(Self.droppedMessage(dropped))" : nil
     }
 
@@ -80,7 +80,7 @@ extension Session {
         let symbols = code.symbols
         guard !symbols.isEmpty else { throw CommandError("the code places nothing") }
         let markers = document.tracks[t].markers
-        var p = markers.lowerBound(time: cursor)
+        var p = markers.lowerBound(time: own.cursor)
         var placed: [Marker] = []
         var dropped = 0
         var reached: Double?
@@ -139,7 +139,7 @@ extension Session {
         } else {
             let t = try requireTrack()
             let markers = document.tracks[t].markers
-            let p = markers.lowerBound(time: cursor)
+            let p = markers.lowerBound(time: own.cursor)
             lay(Array(markers[p..<min(markers.count, p + symbols.count)]), track: t)
         }
         guard !plan.isEmpty else {

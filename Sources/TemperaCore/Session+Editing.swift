@@ -29,7 +29,7 @@ extension Session {
     /// `selectionGroup`). Not an undo step: the clipboard is the session's, not the document's.
     func runCopy() throws -> String? {
         let group = try selectionGroup().group
-        clipboard = group
+        own.clipboard = group
         let count = group.elements.count
         return "copied \(count) marker\(count == 1 ? "" : "s")"
     }
@@ -38,7 +38,7 @@ extension Session {
     func runCut() throws -> String? {
         let group = try selectionGroup().group
         try runDelete(name: "cut")
-        clipboard = group
+        own.clipboard = group
         let count = group.elements.count
         return "cut \(count) marker\(count == 1 ? "" : "s")"
     }
@@ -46,10 +46,10 @@ extension Session {
     /// `paste`: the clipboard at the cursor, its first track on the current track; the pasted markers become
     /// the selection and the cursor moves one span on, so pastes chain.
     func runPaste() throws -> String? {
-        guard let group = clipboard, !group.isEmpty else { throw CommandError("the clipboard is empty: copy or cut first") }
-        let (count, grew) = try stamp(group, what: "the clipboard", at: cursor, track: try requireTrack(), times: 1,
+        guard let group = own.clipboard, !group.isEmpty else { throw CommandError("the clipboard is empty: copy or cut first") }
+        let (count, grew) = try stamp(group, what: "the clipboard", at: own.cursor, track: try requireTrack(), times: 1,
                                       name: "paste")
-        cursor = min(cursor + group.span, Limits.maxTime)
+        own.cursor = min(own.cursor + group.span, Limits.maxTime)
         return "pasted \(count) marker\(count == 1 ? "" : "s")" + (grew.map { "; " + $0 } ?? "")
     }
 
@@ -97,7 +97,7 @@ extension Session {
         var tracks = document.tracks
         tracks.remove(at: t)
         try changeTracks("delete track \(t + 1)", tracks) { $0 == t ? nil : $0 > t ? $0 - 1 : $0 }
-        if currentTrack > t || currentTrack >= document.tracks.count { currentTrack = max(0, currentTrack - 1) }
+        if own.currentTrack > t || own.currentTrack >= document.tracks.count { own.currentTrack = max(0, own.currentTrack - 1) }
         return "deleted \(label)"
     }
 
@@ -117,7 +117,7 @@ extension Session {
             return i >= to && i < t ? i + 1 : i
         }
         try changeTracks("move track \(t + 1)", tracks, map)
-        currentTrack = map(currentTrack) ?? currentTrack
+        own.currentTrack = map(own.currentTrack) ?? own.currentTrack
         return "\(trackLabel(to)) moved from \(t + 1)"
     }
 
@@ -131,7 +131,7 @@ extension Session {
             edit.setTracks(tracks)
         }
         remapSelection { $0 > t ? $0 + 1 : $0 }
-        currentTrack = t + 1
+        own.currentTrack = t + 1
         return "\(trackLabel(t + 1)) is a copy of track \(t + 1)"
     }
 
@@ -146,7 +146,7 @@ extension Session {
 
     private func remapSelection(_ map: (Int) -> Int?) {
         var moved: [Int: Set<MarkerID>] = [:]
-        for (track, ids) in selection { if let to = map(track) { moved[to] = ids } }
-        selection = moved
+        for (track, ids) in own.selection { if let to = map(track) { moved[to] = ids } }
+        own.selection = moved
     }
 }

@@ -43,7 +43,7 @@ extension Session {
         }
         elements.sort { ($0.offset, $0.trackOffset) < ($1.offset, $1.trackOffset) }
         // A selection that is exactly what was last stamped keeps the span it was stamped with.
-        let span = lastStamp.flatMap { $0.selection == selection ? $0.span : nil }
+        let span = own.lastStamp.flatMap { $0.selection == own.selection ? $0.span : nil }
             ?? groupSpan(groups, first: first, last: last)
         return (Group(elements: elements, span: span), firstTrack, first)
     }
@@ -72,9 +72,9 @@ extension Session {
         guard times >= 1 else { throw CommandError("times must be at least 1") }
         let group = document.groups[n]
         guard !group.isEmpty else { throw CommandError("group \(n) is empty: store a selection with 'group store \(n)'") }
-        let (count, grew) = try stamp(group, what: "group \(n)", at: cursor, track: try requireTrack(), times: times,
+        let (count, grew) = try stamp(group, what: "group \(n)", at: own.cursor, track: try requireTrack(), times: times,
                                       name: times == 1 ? "stamp group \(n)" : "stamp group \(n) x\(times)")
-        cursor = min(cursor + Double(times) * group.span, Limits.maxTime)
+        own.cursor = min(own.cursor + Double(times) * group.span, Limits.maxTime)
         return "stamped group \(n)\(times == 1 ? "" : " x\(times)"): \(count) marker\(count == 1 ? "" : "s")"
             + (grew.map { "; " + $0 } ?? "")
     }
@@ -112,8 +112,8 @@ extension Session {
                 }
             }
         }
-        selection = stamped
-        lastStamp = times == 1 ? (stamped, group.span) : nil
+        own.selection = stamped
+        own.lastStamp = times == 1 ? (stamped, group.span) : nil
         var grew: [String] = []
         if missing == 1 { grew.append("added track \(before + 1)") }
         if missing > 1 { grew.append("added tracks \(before + 1)-\(before + missing)") }

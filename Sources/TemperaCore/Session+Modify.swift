@@ -5,7 +5,7 @@ extension Session {
     func runShift(_ by: Double) throws -> String? {
         let groups = try requireSelection()
         guard by.isFinite else { throw CommandError("shift needs a finite amount") }
-        if clipMode && snap { return try shiftClips(by: by, groups) }
+        if own.clipMode && own.snap { return try shiftClips(by: by, groups) }
         if by == 0 { return nil }
         let earliest = groups.map { $0.markers[0].time }.min()!
         guard earliest + by >= 0 else {
@@ -47,7 +47,7 @@ extension Session {
             }
         }
         // The selected elements are the clips: the selection goes where they went.
-        for (track, _, moved) in plan { selection[track] = moved }
+        for (track, _, moved) in plan { own.selection[track] = moved }
         return nil
     }
 
@@ -122,7 +122,7 @@ extension Session {
         try perform("subdivide") { edit in
             for (track, m) in plan { added.append((track, edit.insert(m, track: track))) }
         }
-        for (track, id) in added { selection[track, default: []].insert(id) }
+        for (track, id) in added { own.selection[track, default: []].insert(id) }
         return nil
     }
 
@@ -135,7 +135,7 @@ extension Session {
         try perform("rotate") { edit in
             for (track, markers) in groups {
                 let k = markers.count - 1
-                if clipMode {
+                if own.clipMode {
                     for i in 0...k { edit.setContent(markers[(i + k) % (k + 1)].content, id: markers[i].id, track: track) }
                 } else {
                     let lastInterval = markers[k].time - markers[k - 1].time
@@ -158,7 +158,7 @@ extension Session {
         let (first, last) = Self.span(groups)
         try perform("reverse") { edit in
             for (track, markers) in groups {
-                if clipMode {
+                if own.clipMode {
                     for (m, source) in zip(markers, markers.reversed()) {
                         edit.setContent(source.content, id: m.id, track: track)
                     }
@@ -180,7 +180,7 @@ extension Session {
         try perform(name) { edit in
             for (track, markers) in groups {
                 for m in markers {
-                    if clipMode {
+                    if own.clipMode {
                         edit.setContent(nil, id: m.id, track: track)
                     } else {
                         edit.remove(id: m.id, track: track)

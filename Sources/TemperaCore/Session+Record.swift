@@ -30,7 +30,7 @@ extension Session {
     /// does; nil when no track holds it (the hit then starts a track of its own, named after the slot).
     public func recordingTrack(slot: Int) -> Int? {
         func holds(_ t: Int) -> Bool { document.tracks[t].markers.contains { $0.content == .clip(slot) } }
-        if document.tracks.indices.contains(currentTrack), holds(currentTrack) { return currentTrack }
+        if document.tracks.indices.contains(own.currentTrack), holds(own.currentTrack) { return own.currentTrack }
         return document.tracks.indices.first(where: holds)
     }
 

@@ -7,7 +7,7 @@ extension Session {
             throw CommandError("select range needs A <= B")
         }
         var touched: [Int: [MarkerID]] = [:]
-        if case .pattern(let code) = s.kind, !s.add, tracks.contains(where: { selection[$0] != nil }) {
+        if case .pattern(let code) = s.kind, !s.add, tracks.contains(where: { own.selection[$0] != nil }) {
             // A pattern over a selection picks among the selected markers (`select range 2 4`, then `select
             // pattern "+-"`: every other one of those), from a key as from the command line.
             for t in tracks { touched[t] = picked(code, from: selectedMarkers(track: t)) }
@@ -16,13 +16,13 @@ extension Session {
         }
         if s.add {
             for (t, ids) in touched {
-                var set = selection[t] ?? []
+                var set = own.selection[t] ?? []
                 for id in ids where set.remove(id) == nil { set.insert(id) }
-                selection[t] = set.isEmpty ? nil : set
+                own.selection[t] = set.isEmpty ? nil : set
             }
         } else {
-            selection = [:]
-            for (t, ids) in touched where !ids.isEmpty { selection[t] = Set(ids) }
+            own.selection = [:]
+            for (t, ids) in touched where !ids.isEmpty { own.selection[t] = Set(ids) }
         }
         return nil
     }
@@ -39,15 +39,15 @@ extension Session {
         case .all:
             return ids(0..<markers.count)
         case .left:
-            return ids(0..<markers.lowerBound(time: cursor))
+            return ids(0..<markers.lowerBound(time: own.cursor))
         case .right:
-            return ids(markers.lowerBound(time: cursor)..<markers.count)
+            return ids(markers.lowerBound(time: own.cursor)..<markers.count)
         case .at(let time):
             return markers.nearest(to: time, where: isElement).map { [markers[$0].id] } ?? []
         case .range(let a, let b):
             return ids(markers.lowerBound(time: a)..<markers.upperBound(time: b))
         case .pattern(let code):
-            return picked(code, from: markers[markers.lowerBound(time: cursor)...].filter(isElement))
+            return picked(code, from: markers[markers.lowerBound(time: own.cursor)...].filter(isElement))
         }
     }
 
@@ -62,7 +62,7 @@ extension Session {
             case .hold: take = true
             case .rest: take = false
             case .clip(let n): take = m.content == .clip(n)
-            case .random: take = random.coin()
+            case .random: take = own.random.coin()
             case .skip: take = m.content == nil
             }
             if take { out.append(m.id) }

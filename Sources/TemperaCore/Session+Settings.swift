@@ -10,7 +10,7 @@ extension Session {
         let title = name ?? "track \(document.tracks.count + 1)"
         var index = 0
         try perform("track add") { index = $0.addTrack(Track(name: title)) }
-        currentTrack = index
+        own.currentTrack = index
         return nil
     }
 
@@ -18,7 +18,7 @@ extension Session {
         guard n >= 1, n <= document.tracks.count else {
             throw CommandError("no track \(n) (the document has \(document.tracks.count))")
         }
-        currentTrack = n - 1
+        own.currentTrack = n - 1
         return nil
     }
 
@@ -222,13 +222,13 @@ extension Session {
 
     func runCursor(_ t: Double) throws -> String? {
         try checkTime(t, "cursor")
-        cursor = t
+        own.cursor = t
         return nil
     }
 
     func runChooseClip(_ c: Content) throws -> String? {
         if case .clip(let n) = c, !ClipSlot.range.contains(n) { throw CommandError("no clip \(n) (clips are 1-16)") }
-        chosenClip = c
+        own.chosenClip = c
         return nil
     }
 

@@ -3,17 +3,30 @@
 /// order when nothing it touched has changed since.
 extension Session {
     /// One participant's own state: everything a command reads besides the document (the session keeps its
-    /// own in `own`, which its cursor, selection... properties read and write).
+    /// own in `own`; `session.cursor`, `session.selection`... are its fields).
     public struct View: Sendable {
+        /// The cursor's time in seconds (tempo x1).
         public var cursor: Double = 0
+        /// 0-based index of the current track.
         public var currentTrack = 0
+        /// Selected markers, per 0-based track index.
         public var selection: [Int: Set<MarkerID>] = [:]
+        /// Tools act on clips (the markers holding content) instead of grid markers.
         public var clipMode = false
+        /// Clips go onto existing markers (on), or a clip and its marker are placed together anywhere (off).
         public var snap = true
+        /// What drawing places.
         public var chosenClip: Content = .clip(1)
+        /// The n that `subdivide` uses when the UI runs it (the command carries its own).
         public var subdivision = 1
+        /// Random choices made while editing (pattern select's `?`); seeded from the document so a script
+        /// selects the same markers every time. Replace it to inject another seed.
         public var random: SeededRandom
+        /// What `copy` and `cut` took and `paste` puts down: a group keeping its span. Session state, not part
+        /// of the document (and not an undo step).
         public var clipboard: Group?
+        /// What the last stamp, paste or duplicate placed (the selection it left) and the span it was placed
+        /// with: taking that selection again keeps the span, so a copy of a bar duplicates as a bar.
         var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)?
 
         public init(random: SeededRandom) { self.random = random }

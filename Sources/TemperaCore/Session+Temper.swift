@@ -45,7 +45,7 @@ extension Session {
             let t = document.designer
             try t.validate()
             guard !t.pairs.isEmpty else { throw CommandError("temper group: the temperament has no paired beats") }
-            let g = t.group(content: chosenClip)
+            let g = t.group(content: own.chosenClip)
             try perform("temper group \(n)") { $0.setGroup(n, g) }
             return "group \(n): \(g.elements.count) elements at s = \(Temperament.format(t.slider))"
 
@@ -90,7 +90,7 @@ extension Session {
         try t.validate()
         guard !t.pairs.isEmpty else { throw CommandError("\(name): the temperament has no paired beats") }
         try Limits.checkAdding(Limits.product(t.pairs.count, sliders.count), to: markerCount, name)
-        let all = t.stampMarkers(at: cursor, sliders: sliders, content: chosenClip)
+        let all = t.stampMarkers(at: own.cursor, sliders: sliders, content: own.chosenClip)
         let markers = all.filter { $0.time >= 0 }
         // A dot on a marker the track already has (a grid marker, within a microsecond) puts its clip and
         // amplitude on that marker, as `a` puts a clip on the marker under the cursor: no second marker there.
@@ -118,8 +118,8 @@ extension Session {
                 }
             }
         }
-        selection = [track: Set(ids)]
-        cursor = min(cursor + Double(sliders.count) * t.span, Limits.maxTime)
+        own.selection = [track: Set(ids)]
+        own.cursor = min(own.cursor + Double(sliders.count) * t.span, Limits.maxTime)
         let cycles = sliders.count == 1 ? "1 cycle" : "\(sliders.count) cycles"
         let dropped = all.count - markers.count
         return "stamped \(markers.count) marker\(markers.count == 1 ? "" : "s") (\(cycles))" + (dropped > 0 ? "; \(dropped) before time 0 left out" : "")

@@ -7,6 +7,7 @@
 /// so it follows them through edits.
 ///
 /// - Warning: main (editor) thread only.
+@dynamicMemberLookup
 public final class Session {
     /// The document being edited. Changes only through `run` and `perform` (and undo/redo).
     public internal(set) var document: Document
@@ -25,63 +26,16 @@ public final class Session {
     /// Bumped on every change of the document (undo and redo included); listeners recompile when it moves.
     public internal(set) var revision: Int = 0
     /// The participant's own state (cursor, track, selection, modes, clipboard, random draws): its one home.
-    /// The properties below read and write it in place; a shared document swaps it per participant (`view`).
+    /// Its fields read and write as the session's own (`session.cursor`, `session.selection[0]`), in place,
+    /// through `subscript(dynamicMember:)`; a shared document swaps it per participant (`view`).
     var own: View
-    /// The cursor's time in seconds (tempo x1).
-    public var cursor: Double {
-        get { own.cursor }
-        _modify { yield &own.cursor }
-    }
-    /// 0-based index of the current track.
-    public var currentTrack: Int {
-        get { own.currentTrack }
-        _modify { yield &own.currentTrack }
-    }
-    /// Selected markers, per 0-based track index.
-    public var selection: [Int: Set<MarkerID>] {
-        get { own.selection }
-        _modify { yield &own.selection }
-    }
-    /// Tools act on clips (the markers holding content) instead of grid markers.
-    public var clipMode: Bool {
-        get { own.clipMode }
-        _modify { yield &own.clipMode }
-    }
-    /// Clips go onto existing markers (on), or a clip and its marker are placed together anywhere (off).
-    public var snap: Bool {
-        get { own.snap }
-        _modify { yield &own.snap }
-    }
-    /// What drawing places.
-    public var chosenClip: Content {
-        get { own.chosenClip }
-        _modify { yield &own.chosenClip }
-    }
-    /// The n that `subdivide` uses when the UI runs it (the command carries its own).
-    public var subdivision: Int {
-        get { own.subdivision }
-        _modify { yield &own.subdivision }
-    }
-    /// Random choices made while editing (pattern select's `?`); seeded from the document so a script
-    /// selects the same markers every time. Replace it to inject another seed.
-    public var random: SeededRandom {
-        get { own.random }
-        _modify { yield &own.random }
-    }
-    /// What `copy` and `cut` took and `paste` puts down: a group keeping its span. Session state, not part of
-    /// the document (and not an undo step).
-    public var clipboard: Group? {
-        get { own.clipboard }
-        _modify { yield &own.clipboard }
+    /// `session.cursor` is `own.cursor`, and so for every field of `View`.
+    public subscript<T>(dynamicMember field: WritableKeyPath<View, T>) -> T {
+        get { own[keyPath: field] }
+        _modify { yield &own[keyPath: field] }
     }
     /// Where `kit list` and `kit load` look (nil: those commands say kits are not available).
     public var kits: KitSource?
-    /// What the last stamp, paste or duplicate placed (the selection it left) and the span it was placed
-    /// with: taking that selection again keeps the span, so a copy of a bar duplicates as a bar.
-    var lastStamp: (selection: [Int: Set<MarkerID>], span: Double)? {
-        get { own.lastStamp }
-        _modify { yield &own.lastStamp }
-    }
     /// Every undoable step, for inspection (memory figures, a history view).
     public internal(set) var history = History()
     /// Recording is armed: the next start of the transport opens a take (`beginTake`).
@@ -231,7 +185,7 @@ public final class Session {
     /// already open is committed first.
     public func beginTransaction(_ name: String) {
         if transaction != nil { commitTransaction() }
-        transaction = Transaction(name: name, record: EditRecord(document: document), selection: selection)
+        transaction = Transaction(name: name, record: EditRecord(document: document), selection: own.selection)
         observer?(.began(name))
     }
 
@@ -250,7 +204,7 @@ public final class Session {
         transaction = nil
         takeOpen = false
         t.record.revert(&document)
-        selection = t.selection
+        own.selection = t.selection
         if t.changed { revision += 1 }
         pruneSelection()
         observer?(.aborted)
@@ -315,7 +269,7 @@ public final class Session {
     /// or a new document): the revision moves on, and the current track and selection keep to what exists.
     func afterDocumentMoved() {
         revision += 1
-        if currentTrack >= document.tracks.count { currentTrack = max(0, document.tracks.count - 1) }
+        if own.currentTrack >= document.tracks.count { own.currentTrack = max(0, document.tracks.count - 1) }
         pruneSelection()
     }
 
@@ -323,14 +277,14 @@ public final class Session {
 
     /// Sorted positions of the selected markers in that track's MarkerList.
     public func selectedIndices(track: Int) -> [Int] {
-        guard track >= 0, track < document.tracks.count, let ids = selection[track] else { return [] }
+        guard track >= 0, track < document.tracks.count, let ids = own.selection[track] else { return [] }
         let markers = document.tracks[track].markers
         return ids.compactMap { markers.index(of: $0) }.sorted()
     }
 
     /// The selected markers of a track, in time order.
     public func selectedMarkers(track: Int) -> [Marker] {
-        guard track >= 0, track < document.tracks.count, let ids = selection[track] else { return [] }
+        guard track >= 0, track < document.tracks.count, let ids = own.selection[track] else { return [] }
         let markers = document.tracks[track].markers
         // A large selection is cheaper to read off the track in order than to look up id by id and sort.
         if ids.count > markers.count / 8 { return markers.filter { ids.contains($0.id) } }
@@ -339,36 +293,36 @@ public final class Session {
 
     /// The number of selected markers over every track.
     public var selectionCount: Int {
-        selection.values.reduce(0) { $0 + $1.count }
+        own.selection.values.reduce(0) { $0 + $1.count }
     }
 
     /// Drops ids of markers that no longer exist and tracks that are gone.
     func pruneSelection() {
-        for (track, ids) in selection {
+        for (track, ids) in own.selection {
             guard track >= 0, track < document.tracks.count else {
-                selection[track] = nil
+                own.selection[track] = nil
                 continue
             }
             let markers = document.tracks[track].markers
             let kept = ids.filter { markers.contains(id: $0) }
-            selection[track] = kept.isEmpty ? nil : kept
+            own.selection[track] = kept.isEmpty ? nil : kept
         }
     }
 
     /// Drops selected ids among the markers an edit touched that it removed. An edit only removes markers it
     /// touched, so this costs what the edit touched, not the size of the selection.
     private func pruneSelection(touched: [Int: [MarkerID: Marker?]]) {
-        for (track, ids) in touched where selection[track] != nil {
+        for (track, ids) in touched where own.selection[track] != nil {
             let markers = document.tracks[track].markers
-            for id in ids.keys where !markers.contains(id: id) { selection[track]?.remove(id) }
-            if selection[track]?.isEmpty == true { selection[track] = nil }
+            for id in ids.keys where !markers.contains(id: id) { own.selection[track]?.remove(id) }
+            if own.selection[track]?.isEmpty == true { own.selection[track] = nil }
         }
     }
 
     /// Whether a marker is an element the tools act on in the current mode: in clip mode, a marker holding
     /// content.
     func isElement(_ m: Marker) -> Bool {
-        !clipMode || m.content != nil
+        !own.clipMode || m.content != nil
     }
 
     /// The markers the document holds, over every track.
@@ -377,13 +331,13 @@ public final class Session {
     /// The current track's index, or an error when the document has none.
     func requireTrack() throws -> Int {
         guard !document.tracks.isEmpty else { throw CommandError("the document has no track: use 'track add'") }
-        if currentTrack < 0 || currentTrack >= document.tracks.count { currentTrack = document.tracks.count - 1 }
-        return currentTrack
+        if own.currentTrack < 0 || own.currentTrack >= document.tracks.count { own.currentTrack = document.tracks.count - 1 }
+        return own.currentTrack
     }
 
     /// The selection by track, in track order, each in time order; an error when nothing is selected.
     func requireSelection() throws -> [(track: Int, markers: [Marker])] {
-        let groups = selection.keys.sorted().compactMap { t -> (track: Int, markers: [Marker])? in
+        let groups = own.selection.keys.sorted().compactMap { t -> (track: Int, markers: [Marker])? in
             let ms = selectedMarkers(track: t)
             return ms.isEmpty ? nil : (t, ms)
         }

@@ -107,7 +107,6 @@ extension Dispatcher {
             let message = try session.run(.save(path))
             if let path { session.path = path }
             unsavedRecovery = false
-            view.fileName = Dispatcher.fileName(session.path)
             say(message ?? "saved \(session.path ?? "")")
             if quitAfterSave {
                 quitAfterSave = false
@@ -161,7 +160,6 @@ extension Dispatcher {
         session = new
         unsavedRecovery = false
         sessionGeneration += 1
-        view.fileName = Dispatcher.fileName(new.path)
         view.trackScroll = 0
         fitView()
     }

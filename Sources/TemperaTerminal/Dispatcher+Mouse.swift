@@ -16,8 +16,8 @@ extension Dispatcher {
             else if m.kind == .wheelDown { helpOffset! += 3 }
             return
         }
-        if question != nil || prompt != nil {
-            if m.kind == .press, prompt != nil { prompt = nil; syncPrompt() }
+        if question != nil || view.prompt != nil {
+            if m.kind == .press, view.prompt != nil { view.prompt = nil }
             else { return }
         }
         do {

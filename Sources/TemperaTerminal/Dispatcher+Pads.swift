@@ -10,22 +10,22 @@ extension Dispatcher {
     func pad(_ slot: Int, velocity: Double) throws {
         // The key's arrival: stamped before anything else is done with it.
         let arrival = MonotonicClock.nanos()
-        guard let engine else { return say("no audio output in this session") }
+        guard let player else { return say("no audio output in this session") }
         syncTake()
-        let hit = engine.hitPad(slot: slot, velocity: velocity, arrival: arrival)
+        let hit = player.hitPad(slot: slot, velocity: velocity, arrival: arrival)
         try took(hit)
     }
 
     /// Shows a pad hit (a key's, a click's, or one MIDI in played) and records it when a take runs.
     func took(_ hit: PadHit) throws {
-        guard let engine else { return }
+        guard let player else { return }
         let slot = hit.slot
         view.lastPad = ViewState.LastPad(slot: slot, velocity: hit.velocity)
         let name = session.document.slot(slot).name
         var message = (hit.midiNote.map { "midi \($0): " } ?? "") + "pad \(slot)" + (name.isEmpty ? "" : " " + name)
             + " " + PadsTab.percent(hit.velocity)
         if session.document.slot(slot).isEmpty { message += " (an empty slot: nothing sounds)" }
-        if session.takeOpen, hit.velocity > 0, engine.state.isCountingIn {
+        if session.takeOpen, hit.velocity > 0, player.state.isCountingIn {
             // The music has not started: nothing is heard to place the hit in.
             message += " (count-in: not recorded)"
         } else if session.takeOpen, hit.velocity > 0, let (_, time) = hit.timeline {
@@ -40,7 +40,7 @@ extension Dispatcher {
     /// tab and recorded as pads are. True when there were any.
     @discardableResult
     func takeMidiHits() -> Bool {
-        guard let hits = engine?.takeMidiHits(), !hits.isEmpty else { return false }
+        guard let hits = player?.takeMidiHits(), !hits.isEmpty else { return false }
         syncTake()
         for hit in hits {
             do { try took(hit) } catch { say("\(error)", error: true) }
@@ -67,7 +67,7 @@ extension Dispatcher {
     /// once that edit is over, so recording goes on.
     func syncTake() {
         let s = session
-        let playing = engine?.isPlaying == true
+        let playing = player?.isPlaying == true
         if s.takeOpen {
             guard !playing || !s.recordArmed else { return }
             let added = s.endTake()

@@ -49,8 +49,8 @@ extension Dispatcher {
             if let i = p.entries.firstIndex(where: { $0.name == from && $0.isFolder }) { p.index = i }
         case "space", "p":
             guard case .file = p.purpose, let e = p.selected, !e.isFolder else { break }
-            guard let engine else { return say("no audio output in this session", error: true) }
-            if let problem = engine.preview(path: p.path(of: e)) { say(problem, error: true) } else { say("preview: \(e.name)") }
+            guard let player else { return say("no audio output in this session", error: true) }
+            if let problem = player.preview(path: p.path(of: e)) { say(problem, error: true) } else { say("preview: \(e.name)") }
         case "enter", "right", "l":
             guard let e = p.selected else { break }
             switch p.purpose {

@@ -1,75 +1,39 @@
 import Foundation
 import TemperaCore
 
-/// What the line at the bottom edits: a command, the code of a pattern tool (fill, pattern select),
-/// which Enter stores and applies at once, or the current track's name.
-enum PromptPurpose: Equatable {
-    case command
-    case pattern(Tool)
-    case rename
-    /// A section's name (from 0).
-    case renameSection(Int)
-}
-
 /// The `:` line, the pattern editor of the fill and pattern-select tools, and the track-name editor: one
-/// `Prompt` at the bottom of the screen whose Enter runs a command line, applies a code or renames.
+/// `Prompt` at the bottom of the screen (`view.prompt`, its one home) whose Enter runs a command line, applies a
+/// code or renames.
 extension Dispatcher {
     /// Opens the `:` line with `text`; `keep` leading characters (a command word) survive Ctrl-u.
     func openPrompt(_ text: String, cursorBack: Int = 0, keep: Int = 0) {
-        var p = Prompt(text, history: history)
+        var p = Prompt(text)
         p.move(to: p.text.count - cursorBack)
         p.kept = keep
-        prompt = p
-        promptPurpose = .command
-        syncPrompt()
+        view.prompt = p
     }
 
-    /// The pattern editor of the fill and pattern-select tools: the document's code, selected so that typing
-    /// replaces it and the arrows edit it. Enter stores and applies it; Esc closes it, the tool staying chosen.
+    /// A field pre-filled with `value`, selected so that typing replaces it and the arrows edit it.
+    private func openField(_ value: String, for purpose: PromptPurpose) {
+        var p = Prompt(value, purpose: purpose)
+        p.selectAll()
+        view.prompt = p
+    }
+
+    /// The pattern editor of the fill and pattern-select tools: the document's code, selected. Enter stores and
+    /// applies it; Esc closes it, the tool staying chosen.
     func openPatternEditor(for tool: Tool) {
-        var p = Prompt(session.document.pattern)
-        p.selectAll()
-        prompt = p
-        promptPurpose = .pattern(tool)
-        syncPrompt()
+        openField(session.document.pattern, for: .pattern(tool))
     }
 
-    /// The current track's name, selected so that typing replaces it and the arrows edit it; Enter renames.
+    /// The current track's name, selected; Enter renames.
     func openRenameEditor() {
-        var p = Prompt(session.document.tracks[session.currentTrack].name)
-        p.selectAll()
-        prompt = p
-        promptPurpose = .rename
-        syncPrompt()
+        openField(session.document.tracks[session.currentTrack].name, for: .rename(track: session.currentTrack))
     }
 
     /// Section `j`'s name (from 0), selected as the track's is; Enter renames it.
     func openSectionRenameEditor(_ j: Int) {
-        var p = Prompt(session.document.song.sections[j].name)
-        p.selectAll()
-        prompt = p
-        promptPurpose = .renameSection(j)
-        syncPrompt()
-    }
-
-    func syncPrompt() {
-        view.commandLine = prompt?.line
-        view.commandCursor = prompt?.cursor ?? 0
-        view.commandSelected = prompt?.selected ?? false
-        switch (prompt, promptPurpose) {
-        case (nil, _), (_, .command):
-            view.commandLabel = ":"
-            view.patternInput = nil
-        case (let p?, .pattern(let tool)):
-            view.commandLabel = (tool == .fill ? "fill" : "select") + " pattern: "
-            view.patternInput = p.line
-        case (_?, .rename):
-            view.commandLabel = "rename track \(session.currentTrack + 1): "
-            view.patternInput = nil
-        case (_?, .renameSection(let j)):
-            view.commandLabel = "rename section \(j + 1): "
-            view.patternInput = nil
-        }
+        openField(session.document.song.sections[j].name, for: .renameSection(j))
     }
 
     /// Enter in the pattern editor: a code that reads stores it and applies it (fill from the cursor or over
@@ -84,8 +48,7 @@ extension Dispatcher {
             fail(error)
             return
         }
-        prompt = nil
-        syncPrompt()
+        view.prompt = nil
         say("")
         do {
             if tool == .fill {
@@ -103,55 +66,24 @@ extension Dispatcher {
     }
 
     func performPrompt(_ verb: Verb.PromptVerb) {
-        guard var p = prompt else { return }
+        guard var p = view.prompt else { return }
         // An error shown beside the line is about the text as it was.
         if view.messageIsError, verb != .accept { say("") }
-        if verb == .accept, case .pattern(let tool) = promptPurpose {
-            acceptPattern(p.line, tool: tool)
-            return
-        }
-        if promptPurpose == .rename, verb == .accept || verb == .cancel {
-            let newName = p.line
-            prompt = nil
-            syncPrompt()
-            if verb == .accept {
-                do { try command(.trackName(track: nil, name: newName)) } catch { fail(error) }
-            }
-            return
-        }
-        if case .renameSection(let j) = promptPurpose, verb == .accept || verb == .cancel {
-            let newName = p.line
-            prompt = nil
-            syncPrompt()
-            if verb == .accept {
-                do { try command(.section(j + 1, .name(newName))) } catch { fail(error) }
-            }
-            return
-        }
-        if verb == .cancel, case .pattern(let tool) = promptPurpose {
-            prompt = nil
-            syncPrompt()
-            let key = view.key(tool.action) ?? tool.action
-            let code = session.document.pattern
-            say("\(tool == .fill ? "fill" : "pattern select"): "
-                + (code.isEmpty ? "\(key) types a code" : "Enter applies \"\(code)\", \(key) edits it"))
-            return
+        if verb == .accept || verb == .cancel, p.purpose != .command {
+            return closeField(p, accept: verb == .accept)
         }
         switch verb {
         case .accept:
             let line = p.line
-            p.remember(line)
-            history = p.history
-            prompt = nil
-            syncPrompt()
+            commandHistory.remember(line)
+            view.prompt = nil
             do { try runLine(line) } catch { fail(error) }
             return
         case .cancel:
-            prompt = nil
+            view.prompt = nil
             // The quit question is still on the status line; it must not look as if it waited for y/n/c.
             if quitAfterSave { say("quit cancelled: nothing saved") }
             quitAfterSave = false
-            syncPrompt()
             return
         case .left: p.left()
         case .right: p.right()
@@ -159,8 +91,7 @@ extension Dispatcher {
         case .end: p.end()
         case .backspace:
             if p.text.isEmpty {
-                prompt = nil
-                syncPrompt()
+                view.prompt = nil
                 return
             }
             p.backspace()
@@ -168,22 +99,38 @@ extension Dispatcher {
         case .wordBackspace: p.deleteWordBackward()
         case .kill: p.killToEnd()
         case .clear: p.clear()
-        case .historyPrev: p.historyPrevious()
-        case .historyNext: p.historyNext()
+        case .historyPrev: p.historyPrevious(in: commandHistory)
+        case .historyNext: p.historyNext(in: commandHistory)
         case .complete:
             // A pattern code or a name has no command names to complete.
-            if promptPurpose != .command { break }
+            if p.purpose != .command { break }
             let candidates = p.complete(from: EditorCommands.completions)
             if candidates.count > 1 { say(candidates.joined(separator: " ")) }
         }
-        prompt = p
-        syncPrompt()
+        view.prompt = p
     }
 
-    /// The accepted history of the `:` line, oldest first (kept across sessions by the editor).
-    public var commandHistory: [String] {
-        get { history }
-        set { history = newValue }
+    /// Enter or Esc in the pattern editor or a name editor.
+    private func closeField(_ p: Prompt, accept: Bool) {
+        switch p.purpose {
+        case .command:
+            return
+        case .pattern(let tool):
+            if accept { return acceptPattern(p.line, tool: tool) }
+            view.prompt = nil
+            let key = view.key(tool.action) ?? tool.action
+            let code = session.document.pattern
+            say("\(tool == .fill ? "fill" : "pattern select"): "
+                + (code.isEmpty ? "\(key) types a code" : "Enter applies \"\(code)\", \(key) edits it"))
+        case .rename:
+            view.prompt = nil
+            guard accept else { return }
+            do { try command(.trackName(track: nil, name: p.line)) } catch { fail(error) }
+        case .renameSection(let j):
+            view.prompt = nil
+            guard accept else { return }
+            do { try command(.section(j + 1, .name(p.line))) } catch { fail(error) }
+        }
     }
 
     /// Runs one line as the `:` line does: the editor's commands (`EditorCommands`: quit, write, open,

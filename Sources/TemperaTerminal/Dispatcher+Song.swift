@@ -62,9 +62,9 @@ extension Dispatcher {
         case .jump:
             // Enter plays the song from this section: the song goes on first when it was off.
             if !song.on { try command(.song(on: true)) }
-            guard let engine else { return say("no audio output in this session") }
-            engine.jump(toSection: j)
-            if !engine.isPlaying { engine.play() }
+            guard let player else { return say("no audio output in this session") }
+            player.jump(toSection: j)
+            if !player.isPlaying { player.play() }
             say("section \(n) (\(song.sections[j].name)) from its first pass")
         }
     }

@@ -36,7 +36,7 @@ extension Dispatcher {
             return
         }
         switch tool {
-        case .drawSingle: try command(.draw(amp: drawAmp))
+        case .drawSingle: try command(.draw(amp: view.drawAmp))
         case .drawGroup: try command(.drawGroup(view.chosenGroup))
         case .typing: try command(.type(PatternParser.parse(s.chosenClip.code)))
         case .fill: try command(.fill(PatternParser.parse(s.document.pattern)))
@@ -82,7 +82,7 @@ extension Dispatcher {
     /// nearest marker instead, as drawing does.
     func drawClip(amp: Double? = nil) throws {
         let s = session
-        let drawAmp = amp ?? self.drawAmp
+        let drawAmp = amp ?? view.drawAmp
         if s.clipMode {
             try command(.draw(amp: drawAmp))
             return

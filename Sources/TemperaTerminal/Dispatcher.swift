@@ -8,7 +8,9 @@ import TemperaPlayback
 /// Every change to the document is a command (`Session.perform` is not reachable from here), so every edit
 /// can be scripted, replayed and shared.
 ///
-/// The work is split by what it is about: this file routes keys and runs actions; `Dispatcher+Tools` uses
+/// Keys go to the input modes (`InputModes`: help, a question, the picker, the prompt, then the timeline or the
+/// tab that has the keys), which look them up in the key map's contexts and come back with an action.
+/// The work is split by what it is about: this file runs actions; `Dispatcher+Tools` uses
 /// the chosen tool, `Dispatcher+Tabs` the keys of the Clips, Groups and designer tabs, `Dispatcher+Prompt`
 /// the `:` line and the pattern and rename editors, `Dispatcher+Document` saving, opening and quitting with
 /// their questions, `Dispatcher+Mouse` the mouse, `Dispatcher+Song` the Song tab, `Dispatcher+Pads` the pads
@@ -22,7 +24,7 @@ public final class Dispatcher {
     /// Decides when the player hears the document (the editor loop asks it after every event).
     public let playback: PlaybackController
     /// Plays the document (the audio engine, seen through its interface); nil runs the editor silently (tests).
-    public var engine: (any Player)? {
+    public var player: (any Player)? {
         get { playback.player }
         set { playback.player = newValue }
     }
@@ -34,8 +36,6 @@ public final class Dispatcher {
     /// The screen's size, for hit-testing and for how far the view scrolls.
     public var width: Int
     public var height: Int
-    /// The `:` line while it is open.
-    public internal(set) var prompt: Prompt?
     /// The file or kit chooser while it is open (it takes every key).
     public internal(set) var picker: Picker?
     /// The folder the file picker opened last: it opens there again.
@@ -54,8 +54,6 @@ public final class Dispatcher {
     public var requestedTheme: Theme?
     /// Configuration directories (themes for `:theme`).
     public var paths: ConfigPaths
-    /// The amplitude drawing gives new markers from the keyboard (mouse clicks take it from the row).
-    public var drawAmp = 0.8
     /// The recovered autosave has not been saved yet: quitting asks even though the session is fresh.
     public var unsavedRecovery = false
     /// Seconds, for idle commits of held-key nudges; injected so tests control time.
@@ -69,28 +67,22 @@ public final class Dispatcher {
     var pressedOnTimeline = false
     /// Quitting waits for the file name the save asked for.
     var quitAfterSave = false
-    var history: [String] = []
-    /// What the open prompt's line is for.
-    var promptPurpose = PromptPurpose.command
+    /// The `:` line's accepted lines (kept across sessions by the editor); an open prompt walks it.
+    public var commandHistory = CommandHistory()
 
-    public init(session: Session, keyMap: KeyMap = .standard, view: ViewState = ViewState(), engine: (any Player)? = nil,
+    public init(session: Session, keyMap: KeyMap = .standard, view: ViewState = ViewState(), player: (any Player)? = nil,
                 offline: (any OfflineRendering)? = nil, width: Int = 100, height: Int = 30, paths: ConfigPaths = ConfigPaths(),
                 clock: @escaping () -> Double = { Date().timeIntervalSinceReferenceDate }) {
         self.session = session
         self.keyMap = keyMap
         self.view = view
-        self.playback = PlaybackController(player: engine)
+        self.playback = PlaybackController(player: player)
         self.offline = offline
         self.width = width
         self.height = height
         self.paths = paths
         self.clock = clock
         self.view.keyHints = keyMap.hints
-        self.view.fileName = Dispatcher.fileName(session.path)
-    }
-
-    static func fileName(_ path: String?) -> String? {
-        path.map { ($0 as NSString).lastPathComponent }
     }
 
     /// The layout of the current screen.
@@ -108,20 +100,10 @@ public final class Dispatcher {
         syncTake()
     }
 
-    /// The contexts a key is looked up in, most specific first.
+    /// The contexts a key is looked up in, most specific first: the open prompt's, or those of the area that
+    /// has the keys (`InputModes.areas`).
     public var contexts: [KeyMap.Context] {
-        if prompt != nil { return [.prompt] }
-        switch view.focus {
-        case .timeline: return [.timeline, .global]
-        case .tab:
-            switch view.tab {
-            case .designer: return [.designer, .tab, .global]
-            case .clips: return [.clips, .tab, .global]
-            case .song: return [.song, .tab, .global]
-            case .pads: return [.pads, .tab, .global]
-            default: return [.tab, .global]
-            }
-        }
+        view.prompt != nil ? [.prompt] : InputModes.area(self).contexts
     }
 
     /// Routes a key to the input modes (`InputModes.all`, most modal first) until one takes it.
@@ -196,12 +178,12 @@ public final class Dispatcher {
             // The status line then says where the keys went and how to get them back.
             say("")
         case .play:
-            guard let engine else { return say("no audio output in this session") }
-            if let sharedPlay { return sharedPlay(!engine.isPlaying) }
-            engine.toggle()
+            guard let player else { return say("no audio output in this session") }
+            if let sharedPlay { return sharedPlay(!player.isPlaying) }
+            player.toggle()
         case .rewind:
-            if let sharedPlay, engine?.isPlaying == true { return sharedPlay(true) }
-            engine?.rewind()
+            if let sharedPlay, player?.isPlaying == true { return sharedPlay(true) }
+            player?.rewind()
         case .loop:
             try command(.loop(on: !s.document.transport.loopOn))
         case .loopEdit:
@@ -369,8 +351,8 @@ public final class Dispatcher {
     /// undo step), or with nothing selected the amplitude keys draw with.
     private func nudgeAmplitude(by delta: Double) throws {
         if selectionIsEmpty {
-            drawAmp = Dispatcher.clamp(((drawAmp + delta) * 10).rounded() / 10, 0.1...1)
-            say("drawing amplitude \(Int((drawAmp * 100).rounded()))%")
+            view.drawAmp = Dispatcher.clamp(((view.drawAmp + delta) * 10).rounded() / 10, 0.1...1)
+            say("drawing amplitude \(Int((view.drawAmp * 100).rounded()))%")
             return
         }
         // One shared amplitude is set to its rounded next value, so steps land on tenths exactly; mixed

@@ -68,13 +68,13 @@ public final class Editor {
         var lastFrame = monotonicMilliseconds()
         while true {
             // A pad's bar runs down while it sounds, even with the transport stopped.
-            let playing = dispatcher.engine?.isPlaying == true || lastTransport.padsSounding
+            let playing = dispatcher.player?.isPlaying == true || lastTransport.padsSounding
             // While playing the playhead moves: a frame every `playingFrameMs`, however often `poll` is looked at.
             if dirty || playing && monotonicMilliseconds() - lastFrame >= Double(Editor.playingFrameMs) - 1 {
                 frame()
                 lastFrame = monotonicMilliseconds()
             }
-            let loading = dispatcher.engine?.state.isLoading == true
+            let loading = dispatcher.player?.state.isLoading == true
             let wait = playing ? Editor.playingFrameMs : loading ? Editor.loadingWaitMs : Editor.idleWaitMs
             var event = screen.readInput(timeout: poll != nil ? (playing ? Editor.pollWhilePlayingMs : min(wait, pollInterval))
                                              : wait)
@@ -190,11 +190,11 @@ public final class Editor {
     }
 
     private func transportInfo() -> TransportInfo {
-        guard let state = dispatcher.playback.look(), let engine = dispatcher.engine else {
+        guard let state = dispatcher.playback.look(), let player = dispatcher.player else {
             return TransportInfo(audio: "no audio output")
         }
         var info = TransportInfo(isPlaying: state.isPlaying, position: state.position, underruns: state.underruns)
-        if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { engine.slotSound($0).fraction } }
+        if dispatcher.view.tab == .pads { info.pads = ClipSlot.range.map { player.slotSound($0).fraction } }
         info.countIn = state.countInBeatsLeft
         if state.isPlaying { info.heardTempo = state.heardTempo }
         info.link = state.link
@@ -236,7 +236,7 @@ public final class Editor {
                                               into: &canvas)
         } else if let picker = dispatcher.picker {
             PickerView.draw(picker, ascii: dispatcher.view.ascii, into: &canvas)
-        } else if dispatcher.prompt != nil {
+        } else if dispatcher.view.prompt != nil {
             // The `:` line is the screen's last row, after the colon, scrolled as the status line scrolls it
             // so the insertion point stays in view.
             let g = Glyphs.set(ascii: dispatcher.view.ascii)
@@ -253,7 +253,7 @@ public final class Editor {
         }
         // A copy still being written in the background lands before the process may end.
         autosave.flush()
-        dispatcher.engine?.stop()
+        dispatcher.player?.stop()
     }
 }
 

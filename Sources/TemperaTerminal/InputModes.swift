@@ -1,9 +1,8 @@
 import TemperaCore
 
 /// One way the editor takes keys: the help overlay, a question waiting for its answer, the file or kit
-/// chooser, the `:` line (and the pattern and name editors on it), the Pads tab's keyboard, the keys that stay
-/// global everywhere, and the key map's contexts (the timeline, the tab area and each tab). The dispatcher only
-/// routes: a key goes to each mode in turn until one takes it.
+/// chooser, the `:` line (and the pattern and name editors on it), the timeline, and each tab of the tab area.
+/// The dispatcher only routes: a key goes to each mode in turn until one takes it.
 protocol InputMode: Sendable {
     /// Handles one key; false when the mode does not take it now (the next mode gets it).
     func handle(_ key: Key, _ d: Dispatcher) -> Bool
@@ -11,8 +10,16 @@ protocol InputMode: Sendable {
 
 enum InputModes {
     /// Every mode, most modal first.
-    static let all: [any InputMode] = [HelpMode(), QuestionMode(), PickerMode(), PromptMode(), PadsMode(),
-                                       AlwaysGlobalMode(), KeyMapMode()]
+    static let all: [any InputMode] = [HelpMode(), QuestionMode(), PickerMode(), PromptMode()] + areas
+
+    /// The areas the keys can be in: the timeline and each tab. Exactly one has the keys.
+    static let areas: [any AreaMode] = [TimelineMode(), ClipsTabMode(), GroupsTabMode(), DesignerTabMode(),
+                                        SongTabMode(), PadsTabMode()]
+
+    /// The area that has the keys now.
+    static func area(_ d: Dispatcher) -> any AreaMode {
+        areas.first { $0.hasKeys(d) } ?? TimelineMode()
+    }
 }
 
 /// The `?` overlay: arrows and pages scroll it, any other key closes it.
@@ -52,44 +59,89 @@ struct PickerMode: InputMode {
 /// The line at the bottom: its own keys (the `prompt` context), and characters typed into it.
 struct PromptMode: InputMode {
     func handle(_ key: Key, _ d: Dispatcher) -> Bool {
-        guard d.prompt != nil else { return false }
+        guard d.view.prompt != nil else { return false }
         if let action = d.keyMap.action(for: key, in: .prompt) {
             d.perform(action)
         } else if let c = key.character {
             if d.view.messageIsError { d.say("") }
-            d.prompt?.insert(c)
-            d.syncPrompt()
+            d.view.prompt?.insert(c)
         }
         return true
     }
 }
 
-/// The Pads tab plays with a whole block of the keyboard (q among them): its own keys come first there.
-struct PadsMode: InputMode {
-    func handle(_ key: Key, _ d: Dispatcher) -> Bool {
-        guard d.contexts.first == .pads, let action = d.keyMap.action(for: key, in: .pads) else { return false }
-        d.perform(action)
-        return true
-    }
+/// The keys of one area, the timeline or a tab: the key map's contexts are where they are bound, most specific
+/// first. A key bound in the area's own context comes first when `ownKeysFirst` (the Pads tab plays with a whole
+/// block of the keyboard, q among them); then the keys that mean the same everywhere (renaming, tabs, help,
+/// quit, the file keys); then the area's contexts. A key bound nowhere says so.
+protocol AreaMode: InputMode {
+    /// The area has the keys now.
+    func hasKeys(_ d: Dispatcher) -> Bool
+    /// Where the area's keys are bound, most specific first (`global` last).
+    var contexts: [KeyMap.Context] { get }
+    /// The area's own context comes before even the keys that are otherwise always global.
+    var ownKeysFirst: Bool { get }
 }
 
-/// Keys that mean the same wherever the focus is (renaming, tabs, help, quit, the file keys).
-struct AlwaysGlobalMode: InputMode {
-    func handle(_ key: Key, _ d: Dispatcher) -> Bool {
-        guard let global = d.keyMap.action(for: key, in: .global), global.verb.isAlwaysGlobal else { return false }
-        d.perform(global)
-        return true
-    }
-}
+extension AreaMode {
+    var ownKeysFirst: Bool { false }
 
-/// The key map's contexts in force (the timeline, the tab area, each tab, then global).
-struct KeyMapMode: InputMode {
     func handle(_ key: Key, _ d: Dispatcher) -> Bool {
-        if let action = d.keyMap.action(for: key, in: d.contexts) {
+        guard hasKeys(d) else { return false }
+        let map = d.keyMap
+        let own = ownKeysFirst ? map.action(for: key, in: contexts[0]) : nil
+        let global = map.action(for: key, in: .global).flatMap { $0.verb.isAlwaysGlobal ? $0 : nil }
+        if let action = own ?? global ?? map.action(for: key, in: contexts) {
             d.perform(action)
         } else {
             d.say("\(KeyMap.label(key)) is not bound (? lists the keys)")
         }
         return true
     }
+}
+
+/// The timeline: the tools, the cursor, the selection, the transport.
+struct TimelineMode: AreaMode {
+    func hasKeys(_ d: Dispatcher) -> Bool { d.view.focus == .timeline }
+    let contexts: [KeyMap.Context] = [.timeline, .global]
+}
+
+/// A tab of the tab area while it has the keys.
+protocol TabMode: AreaMode {
+    var tab: Tab { get }
+}
+
+extension TabMode {
+    func hasKeys(_ d: Dispatcher) -> Bool { d.view.focus == .tab && d.view.tab == tab }
+}
+
+/// The Clips tab: choosing a slot and changing its settings (`Dispatcher.slot`).
+struct ClipsTabMode: TabMode {
+    let tab = Tab.clips
+    let contexts: [KeyMap.Context] = [.clips, .tab, .global]
+}
+
+/// The Groups tab: choosing a group slot, stamping and storing (`Dispatcher.slot`).
+struct GroupsTabMode: TabMode {
+    let tab = Tab.groups
+    let contexts: [KeyMap.Context] = [.tab, .global]
+}
+
+/// The Rhythm Designer tab: its rows, the slider, stamping (`DesignerTab.handle`).
+struct DesignerTabMode: TabMode {
+    let tab = Tab.designer
+    let contexts: [KeyMap.Context] = [.designer, .tab, .global]
+}
+
+/// The Song tab: sections and their order (`Dispatcher.song`).
+struct SongTabMode: TabMode {
+    let tab = Tab.song
+    let contexts: [KeyMap.Context] = [.song, .tab, .global]
+}
+
+/// The Pads tab: a block of the keyboard plays the slots (`Dispatcher.pad`); its own keys come first.
+struct PadsTabMode: TabMode {
+    let tab = Tab.pads
+    let contexts: [KeyMap.Context] = [.pads, .tab, .global]
+    var ownKeysFirst: Bool { true }
 }

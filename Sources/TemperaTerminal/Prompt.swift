@@ -1,12 +1,26 @@
-/// The `:` line being typed: its text, the insertion point and a walk through earlier lines.
-/// Pure editing, no terminal: the dispatcher feeds it prompt actions and typed characters.
+/// What the line at the bottom edits: a command, the code of a pattern tool (fill, pattern select),
+/// which Enter stores and applies at once, or a name.
+public enum PromptPurpose: Hashable, Sendable {
+    case command
+    case pattern(Tool)
+    /// Track `track`'s name (from 0).
+    case rename(track: Int)
+    /// A section's name (from 0).
+    case renameSection(Int)
+}
+
+/// The line at the bottom while it is open (the `:` line, the pattern editor, a name editor): its text, the
+/// insertion point, what it is for and where it stands in a walk through the history.
+///
+/// Its one home is `ViewState.prompt`: the prompt input mode edits it there and the status line draws it from
+/// there. Pure editing, no terminal: the dispatcher feeds it prompt actions and typed characters.
 public struct Prompt: Hashable, Sendable {
     public private(set) var text: [Character]
     /// Insertion point, 0...text.count.
     public private(set) var cursor: Int
-    /// Earlier accepted lines, oldest first.
-    public private(set) var history: [String]
-    /// The history entry shown (nil: the line being written).
+    /// What Enter does with the line.
+    public var purpose: PromptPurpose
+    /// The history line shown, its index from the oldest (nil: the line being written).
     private var historyIndex: Int?
     /// What was typed before walking into the history, restored when walking back out.
     private var draft: [Character] = []
@@ -14,15 +28,21 @@ public struct Prompt: Hashable, Sendable {
     /// A field pre-filled with a value to change (the pattern code) starts so.
     public private(set) var selected = false
 
-    /// How many accepted lines are remembered.
-    public static let historyLimit = 200
-
-    public init(_ text: String = "", history: [String] = []) {
+    public init(_ text: String = "", purpose: PromptPurpose = .command) {
         self.text = Array(text)
         cursor = self.text.count
-        self.history = history
+        self.purpose = purpose
     }
 
+    /// What the line shows before the text: `:` for commands, `fill pattern: ` for the pattern editor.
+    public var label: String {
+        switch purpose {
+        case .command: return ":"
+        case .pattern(let tool): return (tool == .fill ? "fill" : "select") + " pattern: "
+        case .rename(let track): return "rename track \(track + 1): "
+        case .renameSection(let j): return "rename section \(j + 1): "
+        }
+    }
     public var line: String { String(text) }
 
     /// Selects the whole text (typing replaces it).
@@ -98,23 +118,25 @@ public struct Prompt: Hashable, Sendable {
         kept = 0
     }
 
-    /// Shows the previous (older) history line.
-    public mutating func historyPrevious() {
-        guard !history.isEmpty else { return }
+    /// Shows the previous (older) line of `history`.
+    public mutating func historyPrevious(in history: CommandHistory) {
+        let lines = history.lines
+        guard !lines.isEmpty else { return }
         selected = false
         if historyIndex == nil { draft = text }
-        let i = max(0, (historyIndex ?? history.count) - 1)
+        let i = max(0, (historyIndex ?? lines.count) - 1)
         historyIndex = i
-        text = Array(history[i])
+        text = Array(lines[i])
         cursor = text.count
     }
 
-    /// Shows the next (newer) history line, and finally what was being typed.
-    public mutating func historyNext() {
+    /// Shows the next (newer) line of `history`, and finally what was being typed.
+    public mutating func historyNext(in history: CommandHistory) {
         guard let i = historyIndex else { return }
-        if i + 1 < history.count {
+        let lines = history.lines
+        if i + 1 < lines.count {
             historyIndex = i + 1
-            text = Array(history[i + 1])
+            text = Array(lines[i + 1])
         } else {
             historyIndex = nil
             text = draft
@@ -140,14 +162,6 @@ public struct Prompt: Hashable, Sendable {
         if candidates.count == 1, firstWordEnd == text.count { completion += " " }
         insert(completion)
         return candidates
-    }
-
-    /// Records an accepted line in the history (blank lines and repeats of the last line are not kept).
-    public mutating func remember(_ line: String) {
-        let trimmed = line.trimmingCharacters(in: " ")
-        guard !trimmed.isEmpty, history.last != line else { return }
-        history.append(line)
-        if history.count > Prompt.historyLimit { history.removeFirst(history.count - Prompt.historyLimit) }
     }
 }
 

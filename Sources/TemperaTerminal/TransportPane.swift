@@ -79,7 +79,7 @@ enum TransportPane {
                           into canvas: inout Canvas) {
         var x = canvas.put(2, 0, " transport ", .title)
         x = canvas.put(x, 0, String(g.horizontal), .border)
-        let name = view.fileName ?? session.path.map(baseName) ?? "untitled"
+        let name = session.path.map(baseName) ?? "untitled"
         x = canvas.put(x, 0, " " + Format.fit(name, 30, ellipsis: g.ellipsis), .title)
         if session.isModified {
             x = canvas.put(x, 0, " ", .border)

@@ -21,20 +21,13 @@ public struct ViewState: Hashable, Sendable {
     public var focus: Focus
     /// The group slot (1...16) that `draw group` stamps and the Groups tab highlights.
     public var chosenGroup: Int
-    /// A pattern code being typed in the pattern area; nil when the area shows the document's pattern.
-    public var patternInput: String?
     /// The last message for the status line (a command's result or error).
     public var message: String?
     /// Draws the message in the error role.
     public var messageIsError: Bool
-    /// The text of the `:` line while it is open (without the colon); nil when closed.
-    public var commandLine: String?
-    /// The insertion point in `commandLine`, in characters.
-    public var commandCursor: Int
-    /// What the line shows before `commandLine`: `:` for commands, `fill pattern: ` for the pattern editor.
-    public var commandLabel = ":"
-    /// The whole of `commandLine` is selected (a pre-filled value that typing replaces).
-    public var commandSelected = false
+    /// The line at the bottom while it is open (the `:` line, the pattern editor, a name editor); nil when
+    /// closed. The prompt input mode edits it here and the status line draws it from here.
+    public var prompt: Prompt?
     /// Draw with ASCII only (no UTF-8 locale): no box drawing, blocks or arrows.
     public var ascii: Bool
     /// Playback state sampled from the engine each frame.
@@ -51,8 +44,6 @@ public struct ViewState: Hashable, Sendable {
     /// Key labels by action name (`tool.shift` → `s`, `mode.clip` → `c`, `play` → `Space`), from the
     /// key map, so the screen always shows the bindings in force.
     public var keyHints: [String: String]
-    /// The name to show for the document (a file's base name); nil shows "untitled".
-    public var fileName: String?
     /// The ruler reads seconds instead of bars.beats.
     public var rulerSeconds = false
     /// An export running off the editor thread: what it writes and how far it got (0...1).
@@ -72,6 +63,8 @@ public struct ViewState: Hashable, Sendable {
     public var tempoLane = false
     /// The velocity the pad keys play at (0.1...1); Shift plays at 1.
     public var padVelocity = 0.8
+    /// The amplitude drawing gives new markers from the keyboard (mouse clicks take it from the row).
+    public var drawAmp = 0.8
     /// Hits recorded in the take running, for the Pads tab (0 when none runs).
     public var takeHits = 0
     /// The last pad played and its velocity, for the Pads tab.
@@ -83,25 +76,36 @@ public struct ViewState: Hashable, Sendable {
     }
 
     public init(viewport: Viewport = Viewport(), tool: Tool = .drawSingle, tab: Tab = .clips,
-                focus: Focus = .timeline, chosenGroup: Int = 1, patternInput: String? = nil,
-                message: String? = nil, messageIsError: Bool = false, commandLine: String? = nil,
-                commandCursor: Int = 0, ascii: Bool = false, transport: TransportInfo = TransportInfo(),
-                trackScroll: Int = 0, keyHints: [String: String] = [:], fileName: String? = nil) {
+                focus: Focus = .timeline, chosenGroup: Int = 1, message: String? = nil, messageIsError: Bool = false,
+                prompt: Prompt? = nil, ascii: Bool = false, transport: TransportInfo = TransportInfo(),
+                trackScroll: Int = 0, keyHints: [String: String] = [:]) {
         self.viewport = viewport
         self.tool = tool
         self.tab = tab
         self.focus = focus
         self.chosenGroup = chosenGroup
-        self.patternInput = patternInput
         self.message = message
         self.messageIsError = messageIsError
-        self.commandLine = commandLine
-        self.commandCursor = commandCursor
+        self.prompt = prompt
         self.ascii = ascii
         self.transport = transport
         self.trackScroll = trackScroll
         self.keyHints = keyHints
-        self.fileName = fileName
+    }
+
+    /// The text of the line at the bottom while it is open (without its label); nil when closed.
+    public var commandLine: String? { prompt?.line }
+    /// The insertion point in `commandLine`, in characters.
+    public var commandCursor: Int { prompt?.cursor ?? 0 }
+    /// What the line shows before `commandLine`: `:` for commands, `fill pattern: ` for the pattern editor.
+    public var commandLabel: String { prompt?.label ?? ":" }
+    /// The whole of `commandLine` is selected (a pre-filled value that typing replaces).
+    public var commandSelected: Bool { prompt?.selected ?? false }
+    /// A pattern code being typed in the pattern editor, shown in the pattern area; nil when the area shows the
+    /// document's pattern.
+    public var patternInput: String? {
+        guard let prompt, case .pattern = prompt.purpose else { return nil }
+        return prompt.line
     }
 
     /// The key label for an action, if the key map binds one.

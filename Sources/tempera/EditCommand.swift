@@ -115,7 +115,7 @@ struct EditCommand: ParsableCommand {
         }
         engine.pan = pan
         engine.start()
-        let dispatcher = Dispatcher(session: session, keyMap: keyMap, engine: engine, offline: OfflineWork(), paths: paths)
+        let dispatcher = Dispatcher(session: session, keyMap: keyMap, player: engine, offline: OfflineWork(), paths: paths)
 
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
@@ -131,7 +131,7 @@ struct EditCommand: ParsableCommand {
         editor.loadsInBackground = true
         editor.run()
         screen.close()
-        CommandHistory.save(dispatcher.commandHistory, paths: paths)
+        dispatcher.commandHistory.save(paths: paths)
         let sig = CursesScreen.pendingSignal.load(ordering: .relaxed)
         if sig != 0 { throw ExitCode(128 + sig) }
     }

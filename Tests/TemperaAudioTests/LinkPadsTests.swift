@@ -33,10 +33,13 @@ final class LinkPadsTests: XCTestCase {
             server.stop()
             try? FileManager.default.removeItem(atPath: dir)
         }
-        // The music: one onset at 0 in a 6 s loop played once; the pads on slot 2.
+        // The music: an onset every quarter second of a 6 s loop played once, hard left; the pads on slot 2, hard
+        // right. The music's onsets are the reference the pads are measured against: following the session, the
+        // music is held on the system's clock, whatever the rate the server's sink plays at.
         _ = try Fixture.wav(Fixture.block(frames: 200, level: 0.3), in: dir, name: "loop.wav")
         _ = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "pad.wav")
-        var doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "loop.wav"), ClipSlot(file: "pad.wav")],
+        let beats: [(Double, Content?)] = (0..<24).map { (Double($0) * 0.25, Content.clip(1)) }
+        var doc = Fixture.document(tracks: [beats], slots: [ClipSlot(file: "loop.wav", pan: -1), ClipSlot(file: "pad.wav", pan: 1)],
                                    span: 6, volume: 0.8)
         doc.transport.meter = meter
         try DocumentFile.save(doc, to: dir + "/pads.tempera")
@@ -78,27 +81,58 @@ final class LinkPadsTests: XCTestCase {
                 XCTAssertTrue(read("link.out").hasSuffix("\"bpm\":140.000}\n"), "the third peer set the tempo: \(read("link.out"))")
             }
             let underran = read("pads.err").contains(" underrun")
-            if underran && attempt < 3 { continue }
+            if underran && attempt < 3 {
+                print("pads under Link: run \(attempt) had underruns (a loaded machine); again")
+                continue
+            }
+            XCTAssertFalse(underran, "underruns: \(read("pads.err"))")
             let played: [Played] = try read("pads.out").split(separator: "\n").map { (line: Substring) -> Played in
                 try JSONDecoder().decode(Played.self, from: Data(line.utf8))
             }
             XCTAssertEqual(played.map { $0.sent }, times)
-            let samples = try AudioFile.read(dir + "/rec.wav").samples
-            let starts = Onsets.soundStarts(samples)
-            XCTAssertEqual(starts.count, 21)
-            guard starts.count == 21, played.count == 20 else { return }
-            // The music's first onset is the start of playback as heard: each pad sounds its time plus the
-            // latency reported when it was played after it.
-            let first = starts[0]
-            let errors: [Double] = zip(played, starts.dropFirst()).map { (p: Played, onset: Int) -> Double in
-                Double(onset - first) / 48 - (p.at + p.latency) * 1000
-            }
-            let worst: Double = errors.map { abs($0) }.max() ?? 0
-            print("pads under Link\(setTempo ? " (140 BPM set while waiting)" : ""), attempt \(attempt), errors (ms): " + errors.map { String(format: "%.2f", $0) }.joined(separator: " "))
-            if worst > 1 && attempt < 3 {
-                print(String(format: "pads under Link: run %d drifted %.3f ms (a loaded machine); again", attempt, worst))
+            // Keys fed late (the feed's thread kept off the processor for a tenth of a second) arrive together and
+            // sound together, as they should, but their onsets cannot be told apart in the recording: that run is
+            // done again. (Sent at least 108 ms apart, two keys less than 10 ms apart arrived together.)
+            let together = zip(played, played.dropFirst()).filter { $1.at - $0.at < 0.010 }.count
+            if together > 0 && attempt < 3 {
+                let late = played.map { $0.at - $0.sent }.max() ?? 0
+                print("pads under Link: run \(attempt) fed keys together, one " + String(format: "%.1f", late * 1000) + " ms late (a loaded machine); again")
                 continue
             }
+            let samples = try AudioFile.read(dir + "/rec.wav").samples
+            let music = Onsets.soundStarts(samples, channels: 2, channel: 0)
+            let starts = Onsets.soundStarts(samples, channels: 2, channel: 1)
+            XCTAssertEqual(starts.count, 20)
+            XCTAssertGreaterThanOrEqual(music.count, 14, "the music's onsets up to the last pad and beyond")
+            guard starts.count == 20, played.count == 20, music.count >= 14 else { return }
+            // The music ran evenly: a quarter second of music (at x7/6) between its onsets, within 2 ms.
+            let steps = zip(music, music.dropFirst()).map { Double($1 - $0) / 48 }
+            XCTAssertLessThanOrEqual(steps.map { abs($0 - 250 * 6 / 7) }.max() ?? .nan, 2, "the music's onsets came "
+                + steps.map { String(format: "%.2f", $0) }.joined(separator: " ") + " ms apart")
+            // The music's first onset is the start of playback as heard: each pad sounds the music heard when its
+            // key arrived plus the latency reported then (in music, at the session's x7/6), its frame found
+            // between the music's onsets on either side (a quarter second of music apart).
+            func frame(ofMusic m: Double) -> Double {
+                let k = min(max(Int((m / 0.25).rounded(.down)), 0), music.count - 2)
+                let f0 = Double(music[k]), f1 = Double(music[k + 1])
+                return f0 + (f1 - f0) * (m - Double(k) * 0.25) / 0.25
+            }
+            let errors: [Double] = zip(played, starts).map { (p: Played, onset: Int) -> Double in
+                (Double(onset) - frame(ofMusic: (p.time ?? .nan) + p.latency * 7 / 6)) / 48
+            }
+            let worst: Double = errors.map { abs($0) }.max() ?? .nan
+            // A key that arrives while a block is being rendered misses that block (PadTimingTests): again.
+            let missed = errors.filter { $0 > 1 && $0 <= 25 }
+            if !missed.isEmpty && attempt < 3 {
+                print("pads under Link: run \(attempt): \(missed.count) pad(s) sounded " + missed.map { String(format: "%.3f", $0) }
+                    .joined(separator: ", ") + " ms after the clock the key read (it arrived while a block was rendered); again")
+                continue
+            }
+            // How the sink's frames ran against the system's clock, the music's onsets on it: printed.
+            let sink = ClockRate(system: (0..<music.count).map { Double($0) * 0.25 * 6 / 7 },
+                                 output: music.map { Double($0 - music[0]) / 48_000 })
+            print("pads under Link\(setTempo ? " (140 BPM set while waiting)" : ""), attempt \(attempt), errors (ms): "
+                + errors.map { String(format: "%.2f", $0) }.joined(separator: " ") + "; the sink's frames against the music: \(sink)")
             for (p, e) in zip(played, errors) { XCTAssertLessThanOrEqual(abs(e), 1, "pad sent at \(p.sent) s") }
             // On the music's timeline each pad is where the music was heard: at the session's 140 BPM, 7/6 of a
             // second of the document for each second of playing (to the frame).
@@ -109,7 +143,7 @@ final class LinkPadsTests: XCTestCase {
                 }
                 XCTAssertEqual(time, p.at * 7 / 6, accuracy: 0.0005, "pad sent at \(p.sent) s")
             }
-            print(String(format: "pads under Link: worst |onset - (sent + reported latency)| %.3f ms over %d pads", worst,
+            print(String(format: "pads under Link: worst |onset - (heard + reported latency)| %.3f ms over %d pads", worst,
                          played.count))
             return
         }

@@ -59,38 +59,65 @@ final class PadTimingTests: XCTestCase {
             let (live, printed, liveUnderran) = try playRecorded(["play", path, "--pads", "--record", out], stdin: stdin,
                                                    name: "live\(attempt)")
             // An underrun delays what follows: a loaded machine. The run is done again, at most three.
-            if liveUnderran && attempt < 3 { continue }
+            if liveUnderran && attempt < 3 {
+                print("pads: run \(attempt) had underruns (a loaded machine); again")
+                continue
+            }
             let played = try printed.split(separator: "\n").map { try JSONDecoder().decode(Played.self, from: Data($0.utf8)) }
             XCTAssertEqual(played.count, 20)
             XCTAssertEqual(played.map(\.sent), times)
+            // Keys fed late (the feed's thread kept off the processor for a tenth of a second) arrive together and
+            // sound together, as they should, but their onsets cannot be told apart in the recording: that run is
+            // done again. (Sent at least 108 ms apart, two keys less than 10 ms apart arrived together.)
+            let together = zip(played, played.dropFirst()).filter { $1.at - $0.at < 0.010 }.count
+            if together > 0 && attempt < 3 {
+                let late = played.map { $0.at - $0.sent }.max() ?? 0
+                print("pads: run \(attempt) fed keys together, one " + String(format: "%.1f", late * 1000) + " ms late (a loaded machine); again")
+                continue
+            }
             let starts = Onsets.soundStarts(live)
-            XCTAssertEqual(starts.count, 21)
+            XCTAssertEqual(starts.count, 21, "sound starts at " + starts.map { String(format: "%.2f", Double($0 - (starts.first ?? 0)) / 48) }
+                .joined(separator: " ") + " ms; pads heard at " + played.map { String(format: "%.2f", (($0.time ?? .nan) + $0.latency) * 1000) }
+                .joined(separator: " ") + " ms")
             guard starts.count == 21, played.count == 20 else { return }
             let heardStart: Int = starts[0]
-            // A loaded machine can hold the server's sink back behind the system clock (its clock stretches by some
-            // hundreds of ppm, and onsets drift late against the keys' clock): that run is done again, at most three.
-            let liveErrors = zip(played, starts.dropFirst()).map { p, onset in
-                abs(Double(onset - heardStart) / 48 - (p.at + p.latency) * 1000)
+            // Each pad sounds its latency after the key, on the output's clock: the music heard when the key
+            // arrived (the loop plays once from 0 at x1: seconds of output from the music's first onset) plus the
+            // latency reported then. The recording's frames run on the same clock, whatever the system's does.
+            XCTAssertEqual(played.map(\.pass), Array(repeating: 0, count: 20))
+            // A key that arrives while a block is being rendered (the audio thread kept off the processor in the
+            // middle of it, on a loaded machine) misses that block: its pad sounds one block (5 ms) after the clock
+            // the key read says, so the latency reported for it is one block short. That run is done again.
+            let errors = zip(played, starts.dropFirst()).map { p, onset in
+                Double(onset - heardStart) / 48 - ((p.time ?? .nan) + p.latency) * 1000
             }
-            if liveErrors.max()! > 1 && attempt < 3 {
-                print(String(format: "pads: run %d drifted %.3f ms (a loaded machine); again", attempt, liveErrors.max()!))
+            let missed = errors.filter { $0 > 1 && $0 <= 25 }
+            if !missed.isEmpty && attempt < 3 {
+                print("pads: run \(attempt): \(missed.count) pad(s) sounded " + missed.map { String(format: "%.3f", $0) }
+                    .joined(separator: ", ") + " ms after the clock the key read (it arrived while a block was rendered); again")
                 continue
             }
             var worst = 0.0, keyToSound: [Double] = []
             for (p, onset) in zip(played, starts.dropFirst()) {
                 let onsetMs = Double(onset - heardStart) / 48
-                let error = onsetMs - (p.at + p.latency) * 1000
+                let error = onsetMs - ((p.time ?? .nan) + p.latency) * 1000
                 worst = max(worst, abs(error))
                 XCTAssertLessThanOrEqual(abs(error), 1, "pad sent at \(p.sent) s")
-                keyToSound.append(onsetMs - p.at * 1000)
+                keyToSound.append(onsetMs - (p.time ?? .nan) * 1000)
                 // Velocity is loudness: the block's level times velocity times the volume.
                 let peak = (onset..<(onset + 200)).map { abs(live[2 * $0]) }.max()!
                 XCTAssertEqual(Double(peak), 0.5 * p.velocity * 0.8, accuracy: 1e-4)
             }
-            print(String(format: "pads: worst |onset - (sent + reported latency)| %.3f ms; key to sound %.2f-%.2f ms "
-                + "(mean %.2f); reported latency %.2f-%.2f ms", worst, keyToSound.min()!, keyToSound.max()!,
+            // And the output's clock against the system's: each key arrived when its music was heard, the two
+            // clocks on one line (the sink's rate is its own: printed, and bounded at 0.2 %).
+            let rate = ClockRate(system: played.map(\.at), output: played.map { $0.time ?? .nan })
+            print(String(format: "pads: worst |onset - (heard + reported latency)| %.3f ms; key to sound %.2f-%.2f ms "
+                + "(mean %.2f); reported latency %.2f-%.2f ms; ", worst, keyToSound.min()!, keyToSound.max()!,
                 keyToSound.reduce(0, +) / Double(keyToSound.count), played.map(\.latency).min()! * 1000,
-                played.map(\.latency).max()! * 1000))
+                played.map(\.latency).max()! * 1000) + "\(rate)")
+            XCTAssertLessThanOrEqual(abs(rate.offset), 0.001, "the heard start")
+            XCTAssertLessThanOrEqual(rate.worstResidual, 0.001, "every key heard where the system's clock put it")
+            XCTAssertLessThanOrEqual(abs(rate.drift), 0.002, "the output's clock runs at its rate")
 
             // The take: 20 markers on the slot's own track, at the music heard when each key arrived, velocity as amp.
             // No track held slot 2, so the take started one named after the slot.
@@ -103,24 +130,22 @@ final class PadTimingTests: XCTestCase {
 
             // (b) Played back, each hit sounds on the frame that was heard when its key arrived.
             let (again, _, againUnderran) = try playRecorded(["play", out], stdin: "", name: "playback\(attempt)")
-            if againUnderran && attempt < 3 { continue }
+            if againUnderran && attempt < 3 {
+                print("pads: run \(attempt)'s playback had underruns (a loaded machine); again")
+                continue
+            }
             XCTAssertFalse(liveUnderran || againUnderran, "underruns")
             let replayed = Onsets.soundStarts(again)
             XCTAssertEqual(replayed.count, 21)
             guard replayed.count == 21 else { return }
-            let replayErrors = zip(played, replayed.dropFirst()).map { p, onset in abs(Double(onset - replayed[0]) / 48 - p.at * 1000) }
-            if replayErrors.max()! > 1 && attempt < 3 {
-                print(String(format: "playback: run %d drifted %.3f ms (a loaded machine); again", attempt, replayErrors.max()!))
-                continue
-            }
             var worstReplay = 0.0
             for (p, onset) in zip(played, replayed.dropFirst()) {
                 let onsetMs = Double(onset - replayed[0]) / 48
-                let error = onsetMs - p.at * 1000
+                let error = onsetMs - (p.time ?? .nan) * 1000
                 worstReplay = max(worstReplay, abs(error))
                 XCTAssertLessThanOrEqual(abs(error), 1, "pad sent at \(p.sent) s")
             }
-            print(String(format: "recorded take played back: worst |onset - heard time| %.3f ms", worstReplay))
+            print(String(format: "recorded take played back: worst |onset - heard time| %.3f ms (run %d)", worstReplay, attempt))
             return
         }
     }
@@ -151,44 +176,65 @@ final class PadTimingTests: XCTestCase {
         let stdin = times.map { "\($0) 2 0.7" }.joined(separator: "\n") + "\n"
         let out = dir + "/song-recorded.tempera"
 
-        // The song plays 5.5 s twice over (live, then back): a loaded machine disturbs it more often than the loop's
-        // 3 s, so it gets more runs, the bounds kept.
+        // The song plays 5.5 s twice over (live, then back): a loaded machine disturbs it (an underrun, a key fed
+        // late) more often than the loop's 3 s, so it gets more runs, the bounds kept.
         let attempts = 5
         for attempt in 1...attempts {
             let (_, printed, liveUnderran) = try playRecorded(["play", path, "--song", "--loops", "2", "--pads", "--record", out],
                                                           stdin: stdin, name: "song-live\(attempt)")
-            if liveUnderran && attempt < attempts { continue }
+            if liveUnderran && attempt < attempts {
+                print("song pads: run \(attempt) had underruns (a loaded machine); again")
+                continue
+            }
             let played = try printed.split(separator: "\n").map { try JSONDecoder().decode(Played.self, from: Data($0.utf8)) }
             XCTAssertEqual(played.map(\.sent), times)
             guard played.count == times.count else { return XCTFail(printed) }
-            // The processor taken away (an editor kept off it reads its keys late; the sink falls behind the clock) puts
-            // the heard start and the clock apart: that run is done again.
-            let drift = played.map { p -> Double in
-                guard let heard = timing.place(at: p.at, looping: true), let time = p.time else { return .infinity }
-                return abs(time - heard.time) / timing.sections[heard.section].tempo
-            }.max()!
-            // A key fed late (the feed's thread kept waiting) is heard elsewhere than its line says: done again too.
+            // The song time each hit was heard at, on the output's clock: its song pass, section, pass and time.
+            func heardSong(_ p: Played) -> Double {
+                guard let loop = p.loop, let section = p.section, let pass = p.pass, let time = p.time,
+                      timing.sections.indices.contains(section - 1) else { return .nan }
+                return timing.time(songPass: loop, section: section - 1, pass: pass,
+                                   time: time - timing.sections[section - 1].start)
+            }
+            // A key fed late (the feed's thread kept off the processor) is heard elsewhere than its line says (a hit
+            // sent 8 ms before a section's end, in the next section): that run is done again. In the last run such a
+            // key is held to the place of its arrival alone, and says so.
             let late = played.map { $0.at - $0.sent }.max()!
-            if !(drift <= 0.001 && late <= 0.005) && attempt < attempts {
-                print(String(format: "song pads: run %d drifted %.3f ms, a key %.3f ms late (a loaded machine); again",
-                             attempt, drift * 1000, late * 1000))
+            if late > 0.005 && attempt < attempts {
+                print(String(format: "song pads: run %d fed a key %.3f ms late (a loaded machine); again", attempt, late * 1000))
                 continue
             }
-            // Each hit is placed where the song was when it was heard (its arrival, from the heard start): the same
-            // song pass, section and pass as its sent time, and its time in that region within 1 ms of play.
+            // The output's clock against the system's: the keys' arrivals and the song heard then on one line (the
+            // sink's rate is its own: printed, bounded at 0.2 %).
+            let rate = ClockRate(system: played.map(\.at), output: played.map(heardSong))
+            print("song pads: run \(attempt): \(rate)")
+            XCTAssertLessThanOrEqual(abs(rate.offset), 0.001, "the heard start")
+            XCTAssertLessThanOrEqual(abs(rate.drift), 0.002, "the output's clock runs at its rate")
+            // Each hit is placed where the song was when it was heard (its arrival, from the heard start, on the
+            // output's clock): its song pass, section and pass, and its time in that region within 1 ms of play;
+            // for a key on time, the same song pass, section and pass as its sent time.
             var worst = 0.0
             for (p, want) in zip(played, expected) {
-                XCTAssertEqual(p.loop, want.songPass, "pad sent at \(p.sent) s")
-                XCTAssertEqual(p.section, want.section + 1, "pad sent at \(p.sent) s")
-                XCTAssertEqual(p.pass, want.pass, "pad sent at \(p.sent) s")
-                let heard = timing.place(at: p.at, looping: true)!
-                XCTAssertEqual(heard.section, want.section)
-                let tempo = timing.sections[want.section].tempo
+                let heard = timing.place(at: rate.offset + (1 + rate.drift) * p.at, looping: true)!
+                XCTAssertEqual(p.loop, heard.songPass, "pad sent at \(p.sent) s")
+                XCTAssertEqual(p.section, heard.section + 1, "pad sent at \(p.sent) s")
+                XCTAssertEqual(p.pass, heard.pass, "pad sent at \(p.sent) s")
+                let tempo = timing.sections[heard.section].tempo
                 let error = abs((p.time ?? .nan) - heard.time) / tempo * 1000
                 worst = max(worst, error)
                 XCTAssertLessThanOrEqual(error, 1, "pad sent at \(p.sent) s")
-                // From its line's time: the key up to 5 ms late, heard within 1 ms of that.
-                XCTAssertEqual(p.time ?? .nan, want.time, accuracy: 0.006 * tempo, "pad sent at \(p.sent) s")
+                guard p.at - p.sent <= 0.005 else {
+                    print(String(format: "song pads: the key sent at %.3f s arrived %.3f ms late: held to its arrival's place",
+                                 p.sent, (p.at - p.sent) * 1000))
+                    continue
+                }
+                XCTAssertEqual(p.loop, want.songPass, "pad sent at \(p.sent) s")
+                XCTAssertEqual(p.section, want.section + 1, "pad sent at \(p.sent) s")
+                XCTAssertEqual(p.pass, want.pass, "pad sent at \(p.sent) s")
+                // From its line's time (on the system's clock: on the output's, the drift since the start more):
+                // the key up to 5 ms late, heard within 1 ms of that.
+                XCTAssertEqual(p.time ?? .nan, want.time, accuracy: (0.006 + abs(rate.drift) * p.sent) * tempo,
+                               "pad sent at \(p.sent) s")
             }
             print(String(format: "song pads: worst |recorded - heard| %.3f ms of play", worst))
             // The take: one marker a hit, on the slot's own track (no track held clip 2: one named after the slot).
@@ -203,7 +249,10 @@ final class PadTimingTests: XCTestCase {
             // where it was heard live (within 1 ms).
             let (again, _, againUnderran) = try playRecorded(["play", out, "--song", "--loops", "2"], stdin: "",
                                                              name: "song-playback\(attempt)")
-            if againUnderran && attempt < attempts { continue }
+            if againUnderran && attempt < attempts {
+                print("song pads: run \(attempt)'s playback had underruns (a loaded machine); again")
+                continue
+            }
             XCTAssertFalse(liveUnderran || againUnderran, "underruns")
             var song = recorded
             song.song.on = true
@@ -222,14 +271,14 @@ final class PadTimingTests: XCTestCase {
             var worstReplay = 0.0
             for p in played {
                 let own = onsets.first { $0.clip == 2 && $0.loop == p.loop && $0.section == p.section && $0.pass == p.pass
-                    && abs($0.time - p.at) < 0.005 }
+                    && abs($0.time - heardSong(p)) < 0.005 }
                 guard let own else { XCTFail("no onset of the hit sent at \(p.sent) s"); continue }
                 let i = onsets.firstIndex(of: own)!
-                let error = abs(Double(starts[i] - starts[0]) / 48 - p.at * 1000)
+                let error = abs(Double(starts[i] - starts[0]) / 48 - heardSong(p) * 1000)
                 worstReplay = max(worstReplay, error)
                 XCTAssertLessThanOrEqual(error, 1, "pad sent at \(p.sent) s")
             }
-            print(String(format: "song take played back: worst |onset - heard time| %.3f ms", worstReplay))
+            print(String(format: "song take played back: worst |onset - heard time| %.3f ms (run %d)", worstReplay, attempt))
             return
         }
     }

@@ -433,7 +433,9 @@ final class DispatcherTests: XCTestCase {
         type(d, dir + "/new.tempera")
         keys(d, "enter")
         XCTAssertEqual(d.session.path, dir + "/new.tempera")
-        XCTAssertEqual(d.view.fileName, "new.tempera")
+        var canvas = Canvas(width: d.width, height: d.height)
+        EditorView.draw(session: d.session, view: d.view, into: &canvas)
+        XCTAssertTrue(canvas.line(0).contains(" new.tempera "), canvas.line(0))
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/new.tempera"))
     }
 

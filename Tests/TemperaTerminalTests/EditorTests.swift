@@ -249,7 +249,7 @@ final class EditorTests: XCTestCase {
         let (editor, screen) = make(document)
         let engine = AudioEngine(output: .null)
         engine.start()
-        editor.dispatcher.engine = engine
+        editor.dispatcher.player = engine
         editor.dispatcher.replaceSession(Session(document: document))
         editor.process([])
         editor.frame()

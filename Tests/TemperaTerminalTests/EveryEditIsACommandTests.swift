@@ -34,8 +34,8 @@ final class EveryEditIsACommandTests: XCTestCase {
         func act(_ v: Verb, _ argument: String = "") {
             d.perform(Action(v, argument))
             // Lines a key opens are accepted as typed (loop, cursor, rename, pattern, designer...).
-            if d.prompt != nil { d.perform(Action(.prompt(.accept))) }
-            if d.prompt != nil { d.perform(Action(.prompt(.cancel))) }
+            if d.view.prompt != nil { d.perform(Action(.prompt(.accept))) }
+            if d.view.prompt != nil { d.perform(Action(.prompt(.cancel))) }
             if d.question != nil { d.handle(Key(name: "n")!) }
             XCTAssertTrue(d.session === session, "\(v) replaced the session")
         }
@@ -80,7 +80,7 @@ final class EveryEditIsACommandTests: XCTestCase {
                 d.handle(MouseEvent(.drag, x: x + 4, y: y))
                 d.handle(MouseEvent(.drag, x: x + 9, y: y))
                 d.handle(MouseEvent(.release, x: x + 9, y: y))
-                if d.prompt != nil { d.perform(Action(.prompt(.cancel))) }
+                if d.view.prompt != nil { d.perform(Action(.prompt(.cancel))) }
             }
         }
         d.finishDrag()

@@ -44,11 +44,11 @@ final class GrooveScreenTests: XCTestCase {
     func testKeysForProbabilityRatchetHumanizeAndFit() throws {
         let d = make()
         keys(d, "Y")
-        XCTAssertEqual(d.prompt.map { String($0.text) }, "prob")
+        XCTAssertEqual(d.view.prompt.map { String($0.text) }, "prob")
         keys(d, "esc E")
-        XCTAssertEqual(d.prompt.map { String($0.text) }, "ratchet")
+        XCTAssertEqual(d.view.prompt.map { String($0.text) }, "ratchet")
         keys(d, "esc H")
-        XCTAssertEqual(d.prompt.map { String($0.text) }, "humanize time=")
+        XCTAssertEqual(d.view.prompt.map { String($0.text) }, "humanize time=")
         keys(d, "esc")
         // The designer's F fits the selection: stamp the tigrigna preset at 0.37 and fit it back.
         var t = TemperamentPreset.tigrigna.temperament

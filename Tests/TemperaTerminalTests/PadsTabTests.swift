@@ -190,7 +190,7 @@ func padsEditor(_ doc: Document, keyMap: KeyMap = .standard) -> (Editor, Dispatc
     let editor = Editor(screen: screen, dispatcher: d, autosave: Autosave(paths: paths), clock: { 0 })
     let engine = AudioEngine(output: .null)
     engine.start()
-    d.engine = engine
+    d.player = engine
     d.replaceSession(Session(document: doc))
     editor.process([])
     return (editor, d, engine, { engine.stop(); try? FileManager.default.removeItem(atPath: dir) })

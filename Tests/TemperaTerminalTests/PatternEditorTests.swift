@@ -47,7 +47,7 @@ final class PatternEditorTests: XCTestCase {
         let d = make()
         let before = d.session.document
         keys(d, "f 1 space - space 3 x 2 enter")
-        XCTAssertNil(d.prompt)
+        XCTAssertNil(d.view.prompt)
         XCTAssertEqual(d.view.tool, .fill)
         XCTAssertEqual(d.session.document.pattern, "1 - 3x2")
         XCTAssertEqual(contents(d), [.clip(1), .rest, .clip(3), .clip(3), nil, nil])
@@ -86,7 +86,7 @@ final class PatternEditorTests: XCTestCase {
         let d = make()
         let before = d.session.document
         keys(d, "f 3 esc")
-        XCTAssertNil(d.prompt)
+        XCTAssertNil(d.view.prompt)
         XCTAssertEqual(d.view.tool, .fill)
         XCTAssertEqual(d.session.document, before)
         XCTAssertEqual(d.view.commandLabel, ":")
@@ -137,7 +137,7 @@ final class PatternEditorTests: XCTestCase {
         let d = make()
         let before = d.session.document
         keys(d, "f 1 space 3 z enter")
-        XCTAssertNotNil(d.prompt)
+        XCTAssertNotNil(d.view.prompt)
         XCTAssertEqual(d.view.commandLine, "1 3z")
         XCTAssertTrue(d.view.messageIsError)
         XCTAssertEqual(d.view.message, "column 3: unknown clip '3z' (1-16, -, +, ? or .)")
@@ -149,7 +149,7 @@ final class PatternEditorTests: XCTestCase {
         XCTAssertEqual(canvas.role(of: "column 3", inRow: 39), .error)
         // Fixing it clears the error and applies.
         keys(d, "backspace enter")
-        XCTAssertNil(d.prompt)
+        XCTAssertNil(d.view.prompt)
         XCTAssertFalse(d.view.messageIsError)
         XCTAssertEqual(contents(d, 3), [.clip(1), .clip(3), nil])
     }

@@ -75,7 +75,7 @@ final class PickerTests: XCTestCase {
         let engine = AudioEngine(output: .null)
         engine.load(document: d.session.document, baseDirectory: dir)
         engine.start()
-        d.engine = engine
+        d.player = engine
         // A first block with nothing sounding settles the master volume (it takes it at once then).
         _ = engine.pump(frames: 480)
         keys(d, "enter down down down space")

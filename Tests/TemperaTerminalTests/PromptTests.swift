@@ -29,25 +29,40 @@ final class PromptTests: XCTestCase {
     }
 
     func testHistoryWalksBackAndReturnsToTheDraft() {
-        var p = Prompt("", history: ["tempo 2", "loop off"])
+        let history = CommandHistory(["tempo 2", "loop off"])
+        var p = Prompt("")
         p.insert("sc")
-        p.historyPrevious()
+        p.historyPrevious(in: history)
         XCTAssertEqual(p.line, "loop off")
-        p.historyPrevious()
-        p.historyPrevious()
+        p.historyPrevious(in: history)
+        p.historyPrevious(in: history)
         XCTAssertEqual(p.line, "tempo 2")
-        p.historyNext()
+        p.historyNext(in: history)
         XCTAssertEqual(p.line, "loop off")
-        p.historyNext()
+        p.historyNext(in: history)
         XCTAssertEqual(p.line, "sc")
     }
 
     func testRememberSkipsBlanksAndRepeats() {
-        var p = Prompt()
-        p.remember("tempo 2")
-        p.remember("tempo 2")
-        p.remember("   ")
-        XCTAssertEqual(p.history, ["tempo 2"])
+        var history = CommandHistory()
+        history.remember("tempo 2")
+        history.remember("tempo 2")
+        history.remember("   ")
+        XCTAssertEqual(history.lines, ["tempo 2"])
+    }
+
+    func testTheHistoryIsKeptBetweenRunsUpToItsLimit() throws {
+        let dir = NSTemporaryDirectory() + "tempera-history-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let paths = ConfigPaths(config: dir + "/config", state: dir + "/state")
+        XCTAssertEqual(CommandHistory.load(paths: paths).lines, [], "no file yet: an empty history")
+        var history = CommandHistory()
+        for n in 1...(CommandHistory.limit + 5) { history.remember("tempo \(n)") }
+        XCTAssertEqual(history.lines.count, 200)
+        XCTAssertEqual(history.lines.first, "tempo 6")
+        history.save(paths: paths)
+        XCTAssertEqual(try String(contentsOfFile: dir + "/state/history", encoding: .utf8).split(separator: "\n").last, "tempo 205")
+        XCTAssertEqual(CommandHistory.load(paths: paths), history)
     }
 
     func testCompletionExtendsToTheCommonPrefix() {

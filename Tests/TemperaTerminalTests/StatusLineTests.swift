@@ -5,8 +5,9 @@ import TemperaCore
 final class StatusLineTests: XCTestCase {
     func testOpenCommandLineShowsColonTextAndCursorCell() {
         var view = ViewState()
-        view.commandLine = "tempo 2"
-        view.commandCursor = 6
+        var line = Prompt("tempo 2")
+        line.move(to: 6)
+        view.prompt = line
         view.message = "hidden while typing"
         let canvas = render(Session(document: .demo()), view)
         XCTAssertEqual(canvas.line(23).prefix(9), ":tempo 2 ")
@@ -17,16 +18,14 @@ final class StatusLineTests: XCTestCase {
 
     func testCursorAtTheEndIsABlankCursorCell() {
         var view = ViewState()
-        view.commandLine = "undo"
-        view.commandCursor = 4
+        view.prompt = Prompt("undo")
         let canvas = render(Session(document: .demo()), view)
         XCTAssertEqual(canvas[5, 23], Cell(" ", .cursor))
     }
 
     func testLongCommandScrollsToKeepTheCursorInView() {
         var view = ViewState()
-        view.commandLine = String(repeating: "a", count: 100) + "Z"
-        view.commandCursor = 101
+        view.prompt = Prompt(String(repeating: "a", count: 100) + "Z")
         let canvas = render(Session(document: .demo()), view)
         XCTAssertEqual(canvas.line(23).prefix(3), ":aa")
         XCTAssertEqual(canvas[77, 23].char, "Z")
@@ -76,7 +75,7 @@ final class StatusLineTests: XCTestCase {
         view.ascii = true
         view.transport.isPlaying = true
         view.transport.position = 0.5
-        view.patternInput = "1 2"
+        view.prompt = Prompt("1 2", purpose: .pattern(.fill))
         for tab in Tab.allCases {
             view.tab = tab
             for (w, h) in [(80, 24), (120, 40), (60, 15)] {

@@ -70,7 +70,7 @@ final class ToolPanelTests: XCTestCase {
     func testPatternAreaShowsTheCodeBeingTypedWithACursor() {
         var view = ViewState()
         view.tool = .fill
-        view.patternInput = "1x2 - 3"
+        view.prompt = Prompt("1x2 - 3", purpose: .pattern(.fill))
         let canvas = render(Session(document: .demo()), view)
         XCTAssertTrue(canvas.line(17).hasPrefix("│ fill   pattern  1x2 - 3▏ "))
         XCTAssertEqual(canvas.role(of: "1x2 - 3", inRow: 17), .pattern)
@@ -80,7 +80,7 @@ final class ToolPanelTests: XCTestCase {
 
     func testLongTypedPatternKeepsItsEndInView() {
         var view = ViewState()
-        view.patternInput = String(repeating: "1 ", count: 30) + "end"
+        view.prompt = Prompt(String(repeating: "1 ", count: 30) + "end", purpose: .pattern(.fill))
         let row = render(Session(document: .demo()), view).line(17)
         XCTAssertTrue(row.hasPrefix("│ fill   pattern  …1 1 1 "))
         XCTAssertTrue(row.contains(" 1 1 end▏│ "))

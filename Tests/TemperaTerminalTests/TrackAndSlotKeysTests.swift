@@ -186,7 +186,7 @@ final class TrackAndSlotKeysTests: XCTestCase {
         let engine = AudioEngine(output: .null)
         engine.start()
         defer { engine.stop(); try? FileManager.default.removeItem(atPath: dir) }
-        d.engine = engine
+        d.player = engine
         d.replaceSession(Session(document: doc))
         editor.process([])
         func press(_ names: String) { editor.process(Key.sequence(names).map { .key($0) }) }

@@ -99,9 +99,8 @@ final class TransportPaneTests: XCTestCase {
     func testFileNameIsTheBaseNameOfTheSessionPath() {
         let session = Session(document: .demo(), path: "songs/tigrigna.tempera")
         XCTAssertTrue(render(session).line(0).hasPrefix("┌─ transport ─ tigrigna.tempera ─"))
-        var view = ViewState()
-        view.fileName = "demo"
-        XCTAssertTrue(render(session, view).line(0).hasPrefix("┌─ transport ─ demo ─"))
+        session.path = "demo"
+        XCTAssertTrue(render(session).line(0).hasPrefix("┌─ transport ─ demo ─"))
     }
 
     func testAsciiTransportUsesPlainCharacters() {

@@ -6,9 +6,7 @@ extension Command {
                                       flags: .viewOnly)
         static let examples = [Cursor(time: 0.375)]
         static func parse(_ p: inout LineParser) throws -> Cursor {
-            let usage = spec.usage
-            let v = try p.time(try p.next("TIME", usage: usage), "cursor")
-            try p.end(usage: usage)
+            let v = try p.only("TIME", usage: spec.usage) { try $0.time($1, "cursor") }
             return Cursor(time: v)
         }
         var text: String { "cursor \(Command.number(time))" }
@@ -40,7 +38,7 @@ extension Command {
                 content = parsed
             }
             var extras = MarkerExtras()
-            if let w = opts["p"] { extras.p = try p.number(w, "p", { (0...1).contains($0) }, "must be from 0 to 1") }
+            if let w = opts["p"] { extras.p = try p.number(w, "p", in: 0...1) }
             if let w = opts["rep"] { (extras.rep, extras.repSpan) = try p.ratchet(w, usage: usage) }
             if let w = opts["from"] { extras.from = try p.time(w, "from") }
             return MarkerAdd(time: t, amp: try opts["amp"].map(p.amp), content: content, extras: extras)
@@ -80,37 +78,21 @@ extension Command {
         }
     }
 
-    struct ClipMode: CommandBody {
+    struct ClipMode: OnOrOff {
         var on: Bool
         static let spec = CommandSpec("mode clip", usage: "mode clip on|off",
                                       help: "clip mode: the tools act on clips instead of markers", flags: .viewOnly)
-        static let examples = [ClipMode(on: true), ClipMode(on: false)]
-        static func parse(_ p: inout LineParser) throws -> ClipMode {
-            let usage = spec.usage
-            let on = try p.onOff(try p.next("on or off", usage: usage), usage: usage)
-            try p.end(usage: usage)
-            return ClipMode(on: on)
-        }
-        var text: String { on ? "mode clip on" : "mode clip off" }
         func run(in session: Session) throws -> String? {
             session.clipMode = on
             return nil
         }
     }
 
-    struct Snap: CommandBody {
+    struct Snap: OnOrOff {
         var on: Bool
         static let spec = CommandSpec("snap", usage: "snap on|off",
                                       help: "snap: clips go onto existing markers (off: a clip brings its own marker)",
                                       flags: .viewOnly)
-        static let examples = [Snap(on: true), Snap(on: false)]
-        static func parse(_ p: inout LineParser) throws -> Snap {
-            let usage = spec.usage
-            let on = try p.onOff(try p.next("on or off", usage: usage), usage: usage)
-            try p.end(usage: usage)
-            return Snap(on: on)
-        }
-        var text: String { on ? "snap on" : "snap off" }
         func run(in session: Session) throws -> String? {
             session.snap = on
             return nil
@@ -142,9 +124,7 @@ extension Command {
         static let spec = CommandSpec("draw group", usage: "draw group N", help: "stamp group N at the cursor")
         static let examples = [DrawGroup(group: 3)]
         static func parse(_ p: inout LineParser) throws -> DrawGroup {
-            let usage = spec.usage
-            let n = try p.integer(try p.next("N", usage: usage), "group", GroupBank.range)
-            try p.end(usage: usage)
+            let n = try p.only("N", usage: spec.usage) { try $0.integer($1, "group", GroupBank.range) }
             return DrawGroup(group: n)
         }
         var text: String { "draw group \(group)" }

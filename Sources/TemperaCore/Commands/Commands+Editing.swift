@@ -27,50 +27,26 @@ extension Command {
     }
 
     /// `copy`: the selection to the clipboard (session state, not an undo step).
-    struct Copy: CommandBody {
+    struct Copy: WordsOnly {
         static let spec = CommandSpec("copy", usage: "copy", help: "the selection to the clipboard (a group keeping its span)", flags: .touchesSelection)
-        static let examples = [Copy()]
-        static func parse(_ p: inout LineParser) throws -> Copy {
-            try p.end(usage: "copy")
-            return Copy()
-        }
-        var text: String { "copy" }
         func run(in session: Session) throws -> String? { try session.runCopy() }
     }
 
     /// `cut`: copy, then delete the selection (one step).
-    struct Cut: CommandBody {
+    struct Cut: WordsOnly {
         static let spec = CommandSpec("cut", usage: "cut", help: "copy the selection, then delete it", flags: .touchesSelection)
-        static let examples = [Cut()]
-        static func parse(_ p: inout LineParser) throws -> Cut {
-            try p.end(usage: "cut")
-            return Cut()
-        }
-        var text: String { "cut" }
         func run(in session: Session) throws -> String? { try session.runCut() }
     }
 
     /// `paste`: the clipboard at the cursor on the current track (one step).
-    struct Paste: CommandBody {
+    struct Paste: WordsOnly {
         static let spec = CommandSpec("paste", usage: "paste", help: "the clipboard at the cursor on the current track")
-        static let examples = [Paste()]
-        static func parse(_ p: inout LineParser) throws -> Paste {
-            try p.end(usage: "paste")
-            return Paste()
-        }
-        var text: String { "paste" }
         func run(in session: Session) throws -> String? { try session.runPaste() }
     }
 
     /// `duplicate`: the selection repeated right after its span.
-    struct Duplicate: CommandBody {
+    struct Duplicate: WordsOnly {
         static let spec = CommandSpec("duplicate", usage: "duplicate", help: "the selection again, right after its span", flags: .touchesSelection)
-        static let examples = [Duplicate()]
-        static func parse(_ p: inout LineParser) throws -> Duplicate {
-            try p.end(usage: "duplicate")
-            return Duplicate()
-        }
-        var text: String { "duplicate" }
         func run(in session: Session) throws -> String? { try session.runDuplicate() }
     }
 
@@ -86,7 +62,7 @@ extension Command {
             let steps = try p.integer(try p.next("N", usage: usage), "quantize", 1...CommandParser.maxQuantize)
             let opts = try p.options(["strength"], usage: usage)
             let strength = try opts["strength"].map {
-                try p.number($0, "strength", { (0...1).contains($0) }, "must be from 0 to 1")
+                try p.number($0, "strength", in: 0...1)
             } ?? 1
             return Quantize(steps: steps, strength: strength)
         }

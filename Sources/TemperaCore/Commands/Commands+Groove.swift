@@ -7,9 +7,7 @@ extension Command {
                                       flags: .touchesSelection)
         static let examples = [Prob(p: 0.5), Prob(p: 1)]
         static func parse(_ p: inout LineParser) throws -> Prob {
-            let u = spec.usage
-            let v = try p.number(try p.next("P", usage: u), "prob", { (0...1).contains($0) }, "must be from 0 to 1")
-            try p.end(usage: u)
+            let v = try p.only("P", usage: spec.usage) { try $0.number($1, "prob", in: 0...1) }
             return Prob(p: v)
         }
         var text: String { GrooveCommand.prob(p).text }
@@ -62,7 +60,7 @@ extension Command {
             let opts = try p.options(["time", "amp", "seed"], usage: u)
             let time = try p.number(try p.required(opts, "time", usage: u), "time",
                                     { (0...GrooveCommand.maxHumanize).contains($0) }, "must be from 0 to 1000 (milliseconds)")
-            let amp = try opts["amp"].map { try p.number($0, "amp", { (0...1).contains($0) }, "must be from 0 to 1") } ?? 0
+            let amp = try opts["amp"].map { try p.number($0, "amp", in: 0...1) } ?? 0
             let seed = try opts["seed"].map { UInt64(try p.integer($0, "seed", 0...Int(Int32.max))) }
             return Humanize(time: time, amp: amp, seed: seed)
         }
@@ -102,7 +100,7 @@ extension Command {
                                   "group", GroupBank.range)
             let opts = try p.options(["time", "amp"], usage: "groove apply N [time=S] [amp=S]")
             func fraction(_ key: String) throws -> Double {
-                try opts[key].map { try p.number($0, key, { (0...1).contains($0) }, "must be from 0 to 1") } ?? 1
+                try opts[key].map { try p.number($0, key, in: 0...1) } ?? 1
             }
             return GrooveApply(group: n, time: try fraction("time"), amp: try fraction("amp"))
         }

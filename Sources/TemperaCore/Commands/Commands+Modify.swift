@@ -97,45 +97,25 @@ extension Command {
                                       help: "N new markers between each pair of selected neighbours", flags: .touchesSelection)
         static let examples = [Subdivide(n: 3)]
         static func parse(_ p: inout LineParser) throws -> Subdivide {
-            let usage = spec.usage
-            let n = try p.integer(try p.next("N", usage: usage), "subdivide", 1...10_000)
-            try p.end(usage: usage)
+            let n = try p.only("N", usage: spec.usage) { try $0.integer($1, "subdivide", 1...10_000) }
             return Subdivide(n: n)
         }
         var text: String { "subdivide \(n)" }
         func run(in session: Session) throws -> String? { try session.runSubdivide(n) }
     }
 
-    struct Rotate: CommandBody {
+    struct Rotate: WordsOnly {
         static let spec = CommandSpec("rotate", usage: "rotate", help: "rotate the selection's clips one marker on", flags: .touchesSelection)
-        static let examples = [Rotate()]
-        static func parse(_ p: inout LineParser) throws -> Rotate {
-            try p.end(usage: "rotate")
-            return Rotate()
-        }
-        var text: String { "rotate" }
         func run(in session: Session) throws -> String? { try session.runRotate() }
     }
 
-    struct Reverse: CommandBody {
+    struct Reverse: WordsOnly {
         static let spec = CommandSpec("reverse", usage: "reverse", help: "reverse the selection in time", flags: .touchesSelection)
-        static let examples = [Reverse()]
-        static func parse(_ p: inout LineParser) throws -> Reverse {
-            try p.end(usage: "reverse")
-            return Reverse()
-        }
-        var text: String { "reverse" }
         func run(in session: Session) throws -> String? { try session.runReverse() }
     }
 
-    struct Delete: CommandBody {
+    struct Delete: WordsOnly {
         static let spec = CommandSpec("delete", usage: "delete", help: "delete the selection", flags: .touchesSelection)
-        static let examples = [Delete()]
-        static func parse(_ p: inout LineParser) throws -> Delete {
-            try p.end(usage: "delete")
-            return Delete()
-        }
-        var text: String { "delete" }
         func run(in session: Session) throws -> String? { try session.runDelete() }
     }
 
@@ -144,8 +124,7 @@ extension Command {
         static let spec = CommandSpec("group store", usage: "group store N", help: "store the selection in group N", flags: .touchesSelection)
         static let examples = [GroupStore(group: 4)]
         static func parse(_ p: inout LineParser) throws -> GroupStore {
-            let n = try p.integer(try p.next("N", usage: "group store N"), "group", GroupBank.range)
-            try p.end(usage: "group store N")
+            let n = try p.only("N", usage: "group store N") { try $0.integer($1, "group", GroupBank.range) }
             return GroupStore(group: n)
         }
         var text: String { "group store \(group)" }

@@ -6,12 +6,7 @@ extension Command {
         static let spec = CommandSpec("beat", usage: "beat TIME", help: "seconds a beat at x1 (0.5); times do not change")
         static let examples = [Beat(seconds: 0.375)]
         static func parse(_ p: inout LineParser) throws -> Beat {
-            let usage = spec.usage
-            let range = Transport.beatRange
-            let v = try p.number(try p.next("TIME", usage: usage), "beat", { range.contains($0) },
-                                 "must be from \(LineParser.show(range.lowerBound)) to \(LineParser.show(range.upperBound)) seconds")
-            try p.end(usage: usage)
-            return Beat(seconds: v)
+            Beat(seconds: try p.only("TIME", usage: spec.usage) { try $0.number($1, "beat", in: Transport.beatRange, unit: "seconds") })
         }
         var text: String { "beat \(Command.number(seconds))" }
         func run(in session: Session) throws -> String? { try session.runBeat(seconds) }
@@ -23,9 +18,7 @@ extension Command {
         static let spec = CommandSpec("meter", usage: "meter N", help: "beats a bar (4)")
         static let examples = [Meter(beats: 7)]
         static func parse(_ p: inout LineParser) throws -> Meter {
-            let usage = spec.usage
-            let m = try p.integer(try p.next("N", usage: usage), "meter", Transport.meterRange)
-            try p.end(usage: usage)
+            let m = try p.only("N", usage: spec.usage) { try $0.integer($1, "meter", Transport.meterRange) }
             return Meter(beats: m)
         }
         var text: String { "meter \(beats)" }
@@ -38,9 +31,7 @@ extension Command {
         static let spec = CommandSpec("bpm", usage: "bpm X", help: "set the tempo to X beats a minute (tempo = X*beat/60)")
         static let examples = [BPM(bpm: 132)]
         static func parse(_ p: inout LineParser) throws -> BPM {
-            let usage = spec.usage
-            let v = try p.number(try p.next("X", usage: usage), "bpm", { $0 > 0 && $0.isFinite }, "must be greater than 0")
-            try p.end(usage: usage)
+            let v = try p.only("X", usage: spec.usage) { try $0.number($1, "bpm", { $0 > 0 && $0.isFinite }, "must be greater than 0") }
             return BPM(bpm: v)
         }
         var text: String { "bpm \(Command.number(bpm))" }
@@ -53,15 +44,7 @@ extension Command {
         static let spec = CommandSpec("grid", usage: "grid N|off", help: "the cursor grid: N steps a beat, 1..32, or free")
         static let examples = [Grid(steps: 4), Grid(steps: nil)]
         static func parse(_ p: inout LineParser) throws -> Grid {
-            let usage = spec.usage
-            let word = try p.next("N or off", usage: usage)
-            if p.isKeyword(word, "off") {
-                try p.end(usage: usage)
-                return Grid(steps: nil)
-            }
-            let steps = try p.integer(word, "grid", Transport.gridRange)
-            try p.end(usage: usage)
-            return Grid(steps: steps)
+            Grid(steps: try p.offOr("N or off", usage: spec.usage) { p, w in try p.integer(w, "grid", Transport.gridRange) })
         }
         var text: String { steps.map { "grid \($0)" } ?? "grid off" }
         func run(in session: Session) throws -> String? { try session.runGrid(steps) }
@@ -81,7 +64,7 @@ extension Command {
                 on = try p.onOff(try p.next("on or off", usage: usage), usage: usage)
             }
             let opts = try p.options(["level"], usage: usage)
-            let level = try opts["level"].map { try p.number($0, "level", { (0...1).contains($0) }, "must be from 0 to 1") }
+            let level = try opts["level"].map { try p.number($0, "level", in: 0...1) }
             if on == nil && level == nil { throw CommandError("missing on, off or level= (\(usage))", column: p.missingColumn) }
             return Click(on: on, level: level)
         }
@@ -100,9 +83,7 @@ extension Command {
         static let spec = CommandSpec("countin", usage: "countin BARS", help: "bars of click before playback starts (0: none)")
         static let examples = [CountIn(bars: 2), CountIn(bars: 0)]
         static func parse(_ p: inout LineParser) throws -> CountIn {
-            let usage = spec.usage
-            let bars = try p.integer(try p.next("BARS", usage: usage), "countin", Transport.countInRange)
-            try p.end(usage: usage)
+            let bars = try p.only("BARS", usage: spec.usage) { try $0.integer($1, "countin", Transport.countInRange) }
             return CountIn(bars: bars)
         }
         var text: String { "countin \(bars)" }

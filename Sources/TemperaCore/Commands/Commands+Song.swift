@@ -10,8 +10,7 @@ extension Command {
         static func parse(_ p: inout LineParser) throws -> RecordArm {
             let usage = "record [on|off] | record take TIME:SLOT:VELOCITY ..."
             guard p.position < p.words.count else { return RecordArm(on: nil) }
-            let on = try p.onOff(try p.next("on, off or take", usage: usage), usage: usage)
-            try p.end(usage: usage)
+            let on = try p.onlyOnOff("on, off or take", usage: usage)
             return RecordArm(on: on)
         }
         var text: String { "record" + Command.onOff(on) }
@@ -143,9 +142,7 @@ extension Command {
         static let spec = CommandSpec("section N move", usage: "section N move M", help: "section N becomes section M")
         static let examples = [SectionMove(section: 3, to: 1)]
         static func parse(_ p: inout LineParser) throws -> SectionMove {
-            let u = spec.usage
-            let m = try p.integer(try p.next("M", usage: u), "M", 1...Song.maxSections)
-            try p.end(usage: u)
+            let m = try p.only("M", usage: spec.usage) { try $0.integer($1, "M", 1...Song.maxSections) }
             return SectionMove(section: p.selector ?? 1, to: m)
         }
         var text: String { "section \(section) move \(to)" }
@@ -178,32 +175,19 @@ extension Command {
     }
 
     /// `song on|off`: play the song instead of the loop.
-    struct SongPlay: CommandBody {
+    struct SongPlay: OnOrOff {
         var on: Bool
         static let spec = CommandSpec("song", usage: "song on|off", help: "play the song instead of the loop, or the loop again")
-        static let examples = [SongPlay(on: true), SongPlay(on: false)]
         static func parse(_ p: inout LineParser) throws -> SongPlay {
-            let usage = "song on|off | song loop on|off"
-            let on = try p.onOff(try p.next("on, off or loop", usage: usage), usage: usage)
-            try p.end(usage: usage)
-            return SongPlay(on: on)
+            SongPlay(on: try p.onlyOnOff("on, off or loop", usage: "song on|off | song loop on|off"))
         }
-        var text: String { on ? "song on" : "song off" }
         func run(in session: Session) throws -> String? { try session.runSong(on: on) }
     }
 
     /// `song loop on|off`: start the song again at its end.
-    struct SongLoop: CommandBody {
+    struct SongLoop: OnOrOff {
         var on: Bool
         static let spec = CommandSpec("song loop", usage: "song loop on|off", help: "start the song again at its end")
-        static let examples = [SongLoop(on: true), SongLoop(on: false)]
-        static func parse(_ p: inout LineParser) throws -> SongLoop {
-            let u = spec.usage
-            let on = try p.onOff(try p.next("on or off", usage: u), usage: u)
-            try p.end(usage: u)
-            return SongLoop(on: on)
-        }
-        var text: String { on ? "song loop on" : "song loop off" }
         func run(in session: Session) throws -> String? { try session.runSongLoop(on: on) }
     }
 

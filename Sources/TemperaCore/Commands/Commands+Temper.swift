@@ -35,8 +35,7 @@ extension Command {
                                       help: "the designer's slider: 0 the top row, 1 the bottom, between and beyond", flags: .touchesSelection)
         static let examples = [TemperSlider(value: 0.25)]
         static func parse(_ p: inout LineParser) throws -> TemperSlider {
-            let v = try p.slider(try p.next("X", usage: "temper slider X"), "slider")
-            try p.end(usage: "temper slider X")
+            let v = try p.only("X", usage: "temper slider X") { try $0.slider($1, "slider") }
             return TemperSlider(value: v)
         }
         var text: String { "temper " + TemperCommand.slider(value).text }
@@ -61,23 +60,16 @@ extension Command {
         static let spec = CommandSpec("temper group", usage: "temper group N", help: "store the designer's result in group N", flags: .touchesSelection)
         static let examples = [TemperGroup(group: 2)]
         static func parse(_ p: inout LineParser) throws -> TemperGroup {
-            let n = try p.integer(try p.next("N", usage: "temper group N"), "group", GroupBank.range)
-            try p.end(usage: "temper group N")
+            let n = try p.only("N", usage: "temper group N") { try $0.integer($1, "group", GroupBank.range) }
             return TemperGroup(group: n)
         }
         var text: String { "temper " + TemperCommand.group(group).text }
         func run(in session: Session) throws -> String? { try session.runTemper(.group(group)) }
     }
 
-    struct TemperApply: CommandBody {
+    struct TemperApply: WordsOnly {
         static let spec = CommandSpec("temper apply", usage: "temper apply",
                                       help: "retime the selected markers to the designer's result", flags: .touchesSelection)
-        static let examples = [TemperApply()]
-        static func parse(_ p: inout LineParser) throws -> TemperApply {
-            try p.end(usage: "temper apply")
-            return TemperApply()
-        }
-        var text: String { "temper apply" }
         func run(in session: Session) throws -> String? { try session.runTemper(.apply) }
     }
 
@@ -132,8 +124,7 @@ extension Command {
                 throw p.fail("expected top or bottom, not '\(Limits.echo(rowWord.text))' (\(u))", at: rowWord)
             }
             let beat = try p.integer(try p.next("BEAT", usage: u), "beat", 0...(CommandParser.maxDivision - 1))
-            let a = try p.amp(try p.next("A", usage: u))
-            try p.end(usage: u)
+            let a = try p.only("A", usage: u) { try $0.amp($1) }
             return TemperAmp(row: row, beat: beat, amp: a)
         }
         var text: String { "temper " + TemperCommand.amp(row: row, beat: beat, amp: amp).text }
@@ -150,8 +141,7 @@ extension Command {
                                       flags: .touchesSelection)
         static let examples = [TemperFit(most: 16, span: nil), TemperFit(most: 24, span: 2)]
         static func parse(_ p: inout LineParser) throws -> TemperFit {
-            let u = spec.usage
-            let opts = try p.options(["max", "span"], usage: u)
+            let opts = try p.options(["max", "span"], usage: spec.usage)
             let most = try opts["max"].map { try p.integer($0, "max", 2...64) } ?? 16
             let span = try opts["span"].map {
                 try p.number($0, "span", { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")

@@ -54,14 +54,8 @@ extension Command {
     }
 
     /// `tempo clear`: no map, the document's tempo throughout.
-    struct TempoClear: CommandBody {
+    struct TempoClear: WordsOnly {
         static let spec = CommandSpec("tempo clear", usage: "tempo clear", help: "empty the tempo map")
-        static let examples = [TempoClear()]
-        static func parse(_ p: inout LineParser) throws -> TempoClear {
-            try p.end(usage: spec.usage)
-            return TempoClear()
-        }
-        var text: String { "tempo clear" }
         func run(in session: Session) throws -> String? { try session.runTempoClear() }
     }
 
@@ -100,14 +94,7 @@ extension Command {
                                       help: "section N's own beats a bar (off: the document's)")
         static let examples = [SectionMeter(section: 1, meter: 3), SectionMeter(section: 2, meter: nil)]
         static func parse(_ p: inout LineParser) throws -> SectionMeter {
-            let usage = spec.usage
-            let w = try p.next("M or off", usage: usage)
-            if p.isKeyword(w, "off") {
-                try p.end(usage: usage)
-                return SectionMeter(section: p.selector ?? 1, meter: nil)
-            }
-            let m = try p.integer(w, "meter", Transport.meterRange)
-            try p.end(usage: usage)
+            let m = try p.offOr("M or off", usage: spec.usage) { p, w in try p.integer(w, "meter", Transport.meterRange) }
             return SectionMeter(section: p.selector ?? 1, meter: m)
         }
         var text: String { "section \(section) meter \(meter.map(String.init) ?? "off")" }
@@ -123,17 +110,14 @@ extension Command {
         static let examples = [TrackCycle(track: 2, cycle: Track.Cycle(start: 0, end: 0.75)), TrackCycle(track: nil, cycle: nil)]
         static func parse(_ p: inout LineParser) throws -> TrackCycle {
             let usage = spec.usage
-            let w = try p.next("A B or off", usage: usage)
-            if p.isKeyword(w, "off") {
-                try p.end(usage: usage)
-                return TrackCycle(track: p.selector, cycle: nil)
+            let cycle = try p.offOr("A B or off", usage: usage) { p, w in
+                let a = try p.time(w, "cycle start")
+                let second = try p.next("B", usage: usage)
+                let b = try p.time(second, "cycle end")
+                guard b > a else { throw p.fail("the cycle must end after it starts (\(LineParser.show(a)))", at: second) }
+                return Track.Cycle(start: a, end: b)
             }
-            let a = try p.time(w, "cycle start")
-            let second = try p.next("B", usage: usage)
-            let b = try p.time(second, "cycle end")
-            guard b > a else { throw p.fail("the cycle must end after it starts (\(LineParser.show(a)))", at: second) }
-            try p.end(usage: usage)
-            return TrackCycle(track: p.selector, cycle: Track.Cycle(start: a, end: b))
+            return TrackCycle(track: p.selector, cycle: cycle)
         }
         var text: String {
             Command.trackPrefix(track) + "cycle " + (cycle.map { "\(Command.number($0.start)) \(Command.number($0.end))" } ?? "off")

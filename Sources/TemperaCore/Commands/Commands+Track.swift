@@ -70,9 +70,8 @@ extension Command {
                                       help: "rename the track; quote a name with spaces: track name \"low tom\"")
         static let examples = [TrackName(track: nil, name: "kick"), TrackName(track: 2, name: "low tom")]
         static func parse(_ p: inout LineParser) throws -> TrackName {
-            let usage = spec.usage
             guard let name = try p.trackName(example: "track name") else {
-                throw CommandError("missing NAME (\(usage))", column: p.missingColumn)
+                throw CommandError("missing NAME (\(spec.usage))", column: p.missingColumn)
             }
             if let problem = LineParser.nameProblem(name) { throw p.fail("track name: \(problem)", at: p.words[p.position - 1]) }
             return TrackName(track: p.selector, name: name)
@@ -115,9 +114,7 @@ extension Command {
         static let spec = CommandSpec("track [N] move", usage: "track [N] move M", help: "the track becomes track M")
         static let examples = [TrackMove(track: nil, to: 1), TrackMove(track: 3, to: 2)]
         static func parse(_ p: inout LineParser) throws -> TrackMove {
-            let u = spec.usage
-            let to = try p.integer(try p.next("M", usage: u), "M", 1...Int.max)
-            try p.end(usage: u)
+            let to = try p.only("M", usage: spec.usage) { try $0.integer($1, "M", 1...Int.max) }
             return TrackMove(track: p.selector, to: to)
         }
         var text: String { Command.trackPrefix(track) + "move \(to)" }

@@ -6,11 +6,9 @@ extension Command {
                                       help: "the timeline's length (the default loop region is 0..length)")
         static let examples = [Length(time: 4), Length(time: 2.5)]
         static func parse(_ p: inout LineParser) throws -> Length {
-            let usage = spec.usage
-            let v = try p.number(try p.next("TIME", usage: usage), "length", { $0 > 0 && $0 <= CommandParser.maxTime },
-                                 "must be greater than 0 and at most 10000000")
-            try p.end(usage: usage)
-            return Length(time: v)
+            Length(time: try p.only("TIME", usage: spec.usage) {
+                try $0.number($1, "length", { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
+            })
         }
         var text: String { "length \(Command.number(time))" }
         func run(in session: Session) throws -> String? { try session.runLength(time) }
@@ -55,12 +53,7 @@ extension Command {
         static let spec = CommandSpec("tempo", usage: "tempo X", help: "the tempo scale: x1 plays as written")
         static let examples = [Tempo(scale: 1.25), Tempo(scale: 0.5)]
         static func parse(_ p: inout LineParser) throws -> Tempo {
-            let usage = spec.usage
-            let range = Transport.tempoRange
-            let v = try p.number(try p.next("X", usage: usage), "tempo", { range.contains($0) },
-                                 "must be from \(LineParser.show(range.lowerBound)) to \(LineParser.show(range.upperBound))")
-            try p.end(usage: usage)
-            return Tempo(scale: v)
+            Tempo(scale: try p.only("X", usage: spec.usage) { try $0.number($1, "tempo", in: Transport.tempoRange) })
         }
         var text: String { "tempo \(Command.number(scale))" }
         func run(in session: Session) throws -> String? { try session.runTempo(scale) }
@@ -71,9 +64,7 @@ extension Command {
         static let spec = CommandSpec("volume", usage: "volume V", help: "the master volume, 0..1")
         static let examples = [Volume(volume: 0.7)]
         static func parse(_ p: inout LineParser) throws -> Volume {
-            let usage = spec.usage
-            let v = try p.number(try p.next("V", usage: usage), "volume", { (0...1).contains($0) }, "must be from 0 to 1")
-            try p.end(usage: usage)
+            let v = try p.only("V", usage: spec.usage) { try $0.number($1, "volume", in: 0...1) }
             return Volume(volume: v)
         }
         var text: String { "volume \(Command.number(volume))" }
