@@ -63,7 +63,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
-                                                                "CAllocCounter", "CFluidSynth"]),
+                                                                "CAllocCounter", "CFluidSynth", "CJack"]),
         // Counts allocations (for the benchmark's proof that the render path makes none).
         .target(name: "CAllocCounter"),
         // Synthesises the default kit into Samples/ (`make kit`).

@@ -113,8 +113,17 @@ struct JackLink: ~Copyable {
 
 // MARK: - Callbacks (JACK's threads). Free functions: C calls them on another thread.
 
+/// A hook around every call of the JACK process callback, for the benchmark (`tempera-bench jack`): called on
+/// JACK's thread with 1 as the call starts and 0 as it ends, so what it measures includes the callback's own port
+/// work (MIDI in read, MIDI out and the clock written). It must not allocate, lock or wait. Set it before the
+/// output starts; nil (the default): none.
+public nonisolated(unsafe) var jackProcessProbe: (@convention(c) (Int32) -> Void)?
+
 /// The process callback: one period of audio and MIDI. No allocation, lock or wait.
 func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    let probe = jackProcessProbe
+    probe?(1)
+    defer { probe?(0) }
     guard let arg else { return 0 }
     let l = arg.assumingMemoryBound(to: JackLink.self)
     let count = Int(nframes)
