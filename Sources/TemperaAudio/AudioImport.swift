@@ -96,6 +96,10 @@ public enum AudioImport {
         defer { sf_close(f) }
         guard info.frames > 0, info.channels > 0 else { throw ImportError("\(path): the file holds no sound") }
         guard info.frames < 48_000 * 60 * 30 else { throw ImportError("\(path): longer than 30 minutes, too long to import") }
+        if let why = SampleLoader.limits.readingProblem(frames: Int(info.frames), channels: Int(info.channels),
+                                                        rate: Int(info.samplerate)) {
+            throw ImportError("\(path): \(why)")
+        }
         var out = [Float](repeating: 0, count: Int(info.frames) * Int(info.channels))
         let n = out.withUnsafeMutableBufferPointer { sf_readf_float(f, $0.baseAddress, info.frames) }
         out.removeLast(out.count - Int(n) * Int(info.channels))

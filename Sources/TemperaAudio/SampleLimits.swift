@@ -55,6 +55,20 @@ public struct SampleLimits: Sendable, Equatable {
         return nil
     }
 
+    /// Why a recording of `frames` frames of `channels` channels at `rate` Hz cannot be read whole (to find its
+    /// onsets), or nil: its rate, and the memory its samples take as read and mixed to mono.
+    public func readingProblem(frames: Int, channels: Int, rate: Int) -> String? {
+        guard SampleLimits.rates.contains(rate) else {
+            return "its sample rate (\(Limits.count(rate)) Hz) is outside 1 kHz to 768 kHz"
+        }
+        let needed = Double(frames) * Double(channels) * 4 + Double(frames) * 4
+        if needed > Double(bytes) {
+            return "reading it would take \(SampleLimits.size(needed)); at most \(SampleLimits.size(Double(bytes))) "
+                + "(TEMPERA_MAX_SAMPLE_MB)"
+        }
+        return nil
+    }
+
     /// "10 min", "1 h 44 min 10 s", "12.5 s".
     static func duration(_ s: Double) -> String {
         if s < 60 { return DocumentFile.number((s * 10).rounded() / 10) + " s" }

@@ -16,6 +16,11 @@ import TemperaCore
 /// file is also `fdatasync`ed within `syncDelay` of a change, on a queue of its own, so a crash of the machine
 /// loses at most that much. A line cut short by the kill was never answered and is dropped.
 ///
+/// A write that fails (a full disk, a file-size limit, an I/O error) throws, and the journal is cut back to
+/// its last whole line, so the change it held is as if never made and later lines still replay; the host then
+/// refuses that change instead of answering it. When even cutting back fails, every later append throws until
+/// the journal starts again from a save.
+///
 /// - Warning: one thread at a time (the host's document queue); syncing happens on its own queue.
 public final class Journal: @unchecked Sendable {
     /// One request's changes, as journalled.
@@ -38,6 +43,17 @@ public final class Journal: @unchecked Sendable {
     private var fd: Int32
     /// Requests journalled since the base.
     public private(set) var count = 0
+    /// The bytes of whole lines in the file: a failed write is cut back to this.
+    private var length: off_t = 0
+    /// Why the journal cannot be appended to (a failed write that could not be cut back), or nil.
+    public private(set) var broken: WriteFailure?
+
+    /// A write the system refused: the journal's path and the system's reason ("No space left on device").
+    public struct WriteFailure: Error, CustomStringConvertible, Sendable {
+        public var path: String
+        public var reason: String
+        public var description: String { "cannot write the journal \(path): \(reason)" }
+    }
     /// Seconds between a change and the sync that makes it survive a crash of the machine.
     public static let syncDelay = 0.2
     private let syncQueue = DispatchQueue(label: "tempera.journal.sync")
@@ -63,6 +79,7 @@ public final class Journal: @unchecked Sendable {
                 if whole < data.count { _ = ftruncate(fd, off_t(whole)) }
                 let j = Journal(path: path, fd: fd)
                 j.count = entries.count
+                j.length = off_t(whole)
                 return (j, replay)
             }
             let aside = path + ".stale-\(Int(Date().timeIntervalSince1970))"
@@ -127,6 +144,7 @@ public final class Journal: @unchecked Sendable {
         line += ",\"deltas\":[" + deltas.map {
             "{\"seq\":\($0.seq),\"name\":" + JSONMessage.quote($0.name) + ",\"change\":" + $0.change.encoded() + "}"
         }.joined(separator: ",") + "]}\n"
+        if let broken { throw broken }
         try write(line)
         count += 1
         scheduleSync()
@@ -135,7 +153,15 @@ public final class Journal: @unchecked Sendable {
     /// Starts again from the file as just saved (its bytes): the changes are in the file now.
     public func restart(fileBytes: [UInt8], loaded: Document) throws {
         guard ftruncate(fd, 0) == 0 else { throw NetError.system("cannot empty the journal \(path)") }
-        try write(Journal.header(fileBytes: fileBytes, loaded: loaded) + "\n")
+        length = 0
+        broken = nil
+        do {
+            try write(Journal.header(fileBytes: fileBytes, loaded: loaded) + "\n")
+        } catch let failure as WriteFailure {
+            // Lines without their header would not replay: nothing more is journalled until a restart works.
+            broken = failure
+            throw failure
+        }
         fsync(fd)
         count = 0
     }
@@ -147,17 +173,26 @@ public final class Journal: @unchecked Sendable {
         unlink(path)
     }
 
+    /// Writes one whole line, or throws with the file cut back to its last whole line.
     private func write(_ text: String) throws {
         var bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
             if n < 0 {
-                if errno == EINTR { continue }
-                throw NetError.system("cannot write the journal \(path)")
+                let code = errno
+                if code == EINTR { continue }
+                var failure = WriteFailure(path: path, reason: String(cString: strerror(code)))
+                // What part of the line went in is taken back, so the next line starts clean.
+                if done > 0, ftruncate(fd, length) != 0 {
+                    failure.reason += ", and it could not be cut back (" + String(cString: strerror(errno)) + ")"
+                    broken = failure
+                }
+                throw failure
             }
             done += n
         }
+        length += off_t(done)
         bytes.removeAll()
     }
 

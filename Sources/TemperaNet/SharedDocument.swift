@@ -63,6 +63,8 @@ public final class SharedDocument {
     public private(set) var participants: [String: Participant] = [:]
     /// Who last changed each part of the document, to say who is in the way of an undo.
     private var authors: [History.Part: String] = [:]
+    /// While a request's changes may still be taken back (`run`'s `keep`): the authors they replaced.
+    private var authorsBefore: [(History.Part, String?)]?
     private var head: [UInt8]
     /// Outcomes kept per participant for a reconnect.
     static let recentLimit = 4096
@@ -171,7 +173,12 @@ public final class SharedDocument {
 
     /// Runs one line of the command language for a participant. `id` (when the participant numbers its
     /// requests) must grow; a request already run is not run again, and its kept outcome is returned.
-    public func run(_ line: String, by key: String, id: Int? = nil) -> Outcome {
+    ///
+    /// `keep`, when given, is asked about a request that changed the document before anything is answered (the
+    /// host writes the changes to its journal there): when it returns a line, the changes are taken back — the
+    /// document, the change numbers, the participant's cursor, undo and redo are as before — and the request
+    /// is refused with that line.
+    public func run(_ line: String, by key: String, id: Int? = nil, keep: ((Outcome) -> String?)? = nil) -> Outcome {
         guard var p = participants[key] else { return Outcome(error: "unknown participant") }
         if let id {
             if id <= p.lastRequest {
@@ -179,6 +186,9 @@ public final class SharedDocument {
             }
             p.lastRequest = id
         }
+        let before = p, seqBefore = seq, headBefore = head
+        authorsBefore = keep == nil ? nil : []
+        defer { authorsBefore = nil }
         var outcome = Outcome()
         do {
             if let command = try CommandParser.parse(line) {
@@ -188,6 +198,15 @@ public final class SharedDocument {
             outcome.error = error.description
         } catch {
             outcome.error = "\(error)"
+        }
+        if !outcome.deltas.isEmpty, let keep, let refusal = keep(outcome) {
+            // Each change was one step of the history, the last ones: undone, they leave no trace.
+            _ = try? session.undo(outcome.deltas.count)
+            seq = seqBefore
+            head = headBefore
+            for (part, author) in (authorsBefore ?? []).reversed() { authors[part] = author }
+            p = before
+            outcome = Outcome(error: refusal)
         }
         if let id {
             p.recent.append((id, outcome))
@@ -314,6 +333,9 @@ public final class SharedDocument {
         let newHead = DocumentDelta.headText(of: session.document)
         let change = DocumentDelta(step: step, after: session.document, headChanged: newHead != head)
         head = newHead
+        if authorsBefore != nil {
+            for part in step.parts { authorsBefore?.append((part, authors[part])) }
+        }
         for part in step.parts { authors[part] = name }
         seq += 1
         return Delta(seq: seq, by: name, name: step.name, change: change)

@@ -99,7 +99,7 @@ final class SoundFontTests: XCTestCase {
         FileManager.default.createFile(atPath: truncated, contents: whole.prefix(200_000))
         for (font, message) in [(dir + "/none.sf2", "SoundFont not found (\(dir)/none.sf2)"),
                                 (garbage, "not a SoundFont FluidSynth can read"),
-                                (truncated, "not a SoundFont FluidSynth can read")] {
+                                (truncated, "damaged or truncated (it declares \(Limits.count(whole.count)) bytes, the file holds 200,000)")] {
             var piano = ClipSlot(name: "piano", note: 60)
             piano.soundFont = font
             let doc = Fixture.document(tracks: [[(0, .clip(1)), (0.25, .clip(2))]], slots: [piano, ClipSlot(file: click)],

@@ -8,8 +8,11 @@ public enum TestPaths {
             .deletingLastPathComponent().path
     }
 
-    /// The debug build of the `tempera` program (`swift build` makes it).
-    public static var binary: String { packageRoot + "/.build/debug/tempera" }
+    /// The debug build of the `tempera` program (`swift build` makes it), or the program `TEMPERA_BINARY` names
+    /// (a release build for measurements by hand, another version to compare with).
+    public static var binary: String {
+        ProcessInfo.processInfo.environment["TEMPERA_BINARY"] ?? packageRoot + "/.build/debug/tempera"
+    }
 
     /// The synthesised default kit.
     public static var kitDirectory: String { packageRoot + "/Samples" }
