@@ -42,12 +42,20 @@ extension RenderState {
         if playing { markPlayStart() }
     }
 
+    /// Whether the music has ended where it stands: past the last pass of a song without song loop, or of a loop
+    /// that is off (or played its passes). A transport rolling there plays nothing.
+    var pastTheEnd: Bool {
+        guard let snap = snapshot, snap.pointee.sectionCount > 0 else { return false }
+        if snap.pointee.song { return songPass >= songPassLimit(snap) }
+        return pass >= (passLimit > 0 ? passLimit : (snap.pointee.looping ? Int.max : 1))
+    }
+
     /// Following JACK's transport, at the start of a block: rolling plays, stopped pauses, and the music stands
     /// where the transport's frame says (moved there when it differs, by a relocation).
     mutating func followTransport(rolling: Bool, frame transportFrame: Int64) {
         let songFrames = frame - base
         if songFrames != transportFrame { relocate(songFrames: transportFrame) }
-        if rolling && !playing {
+        if rolling && !playing && !pastTheEnd {
             countingIn = false
             playing = true
             markPlayStart()

@@ -7,8 +7,13 @@ import Glibc
 /// A TCP connection that carries lines, driven by Dispatch: a read source delivers complete lines (a line
 /// longer than `maxLine` is refused and skipped to its end, without holding it in memory), and writes go out
 /// through a write source as the socket takes them. A peer that stops reading does not block anyone: its
-/// outgoing bytes wait in memory, reading from it pauses while they pile up, and past `maxOutbox` it is
-/// dropped.
+/// outgoing bytes wait in memory, reading from it pauses while they pile up (unless it has a window), and past
+/// `maxOutbox` it is dropped (or `onOverflow` is told).
+///
+/// The host's side of a participant's connection also: cuts lines longer than `piece` into pieces (`+…`, the
+/// last `=…`; the participant's side joins them), writes urgent lines ahead of what waits at the next piece's
+/// end, writes no more than `window` bytes beyond what the peer has acknowledged, and makes a stream's lines
+/// (a whole document) only as they are about to go out.
 ///
 /// - Warning: every method is called on `queue`, and the callbacks run there.
 final class LineConnection: @unchecked Sendable {
@@ -140,9 +145,10 @@ final class LineConnection: @unchecked Sendable {
     }
 
     /// Queues a short line that goes out ahead of everything queued but the piece being written (a clock
-    /// probe's answer must not wait behind megabytes of changes).
+    /// probe's answer must not wait behind megabytes of changes). Dropped when a piece's worth of them already
+    /// waits: a peer that does not read its answers has no use for more.
     func sendUrgent(_ line: String) {
-        guard isOpen else { return }
+        guard isOpen, urgent.count < LineConnection.piece else { return }
         var line = line
         line.withUTF8 { urgent.append(contentsOf: $0) }
         urgent.append(0x0A)

@@ -81,6 +81,14 @@ public enum Wire {
         return out + "]}"
     }
 
+    /// The bytes the whole document takes on the wire (made a line at a time and counted).
+    public static func snapshotSize(_ document: Document, seq: Int) -> Int {
+        var writer = DocumentSnapshot.Writer(document, seq: seq)
+        var n = 0
+        while let line = writer.next() { n += line.count }
+        return n
+    }
+
     /// The whole document's lines, made as the connection takes them.
     public static func snapshot(_ writer: DocumentSnapshot.Writer) -> () -> [UInt8]? {
         var writer = writer

@@ -115,7 +115,8 @@ final class JackClockTests: JackTestCase {
         engine.pause()
         usleep(300_000)
         engine.play()
-        usleep(1_000_000)
+        let f1 = engine.renderedFrames
+        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f1 + 48_000 })
         engine.pause()
         usleep(100_000)
         engine.stop()

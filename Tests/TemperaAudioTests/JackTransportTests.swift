@@ -109,11 +109,14 @@ final class JackTransportTests: JackTestCase {
                       "stopped, the song stands at B's second pass")
         rec.command("start")
         XCTAssertTrue(waitFor(5) { engine.isPlaying }, "rolling plays")
-        usleep(800_000)
+        // 0.8 s of frames (a loaded machine's server runs behind the wall clock).
+        var f = engine.renderedFrames
+        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f + 38_400 })
         // While rolling: back into A's first pass, then on through A and into B.
         rec.command("locate:24000")
         XCTAssertTrue(waitFor(5) { engine.songPosition.map { $0.section == 0 && $0.pass == 0 } ?? false })
-        usleep(2_500_000)
+        f = engine.renderedFrames
+        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f + 120_000 })
         rec.command("stop")
         XCTAssertTrue(waitFor(5) { !engine.isPlaying }, "stopped pauses")
         usleep(100_000)
@@ -124,11 +127,53 @@ final class JackTransportTests: JackTestCase {
         for row in recording.transport.filter(\.rolling) {
             for f in onsets where f >= row.position && f < row.position + 256 { expected.append(row.frame + f - row.position) }
         }
+        // B's second pass from 1.8 s into it (its events at 1.2, 1.45 and 1.7 of the region lie ahead), then A from
+        // 0.5 s (0.55, 0.8, then its second pass) and into B: more than 8 onsets.
         XCTAssertGreaterThan(expected.count, 8)
         XCTAssertEqual(heard, expected, "every onset on the frame where the transport stands at its song frame")
         let positions = recording.transport.filter(\.rolling).map(\.position)
         XCTAssertTrue(positions.contains { (located..<(located + 256)).contains($0) }, "rolled from the located frame")
         XCTAssertTrue(positions.contains { (24_000..<24_256).contains($0) }, "and from the frame located while rolling")
+    }
+
+    /// A song without song loop (A then B, about 4.8 s): the transport rolling past its end plays nothing (tempera
+    /// stays stopped, nothing sounds), and located back inside it while rolling, the song plays from there to its
+    /// end, then stops again with the transport still rolling.
+    func testFollowingPastTheEndOfASongThatDoesNotLoopPlaysNothing() throws {
+        var doc = try song()
+        doc.song.loop = false
+        let onsets = SongSchedule(document: doc, sampleRate: 48_000).onsets(songPass: 0).map { Int($0.frame) }
+        let end = Int((SongTiming(song: doc.song, tempo: 1).total * 48_000).rounded())
+        let server = try startServer()
+        let rec = try server.startClient(transportLog: true)
+        let engine = AudioEngine(output: .jack)
+        engine.jackTransport = .follow
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertNotNil(rec.waitReady())
+        rec.command("locate:\(end + 48_000)")
+        usleep(200_000)
+        rec.command("start")
+        usleep(700_000)
+        XCTAssertFalse(engine.isPlaying, "past the end: nothing to play")
+        // Back to 0.4 s before the end, while rolling: the rest of the song, then stopped again.
+        rec.command("locate:\(end - 19_200)")
+        XCTAssertTrue(waitFor(5) { engine.isPlaying })
+        XCTAssertTrue(waitFor(5) { !engine.isPlaying }, "the song ended")
+        usleep(400_000)
+        XCTAssertFalse(engine.isPlaying, "and stays ended while the transport rolls")
+        rec.command("stop")
+        usleep(100_000)
+        engine.stop()
+        let recording = try rec.finish()
+        let heard = Onsets.soundStarts(recording.stereo).map(recording.frame)
+        var expected: [Int] = []
+        for row in recording.transport.filter(\.rolling) {
+            for f in onsets where f >= row.position && f < row.position + 256 { expected.append(row.frame + f - row.position) }
+        }
+        XCTAssertGreaterThanOrEqual(expected.count, 1, "B's last beat (1.7 s in its second pass) is in the last 0.4 s")
+        XCTAssertEqual(heard, expected)
     }
 
     func testLeadingAFollowerReadsTheRightBarBeatAndTick() throws {

@@ -56,6 +56,7 @@ final class SnapshotStreamTests: XCTestCase {
             XCTAssertEqual(l.dropLast().firstIndex(of: 0x0A), nil, "one line each")
         }
         XCTAssertLessThan(lines.dropFirst().map(\.count).max()!, LineConnection.piece, "each part fits in a piece")
+        XCTAssertEqual(Wire.snapshotSize(doc, seq: 42), lines.map(\.count).reduce(0, +))
         var reader = try DocumentSnapshot.Reader(header: JSONMessage.parse(Array(lines[0].dropLast())))
         XCTAssertEqual(reader.seq, 42)
         for l in lines.dropFirst() {
@@ -145,6 +146,28 @@ final class SnapshotStreamTests: XCTestCase {
         XCTAssertEqual(old.line(), "{\"error\":\"this host speaks protocol 2 and the participant 1: run the same version of "
             + "tempera on both sides\"}")
         XCTAssertTrue(old.closed(within: 2))
+    }
+
+    /// A host of the first version (a welcome without a protocol, the document as one line): the participant
+    /// says so in one line and does not take the document.
+    func testAParticipantRefusesAHostOfAnotherVersionInOneLine() throws {
+        let (listener, port, _) = try Sockets.listen(host: "127.0.0.1", port: 0)
+        defer { close(listener) }
+        let old = Participant(host: "127.0.0.1", port: port, name: "new")
+        let notices = LineList()
+        old.onEvent = { if case .notice(let n) = $0 { notices.add(n) } }
+        try old.connect()
+        let fd = accept(listener, nil, nil)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        let first = "{\"welcome\":\"new\",\"session\":\"k\",\"host\":\"old\",\"done\":0,\"results\":[]}\n"
+            + "{\"delta\":0,\"snapshot\":true,\"change\":{\"next\":0,\"whole\":{}}}\n"
+        _ = first.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        XCTAssertTrue(waitUntil(5) { old.sync { $0.endedBeforeWelcome } })
+        XCTAssertEqual(notices.items.first, "the host speaks protocol 1 and this participant 2: run the same version of "
+            + "tempera on both sides")
+        XCTAssertFalse(old.sync { $0.connected })
+        XCTAssertEqual(old.sync { $0.seq }, -1, "no document taken")
     }
 
     /// `tempera serve` of a file and `tempera join --script -o` of it: the joiner's copy is the file, byte for

@@ -154,7 +154,7 @@ final class JackEditorTmuxTests: XCTestCase {
         usleep(200_000)
         rec.command("start")
         XCTAssertTrue(moving(follower), "rolling plays")
-        usleep(800_000)
+        usleep(1_200_000)
         rec.command("stop")
         usleep(300_000)
         XCTAssertFalse(moving(follower), "stopped pauses")
@@ -185,7 +185,7 @@ final class JackEditorTmuxTests: XCTestCase {
         usleep(400_000)
         let led = try rec2.finish()
         let rolling = led.transport.filter(\.rolling)
-        XCTAssertGreaterThan(rolling.count, 150, "about 1.4 s of periods rolled")
+        XCTAssertGreaterThan(rolling.count, 100, "more than half a second of periods rolled (about 1.4 s)")
         XCTAssertFalse(led.transport.last?.rolling ?? true, "Space stopped the transport")
         let anchor = try XCTUnwrap(Onsets.soundStarts(led.stereo).map(led.frame).first)
         for row in rolling {
