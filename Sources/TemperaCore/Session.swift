@@ -214,29 +214,30 @@ public final class Session {
 
     /// Undoes `k` steps (all of them when `k` exceeds the history). An open transaction is committed first.
     @discardableResult
-    public func undo(_ k: Int = 1) throws -> String? {
-        guard k >= 1 else { throw CommandError("undo needs a count of at least 1") }
-        // A drag still open (a held key, say) ends here, so it becomes a step like any other.
-        if transaction != nil { commitTransaction() }
-        guard canUndo else { throw CommandError("nothing to undo") }
-        var names: [String] = []
-        while names.count < k, let name = undoName, history.undo(&document) { names.append(name) }
-        afterDocumentMoved()
-        return names.count == 1 ? "undid \(names[0])" : "undid \(names.count) steps"
-    }
+    public func undo(_ k: Int = 1) throws -> String? { try walkHistory(.undo, k) }
 
     /// Redoes `k` undone steps (all of them when `k` exceeds what can be redone). An open transaction is
     /// committed first.
     @discardableResult
-    public func redo(_ k: Int = 1) throws -> String? {
-        guard k >= 1 else { throw CommandError("redo needs a count of at least 1") }
+    public func redo(_ k: Int = 1) throws -> String? { try walkHistory(.redo, k) }
+
+    private enum HistoryWalk { case undo, redo }
+
+    /// Takes up to `k` steps back (undo) or forward (redo) through the history; says which step, or how many.
+    private func walkHistory(_ way: HistoryWalk, _ k: Int) throws -> String? {
+        let back = way == .undo
+        guard k >= 1 else { throw CommandError("\(way) needs a count of at least 1") }
         // A drag still open (a held key, say) ends here, so it becomes a step like any other.
         if transaction != nil { commitTransaction() }
-        guard canRedo else { throw CommandError("nothing to redo") }
+        guard back ? canUndo : canRedo else { throw CommandError("nothing to \(way)") }
         var names: [String] = []
-        while names.count < k, let name = redoName, history.redo(&document) { names.append(name) }
+        while names.count < k, let name = back ? undoName : redoName,
+              back ? history.undo(&document) : history.redo(&document) {
+            names.append(name)
+        }
         afterDocumentMoved()
-        return names.count == 1 ? "redid \(names[0])" : "redid \(names.count) steps"
+        let did = back ? "undid" : "redid"
+        return names.count == 1 ? "\(did) \(names[0])" : "\(did) \(names.count) steps"
     }
 
     /// Saves to `path` (or the session's path), which becomes the session's path; clears the modified flag.

@@ -5,7 +5,7 @@ import TemperaCore
 /// and the one-key questions they ask.
 extension Dispatcher {
     /// Questions answered with one key.
-    public enum Question: Equatable, Sendable {
+    public enum Question: Hashable, Sendable {
         /// Save before quitting? y / n / c.
         case quit
         /// Discard unsaved changes before opening another document? y / n.
@@ -29,7 +29,7 @@ extension Dispatcher {
 
     /// Asks the recovery question (at start, when an autosave is newer than the file).
     public func offerRecovery(_ document: Document) {
-        question = .recover(document)
+        view.question = .recover(document)
         // Without a file (the demo, an unnamed document) there is no file for the autosave to be newer than.
         view.message = session.path == nil ? "an autosave of unsaved work exists: recover it? (y/n)"
                                            : Question.recover(document).text
@@ -42,28 +42,28 @@ extension Dispatcher {
         case .quit:
             switch c {
             case "y":
-                question = nil
+                view.question = nil
                 // Without a file name the save asks for one first; the quit follows the save.
                 quitAfterSave = session.path == nil
                 if save(nil, thenQuit: true) { quitRequested = true }
             case "n":
-                question = nil
+                view.question = nil
                 discardedChanges = true
                 quitRequested = true
             case "c", "esc":
-                question = nil
+                view.question = nil
                 say("")
             default: return
             }
         case .discard:
             switch c {
             case "y":
-                question = nil
+                view.question = nil
                 let next = afterDiscard
                 afterDiscard = nil
                 next?()
             case "n", "c", "esc":
-                question = nil
+                view.question = nil
                 afterDiscard = nil
                 say("")
             default: return
@@ -73,16 +73,16 @@ extension Dispatcher {
         case .recover(let doc):
             switch c {
             case "y":
-                question = nil
+                view.question = nil
                 replaceSession(Session(document: doc, path: session.path))
                 unsavedRecovery = true
                 say("recovered the autosave (not saved yet: C-s saves)")
             case "n", "esc":
-                question = nil
+                view.question = nil
                 say(session.path == nil ? "not recovered: a clean quit deletes the autosave" : "kept the file as saved")
             default:
                 // The demo must still start with one key: playing does not wait for the answer.
-                if keyMap.action(for: key, in: [.timeline, .global]) == Action(.play) { perform(Action(.play)) }
+                if view.keyMap.action(for: key, in: [.timeline, .global]) == Action(.play) { perform(Action(.play)) }
             }
         }
     }
@@ -99,7 +99,7 @@ extension Dispatcher {
         if !overwrite, let own = session.path, path == nil || Autosave.absolute(path!) == Autosave.absolute(own),
            session.changedOnDisk {
             let q = Question.overwrite(path: path, file: own, thenQuit: thenQuit)
-            question = q
+            view.question = q
             say(q.text)
             return false
         }
@@ -122,10 +122,10 @@ extension Dispatcher {
     func answerOverwrite(path: String?, file: String, thenQuit: Bool, _ c: String) {
         switch c {
         case "y":
-            question = nil
+            view.question = nil
             if save(path, overwrite: true), thenQuit { quitRequested = true }
         case "n", "c", "esc":
-            question = nil
+            view.question = nil
             quitAfterSave = false
             say("not saved: \(file) was changed by another program (:w PATH saves elsewhere)", error: true)
         default: return
@@ -169,7 +169,7 @@ extension Dispatcher {
     func whenDiscarded(_ then: @escaping () -> Void) {
         if hasUnsavedWork {
             afterDiscard = then
-            question = .discard
+            view.question = .discard
             say(Question.discard.text)
         } else {
             then()
@@ -178,7 +178,7 @@ extension Dispatcher {
 
     func requestQuit() {
         if hasUnsavedWork {
-            question = .quit
+            view.question = .quit
             say(Question.quit.text)
         } else {
             quitRequested = true

@@ -10,13 +10,13 @@ extension Dispatcher {
         var hit: Hit {
             EditorView.hitTest(x: m.x, y: m.y, session: session, view: view, size: (width, height))
         }
-        if helpOffset != nil {
-            if m.kind == .press { helpOffset = nil }
-            else if m.kind == .wheelUp { helpOffset = max(0, helpOffset! - 3) }
-            else if m.kind == .wheelDown { helpOffset! += 3 }
+        if view.helpOffset != nil {
+            if m.kind == .press { view.helpOffset = nil }
+            else if m.kind == .wheelUp { view.helpOffset = max(0, view.helpOffset! - 3) }
+            else if m.kind == .wheelDown { view.helpOffset! += 3 }
             return
         }
-        if question != nil || view.prompt != nil {
+        if view.question != nil || view.prompt != nil {
             if m.kind == .press, view.prompt != nil { view.prompt = nil }
             else { return }
         }

@@ -74,7 +74,7 @@ extension Dispatcher {
             view.takeHits = 0
             say(added == 0 ? "take ended: nothing recorded"
                 : "take: \(added) hit\(added == 1 ? "" : "s") recorded, one undo step"
-                    + (keyMap.hints["undo"].map { " (\($0) undoes)" } ?? ""))
+                    + (view.key("undo").map { " (\($0) undoes)" } ?? ""))
         } else if playing, s.recordArmed, !drags.isActive {
             // A take that an edit closed (an undo, a drag) goes on as a new one: the edit's own message stays.
             let reopening = view.takeHits > 0

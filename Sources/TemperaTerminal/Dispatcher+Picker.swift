@@ -24,12 +24,12 @@ extension Dispatcher {
                 folder = fm.currentDirectoryPath
             }
         }
-        picker = Picker.files(in: folder, slot: n)
+        view.picker = Picker.files(in: folder, slot: n)
         say("slot \(n): Enter chooses, Space previews, Backspace goes up, Esc closes")
     }
 
     func handlePicker(_ key: Key) {
-        guard var p = picker else { return }
+        guard var p = view.picker else { return }
         let page = max(1, height - 5)
         switch key.name {
         case "up", "k": p.move(-1)
@@ -39,7 +39,7 @@ extension Dispatcher {
         case "home": p.move(-p.entries.count)
         case "end": p.move(p.entries.count)
         case "esc", "q":
-            picker = nil
+            view.picker = nil
             return say("nothing chosen")
         case "backspace", "left", "h":
             guard case .file(let slot) = p.purpose, p.folder != "/" else { break }
@@ -58,7 +58,7 @@ extension Dispatcher {
                 if e.isFolder {
                     p = Picker.files(in: p.path(of: e), slot: slot)
                 } else {
-                    picker = nil
+                    view.picker = nil
                     pickerFolder = p.folder
                     do {
                         try command(.slot(slot, Command.SlotSettings(file: p.path(of: e))))
@@ -69,7 +69,7 @@ extension Dispatcher {
                     return
                 }
             case .kit(let slot):
-                picker = nil
+                view.picker = nil
                 do {
                     try command(.kitLoad(e.name, from: slot))
                 } catch {
@@ -80,6 +80,6 @@ extension Dispatcher {
         default:
             break
         }
-        picker = p
+        view.picker = p
     }
 }

@@ -72,7 +72,7 @@ extension Dispatcher {
             return
         case .kit:
             guard let kits = s.kits else { return say("no kit library in this session", error: true) }
-            picker = Picker.kits(kits.list(), slot: n)
+            view.picker = Picker.kits(kits.list(), slot: n)
             say("kits: Enter loads one from slot \(n) on, Esc closes")
             return
         case .left, .right, .up, .down, .choose:

@@ -20,7 +20,6 @@ import TemperaPlayback
 public final class Dispatcher {
     public internal(set) var session: Session
     public var view: ViewState
-    public var keyMap: KeyMap { didSet { view.keyHints = keyMap.hints } }
     /// Decides when the player hears the document (the editor loop asks it after every event).
     public let playback: PlaybackController
     /// Plays the document (the audio engine, seen through its interface); nil runs the editor silently (tests).
@@ -36,14 +35,8 @@ public final class Dispatcher {
     /// The screen's size, for hit-testing and for how far the view scrolls.
     public var width: Int
     public var height: Int
-    /// The file or kit chooser while it is open (it takes every key).
-    public internal(set) var picker: Picker?
     /// The folder the file picker opened last: it opens there again.
     public var pickerFolder: String?
-    /// A question waiting for its one-key answer.
-    public internal(set) var question: Question?
-    /// The first help line shown; the editor clamps it to the last full page when it draws the overlay.
-    public internal(set) var helpOffset: Int?
     /// Set when the user asked to leave and nothing is left unsaved (or they chose to discard it).
     public internal(set) var quitRequested = false
     /// The user chose to quit without saving: the recovery file goes too.
@@ -74,15 +67,14 @@ public final class Dispatcher {
                 offline: (any OfflineRendering)? = nil, width: Int = 100, height: Int = 30, paths: ConfigPaths = ConfigPaths(),
                 clock: @escaping () -> Double = { Date().timeIntervalSinceReferenceDate }) {
         self.session = session
-        self.keyMap = keyMap
         self.view = view
+        self.view.keyMap = keyMap
         self.playback = PlaybackController(player: player)
         self.offline = offline
         self.width = width
         self.height = height
         self.paths = paths
         self.clock = clock
-        self.view.keyHints = keyMap.hints
     }
 
     /// The layout of the current screen.
@@ -260,7 +252,7 @@ public final class Dispatcher {
         case .open: openPrompt("open " + directoryOfDocument(), keep: 5)
         case .new: whenDiscarded { self.replaceSession(Session(document: .newDocument())) ; self.say("a new document") }
         case .quit: requestQuit()
-        case .help: helpOffset = 0
+        case .help: view.helpOffset = 0
         case .command: openPrompt(action.argument)
         case .run: try runLine(action.argument)
         case .focusNext:
@@ -414,7 +406,7 @@ public final class Dispatcher {
         switch d.kind {
         case .shift, .scale, .tempoPoint:
             if session.revision != d.revision, let name = session.undoName {
-                say("\(name) kept" + (keyMap.hints["undo"].map { " (\($0) undoes)" } ?? ""))
+                say("\(name) kept" + (view.key("undo").map { " (\($0) undoes)" } ?? ""))
             }
         default: break
         }

@@ -230,11 +230,11 @@ public final class Editor {
         var canvas = Canvas(width: screen.width, height: screen.height)
         EditorView.draw(session: dispatcher.session, view: dispatcher.view, into: &canvas)
         var cursor: (x: Int, y: Int)?
-        if let offset = dispatcher.helpOffset {
+        if let offset = dispatcher.view.helpOffset {
             // Kept clamped, or keys and wheel steps past the end would first have to climb back unseen.
-            dispatcher.helpOffset = Help.draw(dispatcher.keyMap, offset: offset, ascii: dispatcher.view.ascii,
-                                              into: &canvas)
-        } else if let picker = dispatcher.picker {
+            dispatcher.view.helpOffset = Help.draw(dispatcher.view.keyMap, offset: offset, ascii: dispatcher.view.ascii,
+                                                   into: &canvas)
+        } else if let picker = dispatcher.view.picker {
             PickerView.draw(picker, ascii: dispatcher.view.ascii, into: &canvas)
         } else if dispatcher.view.prompt != nil {
             // The `:` line is the screen's last row, after the colon, scrolled as the status line scrolls it

@@ -72,7 +72,7 @@ public enum EditorCommands {
             d.say("theme \(arg)")
         },
         EditorCommand(spec: CommandSpec("help", usage: "help", help: "the keys and these commands (? too)",
-                                        flags: .editorOnly)) { d, _ in d.helpOffset = 0 },
+                                        flags: .editorOnly)) { d, _ in d.view.helpOffset = 0 },
         EditorCommand(spec: CommandSpec("render", usage: "render FILE.wav|FILE.flac",
                                         help: "render the document to a sound file, in the background",
                                         flags: .editorOnly)) { d, arg in

@@ -25,14 +25,14 @@ enum InputModes {
 /// The `?` overlay: arrows and pages scroll it, any other key closes it.
 struct HelpMode: InputMode {
     func handle(_ key: Key, _ d: Dispatcher) -> Bool {
-        guard let offset = d.helpOffset else { return false }
+        guard let offset = d.view.helpOffset else { return false }
         let page = max(1, d.height - 4)
         switch key.name {
-        case "up": d.helpOffset = max(0, offset - 1)
-        case "down": d.helpOffset = offset + 1
-        case "pgup": d.helpOffset = max(0, offset - page)
-        case "pgdn", "space": d.helpOffset = offset + page
-        default: d.helpOffset = nil
+        case "up": d.view.helpOffset = max(0, offset - 1)
+        case "down": d.view.helpOffset = offset + 1
+        case "pgup": d.view.helpOffset = max(0, offset - page)
+        case "pgdn", "space": d.view.helpOffset = offset + page
+        default: d.view.helpOffset = nil
         }
         return true
     }
@@ -41,7 +41,7 @@ struct HelpMode: InputMode {
 /// A question on the status line (save? overwrite?): the key is its answer.
 struct QuestionMode: InputMode {
     func handle(_ key: Key, _ d: Dispatcher) -> Bool {
-        guard let q = d.question else { return false }
+        guard let q = d.view.question else { return false }
         d.answer(q, key)
         return true
     }
@@ -50,7 +50,7 @@ struct QuestionMode: InputMode {
 /// The file or kit chooser takes every key.
 struct PickerMode: InputMode {
     func handle(_ key: Key, _ d: Dispatcher) -> Bool {
-        guard d.picker != nil else { return false }
+        guard d.view.picker != nil else { return false }
         d.handlePicker(key)
         return true
     }
@@ -60,7 +60,7 @@ struct PickerMode: InputMode {
 struct PromptMode: InputMode {
     func handle(_ key: Key, _ d: Dispatcher) -> Bool {
         guard d.view.prompt != nil else { return false }
-        if let action = d.keyMap.action(for: key, in: .prompt) {
+        if let action = d.view.keyMap.action(for: key, in: .prompt) {
             d.perform(action)
         } else if let c = key.character {
             if d.view.messageIsError { d.say("") }
@@ -88,7 +88,7 @@ extension AreaMode {
 
     func handle(_ key: Key, _ d: Dispatcher) -> Bool {
         guard hasKeys(d) else { return false }
-        let map = d.keyMap
+        let map = d.view.keyMap
         let own = ownKeysFirst ? map.action(for: key, in: contexts[0]) : nil
         let global = map.action(for: key, in: .global).flatMap { $0.verb.isAlwaysGlobal ? $0 : nil }
         if let action = own ?? global ?? map.action(for: key, in: contexts) {

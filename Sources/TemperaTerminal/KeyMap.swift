@@ -14,13 +14,13 @@ import TemperaShipped
 /// area), `clips` (the Clips tab, before `tab`), `designer` (the rhythm designer tab, before `tab`), `song` and
 /// `pads` (those tabs, before `tab`; a pad key comes before even the keys that are otherwise always global),
 /// `prompt` (the `:` line and other prompts).
-public struct KeyMap: Equatable, Sendable {
+public struct KeyMap: Hashable, Sendable {
     public enum Context: String, CaseIterable, Hashable, Sendable {
         case global, timeline, tab, clips, designer, song, pads, prompt
     }
 
     /// One binding with where it came from.
-    public struct Binding: Equatable, Sendable {
+    public struct Binding: Hashable, Sendable {
         public var context: Context
         public var key: Key
         public var action: Action

@@ -3,15 +3,15 @@ import TemperaCore
 
 /// The chooser the Clips tab opens over the screen: the files of a folder for a slot (Enter on a slot), or the
 /// installed drum kits (`K`). A value: the dispatcher moves it with keys and `PickerView` draws it.
-public struct Picker: Equatable {
-    public enum Purpose: Equatable {
+public struct Picker: Hashable, Sendable {
+    public enum Purpose: Hashable, Sendable {
         /// An audio file for slot N.
         case file(slot: Int)
         /// A kit to load from slot N on.
         case kit(slot: Int)
     }
 
-    public struct Entry: Equatable {
+    public struct Entry: Hashable, Sendable {
         public var name: String
         /// A folder (files), or `..`.
         public var isFolder: Bool

@@ -28,6 +28,13 @@ public struct ViewState: Hashable, Sendable {
     /// The line at the bottom while it is open (the `:` line, the pattern editor, a name editor); nil when
     /// closed. The prompt input mode edits it here and the status line draws it from here.
     public var prompt: Prompt?
+    /// The first line of the `?` overlay while it is open; nil when closed. The help input mode scrolls it and
+    /// the editor clamps it to the last full page when it draws the overlay.
+    public var helpOffset: Int?
+    /// The file or kit chooser while it is open (it takes every key, and is drawn over the screen).
+    public var picker: Picker?
+    /// A question waiting for its one-key answer (its text is the status line's message).
+    public var question: Dispatcher.Question?
     /// Draw with ASCII only (no UTF-8 locale): no box drawing, blocks or arrows.
     public var ascii: Bool
     /// Playback state sampled from the engine each frame.
@@ -41,9 +48,12 @@ public struct ViewState: Hashable, Sendable {
     /// The first track row shown when the tracks do not all fit (0-based). The layout moves it further
     /// when needed to keep the current track in view.
     public var trackScroll: Int
-    /// Key labels by action name (`tool.shift` → `s`, `mode.clip` → `c`, `play` → `Space`), from the
-    /// key map, so the screen always shows the bindings in force.
-    public var keyHints: [String: String]
+    /// The key map in force: the input modes look keys up in it, and the screen labels actions with its keys.
+    public var keyMap: KeyMap { didSet { keyHints = keyMap.hints } }
+    /// Key labels by action name (`tool.shift` → `s`, `mode.clip` → `c`, `play` → `Space`): derived from
+    /// `keyMap` and kept with it (set only when the map changes), so the screen always shows the bindings in
+    /// force without rebuilding them each frame. Tests set labels directly.
+    public internal(set) var keyHints: [String: String]
     /// The ruler reads seconds instead of bars.beats.
     public var rulerSeconds = false
     /// An export running off the editor thread: what it writes and how far it got (0...1).
@@ -78,7 +88,7 @@ public struct ViewState: Hashable, Sendable {
     public init(viewport: Viewport = Viewport(), tool: Tool = .drawSingle, tab: Tab = .clips,
                 focus: Focus = .timeline, chosenGroup: Int = 1, message: String? = nil, messageIsError: Bool = false,
                 prompt: Prompt? = nil, ascii: Bool = false, transport: TransportInfo = TransportInfo(),
-                trackScroll: Int = 0, keyHints: [String: String] = [:]) {
+                trackScroll: Int = 0, keyMap: KeyMap = KeyMap()) {
         self.viewport = viewport
         self.tool = tool
         self.tab = tab
@@ -90,7 +100,8 @@ public struct ViewState: Hashable, Sendable {
         self.ascii = ascii
         self.transport = transport
         self.trackScroll = trackScroll
-        self.keyHints = keyHints
+        self.keyMap = keyMap
+        self.keyHints = keyMap.hints
     }
 
     /// The text of the line at the bottom while it is open (without its label); nil when closed.

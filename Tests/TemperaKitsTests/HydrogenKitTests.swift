@@ -216,10 +216,10 @@ final class HydrogenKitTests: XCTestCase {
         d.view.focus = .tab
         d.session.chosenClip = .clip(14)
         for k in Key.sequence("K") { d.handle(k) }
-        XCTAssertEqual(d.picker?.entries.map(\.name), ["File Kit", "Component Kit", "Layer Kit"])
-        XCTAssertEqual(d.picker?.entries.map(\.detail), ["1 instruments, GPL", "2 instruments, CC0", "2 instruments, GPL"])
+        XCTAssertEqual(d.view.picker?.entries.map(\.name), ["File Kit", "Component Kit", "Layer Kit"])
+        XCTAssertEqual(d.view.picker?.entries.map(\.detail), ["1 instruments, GPL", "2 instruments, CC0", "2 instruments, GPL"])
         for k in Key.sequence("down enter") { d.handle(k) }
-        XCTAssertNil(d.picker)
+        XCTAssertNil(d.view.picker)
         XCTAssertEqual(d.session.document.slots[13...14].map(\.name), ["Snare", "Hat Open"])
         XCTAssertEqual(d.view.message, "kit Component Kit (CC0) on slots 14-15")
         for k in Key.sequence("u") { d.handle(k) }

@@ -102,7 +102,7 @@ final class CommandTableTests: XCTestCase {
     func testTheColonLineRunsEditorCommandsFromTheTable() throws {
         let d = Dispatcher(session: Session(document: .newDocument()))
         try d.runLine("help")
-        XCTAssertEqual(d.helpOffset, 0)
+        XCTAssertEqual(d.view.helpOffset, 0)
         try d.runLine("theme")
         XCTAssertEqual(d.view.messageIsError, true)
         XCTAssertTrue(d.view.message?.hasPrefix("theme needs a name") == true, d.view.message ?? "")

@@ -332,7 +332,7 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
         keys(d, "esc")
         XCTAssertNil(d.view.commandLine)
-        XCTAssertNil(d.question)
+        XCTAssertNil(d.view.question)
         XCTAssertFalse(d.quitRequested)
         XCTAssertEqual(d.view.message, "quit cancelled: nothing saved")
     }
@@ -344,7 +344,7 @@ final class DispatcherTests: XCTestCase {
         d.offerRecovery(unsaved)
         XCTAssertEqual(d.view.message, "an autosave of unsaved work exists: recover it? (y/n)")
         keys(d, "n")
-        XCTAssertNil(d.question)
+        XCTAssertNil(d.view.question)
         XCTAssertEqual(d.view.message, "not recovered: a clean quit deletes the autosave")
         XCTAssertEqual(d.session.document.transport.tempo, 1)
     }
@@ -364,7 +364,7 @@ final class DispatcherTests: XCTestCase {
         try d.runLine("theme nope")
         XCTAssertTrue(d.view.messageIsError)
         try d.runLine("help")
-        XCTAssertEqual(d.helpOffset, 0)
+        XCTAssertEqual(d.view.helpOffset, 0)
     }
 
     func testUnboundKeySaysSo() {
@@ -445,9 +445,9 @@ final class DispatcherTests: XCTestCase {
         XCTAssertTrue(d.quitRequested)
         let e = make()
         keys(e, "a q")
-        XCTAssertEqual(e.question, .quit)
+        XCTAssertEqual(e.view.question, .quit)
         keys(e, "c")
-        XCTAssertNil(e.question)
+        XCTAssertNil(e.view.question)
         XCTAssertFalse(e.quitRequested)
         keys(e, "q n")
         XCTAssertTrue(e.quitRequested)
@@ -482,7 +482,7 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.view.commandLine, "open ")
         type(d, path)
         keys(d, "enter")
-        XCTAssertEqual(d.question, .discard)
+        XCTAssertEqual(d.view.question, .discard)
         keys(d, "y")
         XCTAssertEqual(d.session.path, path)
         XCTAssertEqual(d.session.document.tracks.count, Document.demo().tracks.count)
@@ -505,7 +505,7 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(d.session.document, .demo())
         XCTAssertTrue(d.unsavedRecovery)
         keys(d, "q")
-        XCTAssertEqual(d.question, .quit)
+        XCTAssertEqual(d.view.question, .quit)
     }
 
     func testOtherKeysWaitForTheRecoveryAnswer() {
@@ -514,18 +514,18 @@ final class DispatcherTests: XCTestCase {
         keys(d, "right a x")
         XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
         XCTAssertEqual(d.view.tool, .drawSingle)
-        XCTAssertEqual(d.question, .recover(.demo()))
+        XCTAssertEqual(d.view.question, .recover(.demo()))
         keys(d, "n")
-        XCTAssertNil(d.question)
+        XCTAssertNil(d.view.question)
         XCTAssertEqual(d.session.document, freeGrid(.newDocument()))
     }
 
     func testHelpOpensScrollsAndClosesOnAnyOtherKey() {
         let d = make()
         keys(d, "? down down")
-        XCTAssertEqual(d.helpOffset, 2)
+        XCTAssertEqual(d.view.helpOffset, 2)
         keys(d, "x")
-        XCTAssertNil(d.helpOffset)
+        XCTAssertNil(d.view.helpOffset)
         XCTAssertEqual(d.view.tool, .drawSingle)
     }
 }

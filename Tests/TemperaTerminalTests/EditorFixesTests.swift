@@ -95,7 +95,7 @@ final class EditorFixesTests: XCTestCase {
     }
 
     func testDesignerHintsHoldOnlyWholeKeys() {
-        var view = ViewState(keyHints: KeyMap.standard.hints)
+        var view = ViewState(keyMap: .standard)
         view.designer.focus = .slider
         let all = DesignerTab.hints(state: view.designer, view: view)
         for width in [10, 20, 31, 44] {

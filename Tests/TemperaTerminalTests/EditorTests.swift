@@ -67,7 +67,7 @@ final class EditorTests: XCTestCase {
     func testToolPanelShowsTheKeysOfTheLiveMap() throws {
         let (editor, screen) = make()
         XCTAssertNotNil(find("m shift", in: screen))
-        editor.dispatcher.keyMap = try editor.dispatcher.keyMap.merging("global  F7  tool.shift\nglobal m none\n", file: "k")
+        editor.dispatcher.view.keyMap = try editor.dispatcher.view.keyMap.merging("global  F7  tool.shift\nglobal m none\n", file: "k")
         editor.frame()
         XCTAssertNotNil(find("F7 shift", in: screen))
     }
@@ -163,12 +163,12 @@ final class EditorTests: XCTestCase {
     func testHelpScrolledPastItsEndMovesBackAtTheFirstKeyUp() {
         let (editor, _) = make()
         var canvas = Canvas(width: 120, height: 40)
-        let last = Help.draw(editor.dispatcher.keyMap, offset: .max, ascii: false, into: &canvas)
+        let last = Help.draw(editor.dispatcher.view.keyMap, offset: .max, ascii: false, into: &canvas)
         XCTAssertGreaterThan(last, 0)
         press(editor, "? " + Array(repeating: "pgdn", count: 40).joined(separator: " "))
-        XCTAssertEqual(editor.dispatcher.helpOffset, last)
+        XCTAssertEqual(editor.dispatcher.view.helpOffset, last)
         press(editor, "up")
-        XCTAssertEqual(editor.dispatcher.helpOffset, last - 1)
+        XCTAssertEqual(editor.dispatcher.view.helpOffset, last - 1)
     }
 
     func testMouseDragWithShiftIsOneUndoStep() {
@@ -275,7 +275,7 @@ final class EditorTests: XCTestCase {
         editor.dispatcher.offerRecovery(.newDocument())
         press(editor, "space")
         XCTAssertTrue(engine.isPlaying)
-        XCTAssertNotNil(editor.dispatcher.question)
+        XCTAssertNotNil(editor.dispatcher.view.question)
     }
 
     func testAnEditWhilePlayingIsHeardAtTheNextEvent() {

@@ -36,7 +36,7 @@ final class EveryEditIsACommandTests: XCTestCase {
             // Lines a key opens are accepted as typed (loop, cursor, rename, pattern, designer...).
             if d.view.prompt != nil { d.perform(Action(.prompt(.accept))) }
             if d.view.prompt != nil { d.perform(Action(.prompt(.cancel))) }
-            if d.question != nil { d.handle(Key(name: "n")!) }
+            if d.view.question != nil { d.handle(Key(name: "n")!) }
             XCTAssertTrue(d.session === session, "\(v) replaced the session")
         }
         let setups: [(String, () -> Void)] = [

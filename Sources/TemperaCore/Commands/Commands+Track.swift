@@ -81,29 +81,17 @@ extension Command {
     }
 
     /// `track [N] delete`.
-    struct TrackDelete: CommandBody {
+    struct TrackDelete: TrackOnly {
         var track: Int?
         static let spec = CommandSpec("track [N] delete", usage: "track [N] delete", help: "delete the track")
-        static let examples = [TrackDelete(track: nil), TrackDelete(track: 3)]
-        static func parse(_ p: inout LineParser) throws -> TrackDelete {
-            try p.end(usage: spec.usage)
-            return TrackDelete(track: p.selector)
-        }
-        var text: String { Command.trackPrefix(track) + "delete" }
         func run(in session: Session) throws -> String? { try session.runTrackDelete(track) }
     }
 
     /// `track [N] duplicate`: a copy of the track right below it.
-    struct TrackDuplicate: CommandBody {
+    struct TrackDuplicate: TrackOnly {
         var track: Int?
         static let spec = CommandSpec("track [N] duplicate", usage: "track [N] duplicate",
                                       help: "a copy of the track right below it")
-        static let examples = [TrackDuplicate(track: nil), TrackDuplicate(track: 1)]
-        static func parse(_ p: inout LineParser) throws -> TrackDuplicate {
-            try p.end(usage: spec.usage)
-            return TrackDuplicate(track: p.selector)
-        }
-        var text: String { Command.trackPrefix(track) + "duplicate" }
         func run(in session: Session) throws -> String? { try session.runTrackDuplicate(track) }
     }
 
@@ -130,4 +118,22 @@ extension Command {
     public static func trackDelete(track: Int?) -> Command { Command(TrackDelete(track: track)) }
     public static func trackDuplicate(track: Int?) -> Command { Command(TrackDuplicate(track: track)) }
     public static func trackMove(track: Int?, to: Int) -> Command { Command(TrackMove(track: track, to: to)) }
+}
+
+/// A track command that takes nothing but which track (`track [N] delete`, `track [N] duplicate`): the current
+/// track when `track` is nil; its text is the track prefix and the last word of its usage.
+protocol TrackOnly: CommandBody {
+    var track: Int? { get }
+    init(track: Int?)
+}
+
+extension TrackOnly {
+    static var examples: [Self] { [Self(track: nil), Self(track: 3)] }
+
+    static func parse(_ p: inout LineParser) throws -> Self {
+        try p.end(usage: spec.usage)
+        return Self(track: p.selector)
+    }
+
+    var text: String { Command.trackPrefix(track) + (Self.spec.usage.split(separator: " ").last.map(String.init) ?? "") }
 }
