@@ -21,6 +21,10 @@ final class JackEditorTmuxTests: XCTestCase {
 
     override func tearDown() {
         for s in sessions { s.kill() }
+        // The editor's client gone first: a server stopped with a client still leaving takes seconds to quit.
+        if let server {
+            _ = waitUntil(5) { !self.ports(server).contains("tempera:") }
+        }
         server?.stop()
         try? FileManager.default.removeItem(atPath: dir)
         if let server { try? FileManager.default.removeItem(atPath: server.dir) }
@@ -171,9 +175,7 @@ final class JackEditorTmuxTests: XCTestCase {
         XCTAssertEqual(heard, expected, "the beats on the frames where the transport stands at them, from 0.25 s")
 
         // The follower's client is gone before the leader opens its own.
-        XCTAssertTrue(waitUntil(5) {
-            !Spawn.run("/usr/bin/jack_lsp", [], environment: ["JACK_DEFAULT_SERVER": server.name]).stdout.contains("tempera:")
-        })
+        XCTAssertTrue(waitUntil(5) { !ports(server).contains("tempera:") })
         let leader = try launch([path, "--audio", "jack", "--transport", "lead", "--clock", "out"],
                                 says: "jack clock out transport lead")
         let rec2 = try server.startClient(transportLog: true)
@@ -200,6 +202,11 @@ final class JackEditorTmuxTests: XCTestCase {
         XCTAssertEqual(system.first?.frame, anchor, "on the music's first frame")
         XCTAssertEqual(system.last?.bytes, [0xFC], "Stop")
         XCTAssertGreaterThan(system.filter { $0.bytes == [0xF8] }.count, 24 * 2, "clocks between")
+    }
+
+    /// The server's ports (`jack_lsp`).
+    func ports(_ server: JackTestServer) -> String {
+        Spawn.run("/usr/bin/jack_lsp", [], environment: ["JACK_DEFAULT_SERVER": server.name]).stdout
     }
 
     func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
