@@ -17,11 +17,11 @@ final class HostCrashTests: XCTestCase {
         return condition()
     }
 
-    /// Connects, retrying while the host starts.
+    /// Connects, retrying while the host starts, and waits for the document (it follows the welcome in parts).
     func join(_ p: Participant) {
         let end = Date().addingTimeInterval(10)
         while Date() < end {
-            if (try? p.connect()) != nil, waitUntil(3, { p.sync { $0.connected } }) { return }
+            if (try? p.connect()) != nil, waitUntil(3, { p.sync { $0.connected && $0.seq >= 0 } }) { return }
             usleep(20_000)
         }
         XCTFail("\(p.name) could not join")

@@ -25,7 +25,7 @@ final class JournalFailureTests: XCTestCase {
     func join(_ p: Participant) {
         let end = Date().addingTimeInterval(10)
         while Date() < end {
-            if (try? p.connect()) != nil, waitUntil(3, { p.sync { $0.connected } }) { return }
+            if (try? p.connect()) != nil, waitUntil(3, { p.sync { $0.connected && $0.seq >= 0 } }) { return }
             usleep(20_000)
         }
         XCTFail("\(p.name) could not join")
@@ -46,7 +46,8 @@ final class JournalFailureTests: XCTestCase {
 
     func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? -1 }
 
-    func times(_ p: Participant) -> [Double] { p.sync { $0.document }.tracks[0].markers.map(\.time) }
+    /// The first track's times in a participant's copy (none while its copy has no track yet).
+    func times(_ p: Participant) -> [Double] { p.sync { $0.document }.tracks.first?.markers.map(\.time) ?? [] }
 
     func testAChangeTheHostCannotJournalIsRefusedAndNobodyHearsOfIt() throws {
         let file = dir + "/shared.tempera"
@@ -96,6 +97,8 @@ final class JournalFailureTests: XCTestCase {
         XCTAssertTrue(server.logText.contains("recovered 5 changes"), server.logText)
         let cy = Participant(host: "127.0.0.1", port: port, name: "cy")
         join(cy)
+        // Connected is said on the welcome; the document follows in parts.
+        XCTAssertTrue(waitUntil(5) { cy.sync { $0.seq == 5 && !$0.document.tracks.isEmpty } }, "cy has the document")
         let recovered = times(cy)
         XCTAssertEqual(recovered.count, 502)
         XCTAssertTrue(recovered.contains(0.1) && recovered.contains(0.3))
