@@ -8,25 +8,6 @@ import XCTest
 /// participant was told is done is in the restarted host's document and in both participants' copies, once.
 /// 20 rounds here; `TEMPERA_CRASH_ROUNDS=100` for the long run by hand.
 final class HostCrashTests: XCTestCase {
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
-    }
-
-    /// Connects, retrying while the host starts, and waits for the document (it follows the welcome in parts).
-    func join(_ p: Participant) {
-        let end = Date().addingTimeInterval(10)
-        while Date() < end {
-            if (try? p.connect()) != nil, waitUntil(3, { p.sync { $0.connected && $0.seq >= 0 } }) { return }
-            usleep(20_000)
-        }
-        XCTFail("\(p.name) could not join")
-    }
-
     func testKillNineAtRandomMomentsLosesNoAcknowledgedChange() throws {
         let rounds = Int(ProcessInfo.processInfo.environment["TEMPERA_CRASH_ROUNDS"] ?? "") ?? 20
         let dir = TestPaths.temporaryDirectory("crash")

@@ -12,15 +12,6 @@ final class HostMemoryTests: XCTestCase {
     override func setUp() { dir = TestPaths.temporaryDirectory("host-memory") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
-    }
-
     /// The CPU seconds (user and system) a process has used.
     static func cpu(_ pid: pid_t) -> Double {
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""

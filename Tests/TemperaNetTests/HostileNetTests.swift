@@ -419,15 +419,6 @@ final class HostileNetTests: XCTestCase {
         XCTAssertEqual(seen, Array(1...finalSeq))
         XCTAssertGreaterThan(pinger.physicalLines, 100, "the changes came in pieces")
     }
-
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
-    }
 }
 
 final class LineList: @unchecked Sendable {

@@ -13,24 +13,6 @@ final class JournalFailureTests: XCTestCase {
     override func setUp() { dir = TestPaths.temporaryDirectory("journal-fail") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
-    }
-
-    func join(_ p: Participant) {
-        let end = Date().addingTimeInterval(10)
-        while Date() < end {
-            if (try? p.connect()) != nil, waitUntil(3, { p.sync { $0.connected && $0.seq >= 0 } }) { return }
-            usleep(20_000)
-        }
-        XCTFail("\(p.name) could not join")
-    }
-
     /// Sends and waits for the answer: (message, error).
     func run(_ p: Participant, _ command: String) -> (message: String?, error: String?)? {
         let id = p.send(command)

@@ -7,15 +7,6 @@ import XCTest
 /// A participant that stops reading while the others change the document is sent the whole document again once
 /// it reads, and the others are never held up.
 final class ResyncTests: XCTestCase {
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
-    }
-
     func testAParticipantThatFallsBehindIsResyncedAndTheOthersStay() throws {
         let lines = LineList()
         var options = DocumentHost.Options()

@@ -12,15 +12,6 @@ final class SnapshotStreamTests: XCTestCase {
     override func setUp() { dir = TestPaths.temporaryDirectory("snapshot-stream") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
-    }
-
     /// Three tracks (one empty), markers of every kind: clips, holds, rests, random, chance, ratchets, slices,
     /// equal times.
     static func document(markers n: Int) -> Document {
