@@ -36,41 +36,22 @@ enum SongBench {
 
         // Ten markers in the middle of region 20 shifted by 1 ms, through the session (as the editor does).
         let region = doc.song.sections[20]
-        let track = session.document.tracks[1].markers
-        let lo = track.lowerBound(time: region.start + 1)
-        session.selection = [1: Set((lo..<(lo + 10)).map { track[$0].id })]
-        let edit = time(rounds) { k in
-            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
-            engine.update(document: session.document)
-            _ = engine.pump(frames: 256)
-        }
+        selectTen(session, track: 1, from: region.start + 1)
+        let edit = timeEdits(session, engine)
         print(String(format: "  an edit to 10 markers of one region while the song plays (shift + publish): %.1f ms", edit))
 
         // The same edit with the song off: today's loop over the whole timeline.
         _ = try? session.run(.song(on: false))
         _ = try? session.run(.loopRange(0, doc.transport.length))
         engine.update(document: session.document)
-        let loop = time(rounds) { k in
-            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
-            engine.update(document: session.document)
-            _ = engine.pump(frames: 256)
-        }
+        let loop = timeEdits(session, engine)
         print(String(format: "  the same edit with the loop over the whole timeline instead: %.1f ms", loop))
 
         _ = try? session.run(.song(on: true))
         engine.update(document: session.document)
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 256)
         defer { buffer.deallocate() }
-        var counted = 0, calls = 0
-        for k in 0..<10 {
-            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
-            engine.update(document: session.document)
-            engine.jump(toSection: (k * 7) % 100)
-            tempera_alloc_count_start()
-            for _ in 0..<94 { engine.pump(into: buffer, frames: 256) }
-            counted += tempera_alloc_count_stop()
-            calls += 94
-        }
+        let (counted, calls) = allocationsWhileEditing(session, engine, into: buffer)
         print("  allocations in the render path while the song plays: \(counted) in \(calls) render calls"
             + " (10 edits and 10 jumps between sections)")
 
@@ -121,27 +102,47 @@ enum SongBench {
         engine.play()
         _ = engine.pump(frames: 4_800)
         let region = doc.song.sections[20]
-        let track = session.document.tracks[1].markers
-        let lo = track.lowerBound(time: region.start + 1)
-        session.selection = [1: Set((lo..<(lo + 10)).map { track[$0].id })]
-        let edit = time(rounds) { k in
-            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
-            engine.update(document: session.document)
-            _ = engine.pump(frames: 256)
-        }
+        selectTen(session, track: 1, from: region.start + 1)
+        let edit = timeEdits(session, engine)
         print(String(format: "  an edit to 10 markers of one region while the ramped song plays (shift + publish): %.1f ms", edit))
         // The same edit on the track at ratio sqrt(2): its events are compiled per region too, only this one again.
-        let ratioTrack = session.document.tracks[3].markers
-        let lo3 = ratioTrack.lowerBound(time: region.start + 1)
-        session.selection = [3: Set((lo3..<(lo3 + 10)).map { ratioTrack[$0].id })]
-        let ratioEdit = time(rounds) { k in
-            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
-            engine.update(document: session.document)
-            _ = engine.pump(frames: 256)
-        }
+        selectTen(session, track: 3, from: region.start + 1)
+        let ratioEdit = timeEdits(session, engine)
         print(String(format: "  the same edit on the track at ratio sqrt(2): %.1f ms", ratioEdit))
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 256)
         defer { buffer.deallocate() }
+        let (counted, calls) = allocationsWhileEditing(session, engine, into: buffer)
+        print("  allocations in the render path with the map of 1,000 points, ramps and the ratio track: \(counted) in"
+            + " \(calls) render calls (10 edits and 10 jumps between sections)")
+        // The loop through the map: pass after pass over the whole timeline.
+        _ = try? session.run(.song(on: false))
+        engine.update(document: session.document)
+        tempera_alloc_count_start()
+        for _ in 0..<940 { engine.pump(into: buffer, frames: 256) }
+        let loopCounted = tempera_alloc_count_stop()
+        print("  allocations in the render path playing the loop through the map: \(loopCounted) in 940 render calls")
+    }
+
+    /// Selects ten markers of track `t` from time `start` on: the edit the figures time.
+    static func selectTen(_ session: Session, track t: Int, from start: Double) {
+        let markers = session.document.tracks[t].markers
+        let lo = markers.lowerBound(time: start)
+        session.selection = [t: Set((lo..<(lo + 10)).map { markers[$0].id })]
+    }
+
+    /// Median milliseconds of shifting the selection by ±1 ms and publishing it, as the editor does.
+    static func timeEdits(_ session: Session, _ engine: AudioEngine) -> Double {
+        time(rounds) { k in
+            _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
+            engine.update(document: session.document)
+            _ = engine.pump(frames: 256)
+        }
+    }
+
+    /// Allocations in the render path over ten edits, each published and followed by a jump between sections and
+    /// 94 render calls: (allocations, render calls).
+    static func allocationsWhileEditing(_ session: Session, _ engine: AudioEngine,
+                                        into buffer: UnsafeMutablePointer<Float>) -> (Int, Int) {
         var counted = 0, calls = 0
         for k in 0..<10 {
             _ = try? session.run(.shift(k % 2 == 0 ? 0.001 : -0.001))
@@ -152,15 +153,7 @@ enum SongBench {
             counted += tempera_alloc_count_stop()
             calls += 94
         }
-        print("  allocations in the render path with the map of 1,000 points, ramps and the ratio track: \(counted) in"
-            + " \(calls) render calls (10 edits and 10 jumps between sections)")
-        // The loop through the map: pass after pass over the whole timeline.
-        _ = try? session.run(.song(on: false))
-        engine.update(document: session.document)
-        tempera_alloc_count_start()
-        for _ in 0..<940 { engine.pump(into: buffer, frames: 256) }
-        let loopCounted = tempera_alloc_count_stop()
-        print("  allocations in the render path playing the loop through the map: \(loopCounted) in 940 render calls")
+        return (counted, calls)
     }
 
     /// Median milliseconds of `n` runs.

@@ -8,6 +8,45 @@ import XCTest
 final class JackClockTests: JackTestCase {
     override var directoryName: String { "jack-clock" }
 
+    /// Plays `doc` through a private server with clock out on, recording it: `playing` frames, a pause of 0.3 s,
+    /// a continue and a second more (counted in frames rendered: a loaded machine's server runs behind the wall
+    /// clock), then a pause.
+    func recordClockOut(_ doc: Document, playing: Int) throws -> JackRecording {
+        let server = try startServer()
+        let rec = try server.startClient()
+        let engine = AudioEngine(output: .jack)
+        engine.sendsClock = true
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        engine.start()
+        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertEqual(engine.state.studio, "jack clock out", "what the transport bar says")
+        XCTAssertNotNil(rec.waitReady())
+        let f0 = engine.renderedFrames
+        engine.play()
+        XCTAssertTrue(waitFor(15) { engine.renderedFrames > f0 + playing })
+        engine.pause()
+        usleep(300_000)
+        engine.play()
+        let f1 = engine.renderedFrames
+        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f1 + 48_000 })
+        engine.pause()
+        usleep(100_000)
+        engine.stop()
+        return try rec.finish()
+    }
+
+    /// A clock sender's messages: Start at frame 0, a clock on each of the `ideal` frames, every one but the first
+    /// moved by up to ±2 ms (±96 frames, drawn from `seed`), and Stop one tick after the last clock.
+    func jitteredClocks(_ ideal: [Double], lastTick: Double, seed: UInt64) -> [(frame: Int, bytes: [UInt8])] {
+        var random = SeededRandom(seed: seed)
+        var sends: [(frame: Int, bytes: [UInt8])] = [(0, [0xFA])]
+        for (n, f) in ideal.enumerated() {
+            sends.append((max(0, Int(f.rounded()) + (n == 0 ? 0 : Int.random(in: -96...96, using: &random))), [0xF8]))
+        }
+        sends.append((Int(ideal.last! + lastTick), [0xFC]))
+        return sends
+    }
+
     /// A loop of 2 s at `bpm` (beat 0.5 s) with a click sample at 0: its onset marks where the music starts.
     func anchoredLoop(bpm: Double) throws -> Document {
         let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
@@ -22,28 +61,7 @@ final class JackClockTests: JackTestCase {
 
     func testClockOutAt123BpmPutsEveryClockOnItsFormulasFrameWithStartStopSongPositionAndContinue() throws {
         let doc = try anchoredLoop(bpm: 123)
-        let server = try startServer()
-        let rec = try server.startClient()
-        let engine = AudioEngine(output: .jack)
-        engine.sendsClock = true
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
-        XCTAssertEqual(engine.state.studio, "jack clock out", "what the transport bar says")
-        XCTAssertNotNil(rec.waitReady())
-        let f0 = engine.renderedFrames
-        engine.play()
-        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f0 + 72_000 })
-        engine.pause()
-        usleep(300_000)
-        engine.play()
-        // A second of frames (a loaded machine's server runs behind the wall clock).
-        let f1 = engine.renderedFrames
-        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f1 + 48_000 })
-        engine.pause()
-        usleep(100_000)
-        engine.stop()
-        let recording = try rec.finish()
+        let recording = try recordClockOut(doc, playing: 72_000)
 
         let anchor = try XCTUnwrap(Onsets.soundStarts(recording.stereo).map(recording.frame).first)
         let messages = recording.midi.filter { $0.bytes.first.map { $0 >= 0xF0 } ?? false }
@@ -102,27 +120,8 @@ final class JackClockTests: JackTestCase {
             let pass = (s / passPlay).rounded(.down), r = s - pass * passPlay
             return pass * span + tau0 * (exp(k * r) - 1) / k
         }
-        let server = try startServer()
-        let rec = try server.startClient()
-        let engine = AudioEngine(output: .jack)
-        engine.sendsClock = true
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
-        XCTAssertNotNil(rec.waitReady())
-        let f0 = engine.renderedFrames
-        engine.play()
         // Through the ramp (4.6 s) and a second into the next pass.
-        XCTAssertTrue(waitFor(15) { engine.renderedFrames > f0 + 48_000 * 6 })
-        engine.pause()
-        usleep(300_000)
-        engine.play()
-        let f1 = engine.renderedFrames
-        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f1 + 48_000 })
-        engine.pause()
-        usleep(100_000)
-        engine.stop()
-        let recording = try rec.finish()
+        let recording = try recordClockOut(doc, playing: 48_000 * 6)
 
         let anchor = try XCTUnwrap(Onsets.soundStarts(recording.stereo).map(recording.frame).first)
         let messages = recording.midi.filter { $0.bytes.first.map { $0 >= 0xF0 } ?? false }
@@ -177,17 +176,10 @@ final class JackClockTests: JackTestCase {
         }))], slots: slots, transport: t)
 
         // The sender's clocks: Start, then 8 beats at 97 BPM and 6 at 120, each clock off by up to ±2 ms.
-        var seed: UInt64 = 0x5eed
-        func jitter() -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % 193) - 96
-        }
         let slow = 60.0 / 97 / 24 * 48_000, fast = 60.0 / 120 / 24 * 48_000
         var ideal: [Double] = []
         for n in 0..<(24 * 14) { ideal.append(n < 192 ? Double(n) * slow : 192 * slow + Double(n - 192) * fast) }
-        var sends: [(frame: Int, bytes: [UInt8])] = [(0, [0xFA])]
-        for (n, f) in ideal.enumerated() { sends.append((max(0, Int(f.rounded()) + (n == 0 ? 0 : jitter())), [0xF8])) }
-        sends.append((Int(ideal.last! + fast), [0xFC]))
+        let sends = jitteredClocks(ideal, lastTick: fast, seed: 0x5eed)
 
         let server = try startServer()
         let rec = try server.startClient()
@@ -240,16 +232,9 @@ final class JackClockTests: JackTestCase {
         // A twice, then B: six beats a song pass, the song looping.
         doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 1, repeats: 2, tempo: 1.5), b], on: true, loop: true)
 
-        var seed: UInt64 = 0xbea7
-        func jitter() -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % 193) - 96
-        }
         let beats = 14
         let tick = 60.0 / 132 / 24 * 48_000
-        var sends: [(frame: Int, bytes: [UInt8])] = [(0, [0xFA])]
-        for n in 0..<(24 * beats) { sends.append((max(0, Int((Double(n) * tick).rounded()) + (n == 0 ? 0 : jitter())), [0xF8])) }
-        sends.append((Int(Double(24 * beats) * tick), [0xFC]))
+        let sends = jitteredClocks((0..<(24 * beats)).map { Double($0) * tick }, lastTick: tick, seed: 0xbea7)
 
         let server = try startServer()
         let rec = try server.startClient()
