@@ -94,6 +94,8 @@ struct MixSection {
     var meter = 0
 }
 
+extension MixSection: PlaceableSection {}
+
 /// A track with its own cycle or ratio as the audio thread reads it (`CycleTrack`): one cycle's events, times
 /// after the cycle's start, repeated every `length`, `ratio` times as fast, from the start of the loop's playing or
 /// of the section.
@@ -171,42 +173,13 @@ struct MixSnapshot {
     }
 
     /// Where song time `t` is (seconds of output from song pass 0's start): the song pass, the section (from 0),
-    /// its pass and the time in its region. The audio thread's `SongTiming.place`, rule for rule (no arrays, no
-    /// closures): an instant on a boundary belongs to what starts there; nil when the song has no length, `t` is
-    /// not a number, or `t` is at or past the end of a song that does not loop.
-    func place(songTime t: Double) -> (songPass: Int, section: Int, pass: Int, time: Double)? {
-        guard sectionCount > 0, total > 0, total.isFinite, t.isFinite else { return nil }
-        var m = Int((t / total).rounded(.down))
-        var u = t - Double(m) * total
-        if u < 0 { u = 0 }
-        if u >= total {
-            m += 1
-            u = 0
-        }
-        if m > 0 && !looping { return nil }
-        var lo = 0, hi = sectionCount - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if sections[mid].offset <= u { lo = mid } else { hi = mid - 1 }
-        }
-        var j = lo
-        // A section of no length starts where the next one does: skipped.
-        while j + 1 < sectionCount && sections[j + 1].offset <= sections[j].offset { j += 1 }
-        let s = sections[j]
-        let v = s.clock.music(atPlay: u - s.offset, pieces: pieces)
-        var k = s.span > 0 ? Int((v / s.span).rounded(.down)) : 0
-        var inPass = v - Double(k) * s.span
-        if inPass < 0 { inPass = 0 }
-        if inPass >= s.span {
-            k += 1
-            inPass = 0
-        }
-        if k >= s.repeats {
-            if j + 1 < sectionCount { return (m, j + 1, 0, sections[j + 1].start) }
-            if !looping { return nil }
-            return (m + 1, 0, 0, sections[0].start)
-        }
-        return (m, j, k, s.start + inPass)
+    /// its pass and the time in its region: `SongTiming.place`'s rules over this snapshot's sections, read in place
+    /// (nothing allocated): an instant on a boundary belongs to what starts there; nil when the song has no length,
+    /// `t` is not a number, or `t` is at or past the end of a song that does not loop.
+    @inline(__always)
+    func place(songTime t: Double) -> SongTiming.Place? {
+        SongTiming.place(at: t, in: UnsafeBufferPointer(start: sections, count: sectionCount), total: total,
+                         looping: looping, pieces: pieces)
     }
 
     /// Where pass `pass` of section `section` ends: the next pass's start, or the next section's (the next song
