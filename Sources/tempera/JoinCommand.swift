@@ -14,7 +14,10 @@ struct JoinCommand: ParsableCommand {
         commandName: "join",
         abstract: "Open the editor on a document shared by tempera serve (or send it a script's commands).",
         discussion: """
-            Without --script this is the editor on the host's document: every change to the document goes to the             host and comes back to everyone; the cursor and selection are this participant's own; the others'             cursors show as guides with their names, the timeline's title says who is there, and their changes             flash for a moment.
+            Without --script this is the editor on the host's document: every change to the document goes to the \
+            host and comes back to everyone; the cursor and selection are this participant's own; the others' \
+            cursors show as guides with their names, the timeline's title says who is there, and their changes \
+            flash for a moment.
 
             With --script each line of SCRIPT is sent to the host as it is (the command language; '#' comments and blank lines \
             are skipped), without waiting for the answers; the host runs them against this participant's own \
