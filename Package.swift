@@ -48,8 +48,9 @@ let package = Package(
         .target(name: "TemperaXML", dependencies: ["CXML2"]),
         // Sharing a document over TCP: the host, participants and their line protocol (Dispatch, no C).
         .target(name: "TemperaNet", dependencies: ["TemperaCore"]),
-        // The shipped themes and default key map (Shipped/Themes, Shipped/Keymaps), compiled in as bytes.
-        .target(name: "TemperaShipped", path: "Shipped", resources: [.embedInCode("Themes"), .embedInCode("Keymaps")]),
+        // The shipped themes (the top-level Themes/, reached through the link Sources/TemperaShipped/Themes) and the
+        // default key map (Sources/TemperaShipped/Keymaps), compiled in as bytes.
+        .target(name: "TemperaShipped", resources: [.embedInCode("Themes"), .embedInCode("Keymaps")]),
         // Screen, panes, key maps, themes, the editor loop. It plays through `Player` only: it must not depend on
         // TemperaAudio.
         .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaShipped", "CNcursesw"]),

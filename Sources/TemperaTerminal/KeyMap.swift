@@ -1,7 +1,7 @@
 import TemperaShipped
 
 /// Key bindings as data, after cmus: per context, a key names an action. The default map ships as the text
-/// file `Shipped/Keymaps/default.keys`; a user's `~/.config/tempera/keys` is read after it in the same format, so
+/// file `Sources/TemperaShipped/Keymaps/default.keys`; a user's `~/.config/tempera/keys` is read after it in the same format, so
 /// later lines win.
 ///
 /// ```
@@ -34,7 +34,7 @@ public struct KeyMap: Hashable, Sendable {
 
     /// The shipped default map.
     // The shipped file is tested to parse; a failure here is a build defect, not user input.
-    public static let standard = try! KeyMap().merging(ShippedFiles.defaultKeys, file: "Shipped/Keymaps/default.keys")
+    public static let standard = try! KeyMap().merging(ShippedFiles.defaultKeys, file: "Sources/TemperaShipped/Keymaps/default.keys")
 
     /// The default map plus the user's overrides, if the user has a keys file.
     public static func load(paths: ConfigPaths) throws -> KeyMap {

@@ -156,7 +156,7 @@ public struct Theme: Equatable, Sendable {
 
     // MARK: Shipped and user themes
 
-    /// The themes in `Shipped/Themes/`, compiled in so the program finds them from any directory.
+    /// The themes in the top-level `Themes/`, compiled in so the program finds them from any directory.
     public static let shippedNames = ["dark", "light", "high-contrast"]
 
     /// A shipped theme by name.
@@ -165,7 +165,7 @@ public struct Theme: Equatable, Sendable {
     /// The shipped themes, read once: a theme file may name its base on many lines, and each would otherwise
     /// read the base again.
     private static let shippedThemes: [String: Theme] = ShippedFiles.themes.reduce(into: [:]) { themes, entry in
-        themes[entry.key] = try? parse(entry.value, name: entry.key, file: "Shipped/Themes/\(entry.key).theme",
+        themes[entry.key] = try? parse(entry.value, name: entry.key, file: "Themes/\(entry.key).theme",
                                        base: { _ in nil })
     }
 

@@ -22,8 +22,8 @@ final class KeyMapTests: XCTestCase {
     }
 
     func testShippedDefaultMapParsesAndMatchesTheCompiledInCopy() throws {
-        let file = try String(contentsOfFile: repositoryRoot + "/Shipped/Keymaps/default.keys", encoding: .utf8)
-        XCTAssertEqual(ShippedFiles.defaultKeys, file, "the compiled-in map is Shipped/Keymaps/default.keys")
+        let file = try String(contentsOfFile: repositoryRoot + "/Sources/TemperaShipped/Keymaps/default.keys", encoding: .utf8)
+        XCTAssertEqual(ShippedFiles.defaultKeys, file, "the compiled-in map is Sources/TemperaShipped/Keymaps/default.keys")
         XCTAssertNoThrow(try KeyMap().merging(file, file: "default.keys"))
     }
 

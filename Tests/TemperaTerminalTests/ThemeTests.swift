@@ -10,23 +10,32 @@ let repositoryRoot = TestPaths.packageRoot
 final class ThemeTests: XCTestCase {
     func testEveryShippedThemeStylesEveryRole() throws {
         for name in Theme.shippedNames {
-            let text = try String(contentsOfFile: repositoryRoot + "/Shipped/Themes/\(name).theme", encoding: .utf8)
+            let text = try String(contentsOfFile: repositoryRoot + "/Themes/\(name).theme", encoding: .utf8)
             let theme = try Theme.parse(text, name: name, file: "\(name).theme", base: { _ in nil })
             XCTAssertEqual(theme.missingRoles, [], "\(name) leaves roles unstyled")
         }
     }
 
     func testThemesDirectoryHoldsExactlyTheShippedThemes() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/Shipped/Themes")
+        let files = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/Themes")
             .filter { $0.hasSuffix(".theme") }.sorted()
         XCTAssertEqual(files, Theme.shippedNames.map { $0 + ".theme" }.sorted())
+    }
+
+    func testThemesAreAtTheTopLevelAndTheCompiledInFolderLinksThere() throws {
+        let top = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot)
+        for entry in ["Package.swift", "Sources", "Tests", "Themes", "Samples"] {
+            XCTAssertTrue(top.contains(entry), "the top level lacks \(entry)")
+        }
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(
+            atPath: repositoryRoot + "/Sources/TemperaShipped/Themes"), "../../Themes")
     }
 
     func testCompiledInThemesAreTheFilesInThemes() throws {
         XCTAssertEqual(Set(ShippedFiles.themes.keys), Set(Theme.shippedNames))
         for name in Theme.shippedNames {
-            let file = try String(contentsOfFile: repositoryRoot + "/Shipped/Themes/\(name).theme", encoding: .utf8)
-            XCTAssertEqual(ShippedFiles.themes[name], file, "Shipped/Themes/\(name).theme")
+            let file = try String(contentsOfFile: repositoryRoot + "/Themes/\(name).theme", encoding: .utf8)
+            XCTAssertEqual(ShippedFiles.themes[name], file, "Themes/\(name).theme")
         }
     }
 

@@ -1,5 +1,5 @@
-/// The shipped themes and default key map, compiled into the program from `Shipped/Themes` and `Shipped/Keymaps`
-/// by SwiftPM (`embedInCode`): the program finds them wherever it runs from, installed or in a fresh clone,
+/// The shipped themes and default key map, compiled into the program from the top-level `Themes/` (through the link
+/// `Sources/TemperaShipped/Themes`) and `Sources/TemperaShipped/Keymaps` by SwiftPM (`embedInCode`): the program finds them wherever it runs from, installed or in a fresh clone,
 /// with no lookup at run time and no generated file to keep in step. Edit the files; the next build has them.
 public enum ShippedFiles {
     /// `Keymaps/default.keys`.
