@@ -13,10 +13,11 @@ let package = Package(
     ],
     targets: [
         // C libraries, one system-library target each; static inline shims live in their headers.
-        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
-                       providers: [.apt(["libncursesw5-dev"])]),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse",
-                       providers: [.apt(["libpulse-dev"])]),
+        // ncursesw and libpulse are linked by name (their module maps): their pkg-config flags are only defines
+        // and -pthread, which SwiftPM refuses with a warning on every build (the wide-character API the
+        // defines would bring is asked for in CNcursesw's header; Debian's libncursesw.so brings libtinfo).
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",

@@ -436,7 +436,7 @@ public enum AudioImport {
             }
             // A finer grid explains any times; take it only when it explains them much better.
             if best == nil || rms < best!.rms * 0.5 {
-                var bpm = 60 / step
+                var bpm = Transport.bpm(tempo: 1, beat: step)
                 while bpm > 180 { bpm /= 2 }
                 while bpm < 70 { bpm *= 2 }
                 best = (step, bpm, rms)

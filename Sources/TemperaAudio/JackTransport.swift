@@ -1,4 +1,5 @@
 import CJack
+import TemperaCore
 
 /// JACK transport (`--transport`): follow its rolling state and position, or lead it as timebase master with
 /// bars and beats from the document's beat and meter.
@@ -86,7 +87,7 @@ extension RenderState {
         pos.pointee.beats_per_bar = Float(meter)
         pos.pointee.beat_type = 4
         pos.pointee.ticks_per_beat = ticksPerBeat
-        pos.pointee.beats_per_minute = tempo * 60 / sn.beat
+        pos.pointee.beats_per_minute = Transport.bpm(tempo: tempo, beat: sn.beat)
     }
 }
 

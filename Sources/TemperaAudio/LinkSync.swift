@@ -246,7 +246,7 @@ extension RenderState {
         link.lastError = error
         // While the session's tempo is not yet the snapshot's (the editor thread publishes it within milliseconds)
         // the difference is real, not jitter: all of it is taken up.
-        let lagging = abs(bpm * beatSeconds / 60 - tempo) > 1e-9 * tempo
+        let lagging = abs(Transport.tempo(forBPM: bpm, beat: beatSeconds) - tempo) > 1e-9 * tempo
         let move = abs(error) > LinkFollow.jump || lagging ? error : error * LinkFollow.gain
         link.slip += move * rate
         let whole = link.slip.rounded(.towardZero)

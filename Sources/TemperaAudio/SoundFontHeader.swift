@@ -68,10 +68,8 @@ enum SoundFontHeader {
                 guard chunk.size >= 4, let kind = read(chunk.offset, 4) else { return notAFont }
                 lists[name(kind, 0)] = try chunks(from: chunk.offset + 4, to: chunk.offset + chunk.size).get()
             }
-        } catch let refusal as Refusal {
-            return refusal.line
         } catch {
-            return notAFont
+            return error.line
         }
         guard let sdta = lists["sdta"], let pdta = lists["pdta"] else { return notAFont }
         // FluidSynth holds the sample data as it is in the file (16 bits, and the low 8 of 24-bit fonts).

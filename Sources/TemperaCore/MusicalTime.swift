@@ -7,15 +7,25 @@
 /// Pure functions; any thread.
 extension Transport {
     /// Beats per minute as heard: 60 * tempo / beat.
-    public var bpm: Double { 60 * tempo / beat }
+    public var bpm: Double { Self.bpm(tempo: tempo, beat: beat) }
+
+    /// Beats per minute at tempo factor `x` (a tempo point's, a ramp's end, the tempo heard) with this beat.
+    public func bpm(atTempo x: Double) -> Double { Self.bpm(tempo: x, beat: beat) }
+
+    /// Beats per minute of a beat of `beat` seconds played at tempo factor `x`: 60 * x / beat. With
+    /// `tempo(forBPM:beat:)` its inverse, the one place the conversion is written.
+    public static func bpm(tempo x: Double, beat: Double) -> Double { 60 * x / beat }
+
+    /// The tempo factor that plays `bpm` beats a minute of `beat` seconds: bpm * beat / 60.
+    public static func tempo(forBPM bpm: Double, beat: Double) -> Double { bpm * beat / 60 }
 
     /// The tempo factor that plays `bpm` beats a minute: bpm * beat / 60.
-    public func tempo(forBPM bpm: Double) -> Double { bpm * beat / 60 }
+    public func tempo(forBPM bpm: Double) -> Double { Self.tempo(forBPM: bpm, beat: beat) }
 
     /// The tempo factor that plays `bpm` beats a minute of `beat` seconds, kept within `tempoRange` (a tempo set
     /// from outside: an Ableton Link session, a key stepping a BPM).
     public static func tempoInRange(forBPM bpm: Double, beat: Double) -> Double {
-        min(max(bpm * beat / 60, tempoRange.lowerBound), tempoRange.upperBound)
+        min(max(tempo(forBPM: bpm, beat: beat), tempoRange.lowerBound), tempoRange.upperBound)
     }
 
     /// One grid step in seconds at x1 (beat / steps); nil when the grid is off.

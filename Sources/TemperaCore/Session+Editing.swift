@@ -37,7 +37,7 @@ extension Session {
     /// `cut`: copy, then delete what was copied (in clip mode, the clips only), as one step.
     func runCut() throws -> String? {
         let group = try selectionGroup().group
-        try runDelete(name: "cut")
+        _ = try runDelete(name: "cut")
         own.clipboard = group
         let count = group.elements.count
         return "cut \(count) marker\(count == 1 ? "" : "s")"

@@ -60,12 +60,12 @@ enum Sockets {
         if family == AF_INET {
             var a = address.load(as: sockaddr_in.self)
             inet_ntop(AF_INET, &a.sin_addr, &text, 64)
-            return String(cString: text) + ":\(UInt16(bigEndian: a.sin_port))"
+            return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + ":\(UInt16(bigEndian: a.sin_port))"
         }
         if family == AF_INET6 {
             var a = address.load(as: sockaddr_in6.self)
             inet_ntop(AF_INET6, &a.sin6_addr, &text, 64)
-            return "[" + String(cString: text) + "]:\(UInt16(bigEndian: a.sin6_port))"
+            return "[" + text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "]:\(UInt16(bigEndian: a.sin6_port))"
         }
         return "?"
     }

@@ -60,7 +60,7 @@ extension Dispatcher {
             }
         } catch {
             // The code is kept even when there is nothing to apply it to yet: Enter on the timeline retries.
-            if code != s.document.pattern { try? session.run(.pattern(code)) }
+            if code != s.document.pattern { _ = try? session.run(.pattern(code)) }
             fail(error)
         }
     }

@@ -33,7 +33,7 @@ extension Dispatcher {
             let up = verb == .tempoUp || verb == .tempoUpCoarse
             let step = verb == .tempoUp || verb == .tempoDown ? 1.0 : 5.0
             func moved(_ tempo: Double) -> Double {
-                let bpm = 60 * tempo / t.beat
+                let bpm = t.bpm(atTempo: tempo)
                 let next = up ? ((bpm + 1e-9) / step).rounded(.down) * step + step
                     : ((bpm - 1e-9) / step).rounded(.up) * step - step
                 return Transport.tempoInRange(forBPM: next, beat: t.beat)
@@ -42,11 +42,11 @@ extension Dispatcher {
             if let end = song.sections[j].tempoEnd, song.sections[j].tempo != nil {
                 let to = moved(end)
                 try command(.section(n, .ramp(from: from, to: to, bpm: false, shape: song.sections[j].shape)))
-                say("section \(n) (\(song.sections[j].name)): \(Session.bpmText(60 * from / t.beat))"
-                    + "\(Glyphs.set(ascii: view.ascii).arrow)\(Session.bpmText(60 * to / t.beat)) BPM")
+                say("section \(n) (\(song.sections[j].name)): \(Session.bpmText(t.bpm(atTempo: from)))"
+                    + "\(Glyphs.set(ascii: view.ascii).arrow)\(Session.bpmText(t.bpm(atTempo: to))) BPM")
             } else {
                 try command(.section(n, .tempo(from)))
-                say("section \(n) (\(song.sections[j].name)): \(Session.bpmText(60 * from / t.beat)) BPM")
+                say("section \(n) (\(song.sections[j].name)): \(Session.bpmText(t.bpm(atTempo: from))) BPM")
             }
         case .moveUp, .moveDown:
             let m = n + (verb == .moveDown ? 1 : -1)

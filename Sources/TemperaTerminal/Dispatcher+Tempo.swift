@@ -44,7 +44,7 @@ extension Dispatcher {
             // A point at the cursor: the tempo heard there, ramping linearly to the next point.
             let tempo = t.tempoMap.tempo(at: s.cursor, base: t.tempo)
             try command(.tempoPoint(time: s.cursor, value: tempo, bpm: false, shape: .linear))
-            say("tempo point at \(Format.seconds(s.cursor)) s: \(Session.bpmText(60 * tempo / t.beat)) BPM")
+            say("tempo point at \(Format.seconds(s.cursor)) s: \(Session.bpmText(t.bpm(atTempo: tempo))) BPM")
             return true
         case .amp(let d):
             guard let p = TimelinePane.tempoPointAtCursor(session: s, view: view) else {
@@ -52,12 +52,12 @@ extension Dispatcher {
                 return true
             }
             // One BPM a step on whole BPMs; a held key is one undo step.
-            let now = 60 * p.tempo / t.beat
+            let now = t.bpm(atTempo: p.tempo)
             let bpm = d == .up ? (now + 1e-9).rounded(.down) + 1 : (now - 1e-9).rounded(.up) - 1
             let tempo = Transport.tempoInRange(forBPM: bpm, beat: t.beat)
             drags.nudge("tempo point", session: s, now: clock())
             try command(.tempoPoint(time: p.time, value: tempo, bpm: false, shape: p.shape))
-            say("tempo at \(Format.seconds(p.time)) s: \(Session.bpmText(60 * tempo / t.beat)) BPM")
+            say("tempo at \(Format.seconds(p.time)) s: \(Session.bpmText(t.bpm(atTempo: tempo))) BPM")
             return true
         case .tool(.delete):
             guard let p = TimelinePane.tempoPointAtCursor(session: s, view: view) else {
@@ -97,7 +97,7 @@ extension Dispatcher {
         drags.tempoPointMoved(to: to, now: clock())
         moveCursor(to: to)
         let t = s.document.transport
-        say("tempo point at \(Format.seconds(to)) s: \(Session.bpmText(60 * value / t.beat)) BPM")
+        say("tempo point at \(Format.seconds(to)) s: \(Session.bpmText(t.bpm(atTempo: value))) BPM")
     }
 
     /// A press on the tempo lane at `time`, on screen row `y`: the lane becomes current; the point within a
@@ -117,7 +117,7 @@ extension Dispatcher {
         drags.begin(.tempoPoint(from: p.time, tempo: p.tempo, pressY: y), mouse: true, anchor: p.time, pressTime: time,
                     session: s, now: clock())
         let t = s.document.transport
-        say("tempo point at \(Format.seconds(p.time)) s: \(Session.bpmText(60 * p.tempo / t.beat)) BPM")
+        say("tempo point at \(Format.seconds(p.time)) s: \(Session.bpmText(t.bpm(atTempo: p.tempo))) BPM")
     }
 
     /// The pointer moved to `time`, row `y`, while dragging a tempo point; with the grid on the point lands on
@@ -125,7 +125,7 @@ extension Dispatcher {
     func dragTempoPoint(time: Double, y: Int, free: Bool) throws {
         guard let d = drags.current, case .tempoPoint(let from, let tempo, let pressY) = d.kind else { return }
         let t = session.document.transport
-        let bpm = 60 * tempo / t.beat + Double(pressY - y) * Self.tempoBPMPerRow
+        let bpm = t.bpm(atTempo: tempo) + Double(pressY - y) * Self.tempoBPMPerRow
         let value = pressY == y ? tempo : Transport.tempoInRange(forBPM: bpm, beat: t.beat)
         // The point moves by the pointer's travel since the press.
         let to = from + (time - d.pressTime)

@@ -91,9 +91,9 @@ enum SongTab {
             case .repeats: text = pass.map { "\($0 + 1)/\(s.repeats)" } ?? "\(g.times)\(s.repeats)"
             case .bpm:
                 // A ramp as `90→120`.
-                let bpm = Session.bpmText(60 * t.tempo / transport.beat)
+                let bpm = Session.bpmText(transport.bpm(atTempo: t.tempo))
                 if let end = s.tempoEnd, s.tempo != nil {
-                    text = bpm + g.arrow + Session.bpmText(60 * end / transport.beat)
+                    text = bpm + g.arrow + Session.bpmText(transport.bpm(atTempo: end))
                 } else {
                     text = bpm + (s.tempo == nil ? "" : "*")
                 }

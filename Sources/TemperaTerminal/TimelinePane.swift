@@ -237,7 +237,7 @@ enum TimelinePane {
         let head = Format.pad(Format.fit("\(current ? String(g.currentTrack) : " ")tempo", l.names.width, ellipsis: g.ellipsis),
                               l.names.width)
         canvas.put(l.names.x, lane.y, head, current ? .trackNameCurrent : .trackName)
-        canvas.put(l.names.x + 1, lane.y + 1, Format.fit(Session.bpmText(60 * atCursor / t.beat) + " bpm", l.names.width - 1,
+        canvas.put(l.names.x + 1, lane.y + 1, Format.fit(Session.bpmText(t.bpm(atTempo: atCursor)) + " bpm", l.names.width - 1,
                                                           ellipsis: g.ellipsis), .dim)
         let tempos = map.points.map(\.tempo) + [t.tempo]
         let lo = tempos.min() ?? t.tempo, hi = tempos.max() ?? t.tempo

@@ -18,7 +18,7 @@ enum TransportPane {
         // Padded so the sliders stay put while the tempo's digits change under a drag.
         // While playing, the tempo heard at the playhead (a section's, a ramp's), not the document's.
         let heard = info.heardTempo ?? t.tempo
-        let bpmText = String(Int((60 * heard / t.beat).rounded()))
+        let bpmText = String(Int(t.bpm(atTempo: heard).rounded()))
         let tempoText = String(repeating: " ", count: max(0, 3 - bpmText.count)) + bpmText + " bpm \(g.times)\(Format.fixed(heard, 2)) "
         let volumeValue = "\(Int((t.volume * 100).rounded()))% "
         let song = session.document.song

@@ -225,7 +225,7 @@ enum JackBench {
             }
             process.executableURL = URL(fileURLWithPath: JackBench.script("jack-test-client"))
             process.arguments = args
-            FileManager.default.createFile(atPath: dir + "/client.log", contents: nil)
+            _ = FileManager.default.createFile(atPath: dir + "/client.log", contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: dir + "/client.log")
             process.standardError = FileHandle(forWritingAtPath: dir + "/client.log")
             do { try process.run() } catch { return nil }
@@ -239,7 +239,7 @@ enum JackBench {
 
         /// Stops the client; what it recorded: the first recorded frame, the left channel, the frames it sent on.
         func finish() -> (start: Int, left: [Float], sent: [Int]) {
-            FileManager.default.createFile(atPath: dir + "/stop", contents: nil)
+            _ = FileManager.default.createFile(atPath: dir + "/stop", contents: nil)
             for _ in 0..<1_000 where process.isRunning { usleep(10_000) }
             if process.isRunning { process.terminate() }
             let meta = FileManager.default.contents(atPath: dir + "/meta.json")

@@ -63,7 +63,7 @@ final class SshLink: @unchecked Sendable {
         // Reaped when it ends, so no zombie stays behind.
         let child = pid
         Thread.detachNewThread {
-            var pid = child
+            let pid = child
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         }

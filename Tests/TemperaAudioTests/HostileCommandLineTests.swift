@@ -22,7 +22,7 @@ final class HostileCommandLineTests: XCTestCase {
             let exe = TestPaths.binary
             guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera first (swift build)") }
             self.errPath = errPath
-            FileManager.default.createFile(atPath: errPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: errPath, contents: nil)
             process.executableURL = URL(fileURLWithPath: exe)
             process.arguments = args
             process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }

@@ -293,7 +293,7 @@ final class MidiCommandLineTests: XCTestCase {
         ]
         for (name, bytes) in cases {
             let path = dir + "/" + name
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
             let r = try tempera(["import", path, "-o", dir + "/out.json"])
             XCTAssertEqual(r.status, 1, name)
             XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, r.stderr)

@@ -46,7 +46,7 @@ final class PulseBufferTests: XCTestCase {
         p.executableURL = URL(fileURLWithPath: TestPaths.binary)
         p.arguments = ["play"] + args
         p.environment = ProcessInfo.processInfo.environment.merging(["PULSE_SERVER": server!.address]) { $1 }
-        FileManager.default.createFile(atPath: dir + "/play.err", contents: nil)
+        _ = FileManager.default.createFile(atPath: dir + "/play.err", contents: nil)
         p.standardError = FileHandle(forWritingAtPath: dir + "/play.err")
         p.standardOutput = FileHandle.nullDevice
         try p.run()

@@ -29,7 +29,7 @@ final class SampleBombTests: XCTestCase {
         let path = dir + "/one-hz.wav"
         var bytes = SampleBombTests.wavHeader(rate: 1, dataBytes: 4000)
         bytes += (0..<4000).map { UInt8(truncatingIfNeeded: $0 * 37) }
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
 
@@ -37,7 +37,7 @@ final class SampleBombTests: XCTestCase {
     func sparse() throws -> String {
         let path = dir + "/sparse.wav"
         let size = 100 << 20
-        FileManager.default.createFile(atPath: path, contents: Data(SampleBombTests.wavHeader(rate: 8000, dataBytes: UInt32(size - 44))))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(SampleBombTests.wavHeader(rate: 8000, dataBytes: UInt32(size - 44))))
         XCTAssertEqual(truncate(path, off_t(size)), 0)
         return path
     }

@@ -62,7 +62,7 @@ final class SoundFontBombTests: XCTestCase {
         var head = Array("RIFF".utf8) + le32(riffSize) + Array("sfbk".utf8) + info
         head += Array("LIST".utf8) + le32(sdtaSize) + Array("sdta".utf8) + Array("smpl".utf8) + le32(craft.smplSize ?? smplBytes)
         head += wave + guardFrames
-        FileManager.default.createFile(atPath: path, contents: Data(head))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(head))
         let h = try XCTUnwrap(FileHandle(forWritingAtPath: path))
         try h.seek(toOffset: UInt64(head.count + craft.extraSampleBytes + smplBytes % 2))
         try h.write(contentsOf: Data(pdta))
@@ -115,7 +115,7 @@ final class SoundFontBombTests: XCTestCase {
     func testAFontCutShortIsRefusedNamingWhatItDeclares() throws {
         let path = dir + "/cut.sf2"
         let whole = try Data(contentsOf: URL(fileURLWithPath: "/usr/share/sounds/sf2/TimGM6mb.sf2"))
-        FileManager.default.createFile(atPath: path, contents: whole.prefix(200_000))
+        _ = FileManager.default.createFile(atPath: path, contents: whole.prefix(200_000))
         let (line, seconds) = refusal(path)
         XCTAssertEqual(line, "cut.sf2: damaged or truncated (it declares \(Limits.count(whole.count)) bytes, the file holds 200,000)")
         XCTAssertLessThan(seconds, 0.2)
@@ -184,7 +184,7 @@ final class SoundFontBombTests: XCTestCase {
         let path = dir + "/one-hz.wav"
         var bytes = SampleBombTests.wavHeader(rate: 1, dataBytes: 4000)
         bytes += [UInt8](repeating: 7, count: 4000)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         XCTAssertThrowsError(try AudioImport.read(path)) {
             XCTAssertEqual("\($0)", "\(path): its sample rate (1 Hz) is outside 1 kHz to 768 kHz")
         }

@@ -93,10 +93,10 @@ final class SoundFontTests: XCTestCase {
     func testAMissingOrBrokenSoundFontIsOneLineAndOnlyItsSlotIsSilent() throws {
         let click = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "click.wav")
         let garbage = dir + "/garbage.sf2"
-        FileManager.default.createFile(atPath: garbage, contents: Data("RIFF\u{0}\u{0}\u{0}\u{0}sfbk not really".utf8))
+        _ = FileManager.default.createFile(atPath: garbage, contents: Data("RIFF\u{0}\u{0}\u{0}\u{0}sfbk not really".utf8))
         let truncated = dir + "/truncated.sf2"
         let whole = try Data(contentsOf: URL(fileURLWithPath: Self.font))
-        FileManager.default.createFile(atPath: truncated, contents: whole.prefix(200_000))
+        _ = FileManager.default.createFile(atPath: truncated, contents: whole.prefix(200_000))
         for (font, message) in [(dir + "/none.sf2", "SoundFont not found (\(dir)/none.sf2)"),
                                 (garbage, "not a SoundFont FluidSynth can read"),
                                 (truncated, "damaged or truncated (it declares \(Limits.count(whole.count)) bytes, the file holds 200,000)")] {

@@ -16,7 +16,7 @@ extension CommandLineTests {
         for name in scripts {
             let doc = try savedDocument(), out = path("out.tempera"), script = path("script.txt")
             let docBytes = bytes(doc)
-            FileManager.default.createFile(atPath: out, contents: existing)
+            _ = FileManager.default.createFile(atPath: out, contents: existing)
             try FileManager.default.copyItem(atPath: Self.corpus.appendingPathComponent("script/" + name).path,
                                              toPath: script)
             let run = try tempera(["script", doc, script, "-o", out])

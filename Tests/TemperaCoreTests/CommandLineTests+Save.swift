@@ -47,10 +47,10 @@ extension CommandLineTests {
         let doc = try savedDocument()
         // A save of a process that no longer exists (pid 2^22 - 1 is beyond the default pid range) ...
         let stale = path(".song.tempera.tempera-4194303-0.tmp")
-        FileManager.default.createFile(atPath: stale, contents: Data("{".utf8))
+        _ = FileManager.default.createFile(atPath: stale, contents: Data("{".utf8))
         // ... and one of another document, which is not this open's to remove.
         let other = path(".other.tempera.tempera-4194303-0.tmp")
-        FileManager.default.createFile(atPath: other, contents: Data("{".utf8))
+        _ = FileManager.default.createFile(atPath: other, contents: Data("{".utf8))
         _ = try DocumentFile.load(doc)
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
         XCTAssertTrue(FileManager.default.fileExists(atPath: other))

@@ -79,8 +79,8 @@ final class DocumentFileTests: XCTestCase {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state
         }
-        var values: [Double] = [0, 1e-300, 5e-324, 9_999_999.999_999_998, 0.1, 1.0 / 3, 1_234_567.123_456_78,
-                                9_007_199_254_740_993, 4.35, 2.675, 1e22, 1e23, 0.000_001_234_5]
+        var values: [Double] = [0, 1e-300, .leastNonzeroMagnitude, 9_999_999.999_999_998, 0.1, 1.0 / 3, 1_234_567.123_456_78,
+                                9_007_199_254_740_992, 4.35, 2.675, 1e22, 1e23, 0.000_001_234_5]
         for _ in 0..<5_000 {
             values.append(Double(bitPattern: next() >> 2))  // 0 up to huge, every exponent
             values.append(Double(next() % 100_000_000) / 1_000_000)  // typical times
@@ -312,8 +312,8 @@ final class DocumentFileTests: XCTestCase {
             return state ^ (state >> 31)
         }
         var markers: [Marker] = []
-        let special: [Double] = [0, -0.0, 1e15, -1e15, 999_999_999_999_999, 1e300, 5e-324, -2.2250738585072014e-308,
-                                 .greatestFiniteMagnitude, -9_007_199_254_740_993, 0.1, 1.0 / 3]
+        let special: [Double] = [0, -0.0, 1e15, -1e15, 999_999_999_999_999, 1e300, .leastNonzeroMagnitude, -2.2250738585072014e-308,
+                                 .greatestFiniteMagnitude, -9_007_199_254_740_992, 0.1, 1.0 / 3]
         let contents: [Content?] = [nil, .clip(1), .clip(16), .hold, .rest, .random, .clip(Int.max)]
         for i in 0..<6_000 {
             var time = i < special.count ? special[i] : Double(bitPattern: next())

@@ -92,7 +92,7 @@ final class HydrogenFuzzTests: XCTestCase {
 
     func testABrokenEncodingIsOneErrorAndLibxml2PrintsNothing() throws {
         let path = dir + "/s.h2song"
-        FileManager.default.createFile(atPath: path, contents: Data(
+        _ = FileManager.default.createFile(atPath: path, contents: Data(
             "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<song><bpm>".utf8 + [0xCE, 0x49, 0, 0] + "</bpm></song>\n".utf8))
         // What libxml2 would print lands in a pipe in place of standard error.
         var pipeEnds: [Int32] = [0, 0]

@@ -254,9 +254,9 @@ final class DesignerTabTests: XCTestCase {
         XCTAssertEqual(try DesignerTab.click(x: g.sliderColumn(1), y: g.slider, width: 40, height: 6, session: s, state: &st),
                        "s = 1.00, swing 2.00:1")
         XCTAssertEqual(st.focus, .slider)
-        try DesignerTab.click(x: g.sliderColumn(0), y: g.slider, width: 40, height: 6, session: s, state: &st)
+        _ = try DesignerTab.click(x: g.sliderColumn(0), y: g.slider, width: 40, height: 6, session: s, state: &st)
         XCTAssertEqual(s.document.designer.slider, 0)
-        try DesignerTab.click(x: g.laneX, y: g.slider, width: 40, height: 6, session: s, state: &st)
+        _ = try DesignerTab.click(x: g.laneX, y: g.slider, width: 40, height: 6, session: s, state: &st)
         XCTAssertEqual(s.document.designer.slider, -0.5)
     }
 

@@ -18,7 +18,7 @@ final class PickerTests: XCTestCase {
             try? AudioFile.write([Float](repeating: 0.25, count: 4_800), sampleRate: 48_000, to: dir + "/" + name,
                                  as: .wavFloat)
         }
-        FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/notes.txt", contents: Data("x".utf8))
     }
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }

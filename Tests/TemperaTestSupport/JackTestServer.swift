@@ -60,7 +60,7 @@ public final class JackTestClient {
         process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.packageRoot + "/scripts/jack-test-client")
         process.arguments = arguments
-        FileManager.default.createFile(atPath: dir + "/client.log", contents: nil)
+        _ = FileManager.default.createFile(atPath: dir + "/client.log", contents: nil)
         let log = FileHandle(forWritingAtPath: dir + "/client.log")
         process.standardOutput = log
         process.standardError = log
@@ -88,7 +88,7 @@ public final class JackTestClient {
 
     /// Stops the client and reads what it recorded.
     public func finish() throws -> JackRecording {
-        FileManager.default.createFile(atPath: dir + "/stop", contents: nil)
+        _ = FileManager.default.createFile(atPath: dir + "/stop", contents: nil)
         let end = Date().addingTimeInterval(10)
         while process.isRunning, Date() < end { usleep(10_000) }
         if process.isRunning { process.terminate(); process.waitUntilExit() }
