@@ -1,16 +1,24 @@
-# Set-up and everyday commands. `make run` and `make test` install the system packages they need first.
+# Set-up and everyday commands. `make run` installs what building and running need; `make test` installs what the
+# tests use as well (Debian packages, with apt-get).
 
 SWIFT ?= swift
-APT_PACKAGES = libxml2-dev hydrogen hydrogen-drumkits hydrogen-data libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev pulseaudio pulseaudio-utils tmux sox pkg-config \
-               python3-mido libfluidsynth-dev libjack-jackd2-dev jackd2 python3-jack-client timgm6mb-soundfont man-db ableton-link-dev iproute2 time openssh-server openssh-client \
-               libaubio5 sonic-pi-samples
+# Building and running: the C libraries' headers (their run-time libraries come with them), pkg-config to find
+# them, and libaubio, which the program opens when it imports a recording.
+RUN_PACKAGES = pkg-config libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev libxml2-dev \
+               libfluidsynth-dev libjack-jackd2-dev ableton-link-dev libaubio5
+# What the tests start or read beside the program: private PulseAudio and JACK servers and their clients, tmux,
+# sshd, Hydrogen (h2cli, its kits and songs), Python's MIDI and JACK modules, a SoundFont, a recorded drum loop,
+# sox, man, GNU time, pgrep and kill (procps), ip (iproute2).
+TEST_PACKAGES = pulseaudio pulseaudio-utils jackd2 python3 python3-jack-client python3-mido tmux \
+                openssh-server openssh-client hydrogen hydrogen-drumkits hydrogen-data timgm6mb-soundfont \
+                sonic-pi-samples sox man-db time procps iproute2
 
-.PHONY: run test build release bench deps kit clean install install-files uninstall fuzz reference
+.PHONY: run test build release bench deps test-deps kit clean install install-files uninstall fuzz reference
 
 run: deps release
 	.build/release/tempera $(FILE)
 
-test: deps
+test: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
 
@@ -20,7 +28,8 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-bench: deps
+# The `jack` section starts a private JACK server, so the bench wants what the tests use.
+bench: test-deps
 	$(SWIFT) run -c release tempera-bench
 
 # Fuzzes every reader with libFuzzer (scripts/fuzz), one target after another: FUZZ_SECONDS each, or FUZZ_RUNS
@@ -38,17 +47,12 @@ reference:
 kit: deps
 	$(SWIFT) run tempera-kit Samples
 
-# Installs whatever of APT_PACKAGES is missing (Debian; needs root or sudo).
+# Installs whatever of RUN_PACKAGES (test-deps: and TEST_PACKAGES) is missing (Debian; needs root or sudo).
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing \
-	  || { $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; }; \
-	fi
+	@scripts/apt-install $(RUN_PACKAGES)
+
+test-deps:
+	@scripts/apt-install $(RUN_PACKAGES) $(TEST_PACKAGES)
 
 clean:
 	rm -rf .build

@@ -2,10 +2,66 @@ import Foundation
 import TemperaTestSupport
 import XCTest
 
-/// The repository as a newcomer meets it: no Swift file is longer than a screenful can hold in mind, and the
-/// benchmark answers `--help`.
+/// The repository as a newcomer meets it: `make run` installs only what building and running need and `make test`
+/// the rest, no Swift file is longer than a screenful can hold in
+/// mind, and the benchmark answers `--help`.
 final class RepositoryTests: XCTestCase {
     let root = TestPaths.packageRoot
+
+    /// The words of a Makefile variable (its continuation lines included).
+    func makeVariable(_ name: String) throws -> [String] {
+        let text = try String(contentsOfFile: root + "/Makefile", encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix(name + " =") }, "the Makefile has no \(name)")
+        var words: [String] = []
+        var i = start
+        while i < lines.count {
+            var line = lines[i]
+            if i == start { line = String(line.dropFirst(name.count + 2)) }
+            let continues = line.hasSuffix("\\")
+            words += line.replacingOccurrences(of: "\\", with: " ").split(separator: " ").map(String.init)
+            if !continues { break }
+            i += 1
+        }
+        return words
+    }
+
+    func testMakeRunInstallsOnlyWhatBuildingAndRunningNeed() throws {
+        let run = Set(try makeVariable("RUN_PACKAGES"))
+        let test = Set(try makeVariable("TEST_PACKAGES"))
+        XCTAssertTrue(run.isDisjoint(with: test), "listed twice: \(run.intersection(test))")
+        // Servers and tools only the tests start.
+        for package in ["openssh-server", "jackd2", "hydrogen", "pulseaudio", "tmux", "sox", "python3-mido"] {
+            XCTAssertFalse(run.contains(package), "make run would install \(package)")
+            XCTAssertTrue(test.contains(package), "make test would not install \(package)")
+        }
+        // Every library a C target of the package links or opens.
+        for package in ["libncursesw5-dev", "libpulse-dev", "libsndfile1-dev", "libsamplerate0-dev", "libxml2-dev",
+                        "libfluidsynth-dev", "libjack-jackd2-dev", "ableton-link-dev", "libaubio5", "pkg-config"] {
+            XCTAssertTrue(run.contains(package), "make run would not install \(package)")
+        }
+        let makefile = try String(contentsOfFile: root + "/Makefile", encoding: .utf8)
+        XCTAssertTrue(makefile.contains("\nrun: deps release\n"), "make run installs only RUN_PACKAGES")
+        XCTAssertTrue(makefile.contains("\ntest: test-deps\n"), "make test installs TEST_PACKAGES too")
+    }
+
+    func testEveryPackageATestAsksForIsInstalledByMakeTest() throws {
+        let packages = Set(try makeVariable("RUN_PACKAGES") + makeVariable("TEST_PACKAGES"))
+        // The tests name the package to install when something is missing: "install python3-mido (make test does)".
+        let pattern = try NSRegularExpression(pattern: #"install ([a-z0-9.+-]+) \(make test does\)|([a-z0-9.+-]+) is missing: install it \(make test does\)"#)
+        var named: Set<String> = []
+        let tests = root + "/Tests"
+        for case let file as String in FileManager.default.enumerator(atPath: tests)! where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: tests + "/" + file, encoding: .utf8)
+            for m in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                for g in 1...2 where m.range(at: g).location != NSNotFound {
+                    named.insert(String(text[Range(m.range(at: g), in: text)!]))
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(named.count, 3, "the tests' messages were not found")
+        XCTAssertEqual(named.subtracting(packages), [], "named by a test, installed by nothing")
+    }
 
     /// Files still over the limit, each to be split by extension files; the list only shrinks.
     static let longFilesLeft: Set<String> = [
