@@ -38,10 +38,12 @@ FUZZ_SECONDS ?= 30
 fuzz: deps
 	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_RUNS="$(FUZZ_RUNS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" scripts/fuzz
 
-# Regenerates the command reference (docs/commands.md and the man page's command section) from the command table.
+# Regenerates the command reference (docs/commands.md and the man page's command section) from the command table,
+# and the man page's synopsis and options from the command line's definitions.
 reference:
 	$(SWIFT) build --build-tests
-	TEMPERA_WRITE_REFERENCE=1 $(SWIFT) test --skip-build --filter CommandTableTests/testTheGeneratedReferenceIsCurrent
+	TEMPERA_WRITE_REFERENCE=1 $(SWIFT) test --skip-build --filter CommandTableTests/testTheGeneratedReferenceIsCurrent \
+	  --filter ManPageTests/testTheManPagesSynopsisAndOptionsAreTheCommandLinesDefinitions
 
 # Regenerates the default kit in Samples/ (the generator is part of the package).
 kit: deps
