@@ -14,11 +14,15 @@ final class FileOutput: AudioOutput {
     private let buffer: UnsafeMutablePointer<Float>
     private let capacity: Int
     let path: String
+    /// With a true-peak ceiling: the limiter every block passes through on its way to the file.
+    private var truePeak: TruePeakLimiter?
+    private var limited: [Float] = []
 
     /// Creates the file; throws a one-line error naming it.
     init(path: String, format: OfflineRenderer.Format, bits: OfflineRenderer.Bits, sampleRate: Double,
-         blockFrames: Int) throws {
+         blockFrames: Int, truePeakCeiling: Float? = nil) throws {
         self.path = path
+        truePeak = truePeakCeiling.map { TruePeakLimiter(ceiling: $0, sampleRate: sampleRate) }
         capacity = blockFrames
         buffer = .allocate(capacity: blockFrames * 2)
         var info = SF_INFO()
@@ -72,7 +76,15 @@ final class FileOutput: AudioOutput {
         precondition(frames <= capacity)
         RenderState.render(render, into: buffer, frames: frames)
         Fades.fadeOut(buffer, frames: frames, last: fadeOutLast)
-        guard sf_writef_float(file, buffer, sf_count_t(frames)) == frames else {
+        guard truePeak != nil else { return try write(file, buffer, frames: frames) }
+        limited.removeAll(keepingCapacity: true)
+        truePeak!.process(UnsafeBufferPointer(start: buffer, count: frames * 2), into: &limited)
+        try limited.withUnsafeBufferPointer { try write(file, $0.baseAddress!, frames: $0.count / 2) }
+    }
+
+    private func write(_ file: OpaquePointer, _ samples: UnsafePointer<Float>, frames: Int) throws {
+        guard frames > 0 else { return }
+        guard sf_writef_float(file, samples, sf_count_t(frames)) == frames else {
             throw OfflineRenderer.RenderError(description: "\(path): write failed (\(sndfileMessage(file)))")
         }
     }
@@ -80,6 +92,17 @@ final class FileOutput: AudioOutput {
     /// Completes the file and puts it in place, reporting a failure to finish it (the target is then untouched).
     func finish() throws {
         guard let f = file, var target = atomic else { return }
+        if truePeak != nil {
+            // The frames the limiter still holds.
+            limited.removeAll(keepingCapacity: true)
+            truePeak!.flush(into: &limited)
+            do {
+                try limited.withUnsafeBufferPointer { try write(f, $0.baseAddress!, frames: $0.count / 2) }
+            } catch {
+                close()
+                throw error
+            }
+        }
         file = nil
         atomic = nil
         render = nil

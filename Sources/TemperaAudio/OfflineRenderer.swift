@@ -30,6 +30,7 @@ public struct OfflineRenderer {
     /// Voices sounding at once before the oldest is stolen.
     public let polyphony: Int
     private let samples: [[SampleBuffer?]]
+    private let playback: Playback
 
     /// Loads the document's samples. Problems are in `warnings`; those slots render silence.
     public init(document: Document, baseDirectory: String?, sampleRate: Double = 48_000, loops: Int = 1,
@@ -40,9 +41,34 @@ public struct OfflineRenderer {
         self.loops = max(1, loops)
         self.maxTail = max(0, maxTail)
         let bank = SampleBank(sampleRate: sampleRate, kitDirectory: kitDirectory)
-        let (buffers, warnings) = bank.samples(for: document.slots, baseDirectory: baseDirectory)
+        playback = EventCompiler().playback(for: document)
+        // Only the velocity layers the render plays are read and converted.
+        let (buffers, warnings) = bank.samples(for: document.slots, baseDirectory: baseDirectory,
+                                               layersUsed: Self.layersUsed(playback, slots: document.slots))
         self.samples = buffers
         self.warnings = warnings
+    }
+
+    /// Per slot, the velocity layers `playback`'s onsets pick (nil: a slot without layers, all of it). A `?`
+    /// may draw any slot of the random pool, so its amplitude's layer counts in each.
+    static func layersUsed(_ playback: Playback, slots: [ClipSlot]) -> [Set<Int>?] {
+        var used = slots.map { $0.layers.isEmpty ? nil : Set<Int>() as Set<Int>? }
+        let pool = Schedule.randomPool(of: slots)
+        func note(_ e: MixEvent) {
+            guard !e.isCut else { return }
+            if e.clip == 0 {
+                for k in slots.indices where pool & (1 << k) != 0 && used[k] != nil {
+                    if let layer = slots[k].layer(for: e.amp) { used[k]!.insert(layer) }
+                }
+            } else if (1...slots.count).contains(Int(e.clip)), used[Int(e.clip) - 1] != nil {
+                let k = Int(e.clip) - 1
+                let layer = e.layer >= 0 && Int(e.layer) < slots[k].layers.count ? Int(e.layer) : slots[k].layer(for: e.amp)
+                if let layer { used[k]!.insert(layer) }
+            }
+        }
+        for region in playback.regions { for i in 0..<region.count { note(region.pointer[i]) } }
+        for cycle in playback.cycles { for i in 0..<cycle.count { note(cycle.pointer[i]) } }
+        return used
     }
 
     /// The frames the passes take (without the count-in and the tail): `schedule.frame(pass: loops, time: 0)`, or for a song
@@ -79,7 +105,7 @@ public struct OfflineRenderer {
     private func withPlayingState<R>(_ body: (UnsafeMutablePointer<RenderState>, UnsafeMutablePointer<EngineShared>) throws -> R)
         rethrows -> R {
         let snap = PublishedSnapshot(seq: 1, document: document, sampleRate: sampleRate, samples: samples,
-                                     playback: EventCompiler().playback(for: document),
+                                     playback: playback,
                                      clickSound: document.transport.click ? ClickSound(sampleRate: sampleRate) : nil)
         return try RenderState.withAdopted(snap, rate: sampleRate, polyphony: polyphony) { state, shared in
             shared.pointee.send(TransportCommand(.play, value: Int32(clamping: loops)))
@@ -137,11 +163,16 @@ public struct OfflineRenderer {
         return out
     }
 
-    /// Writes the render to `path` through the file output backend. `progress` is called with 0...1.
-    public func write(to path: String, format: Format = .wav, bits: Bits = .int24,
+    /// The ceiling `write` holds the true peak at when asked to: the master's, -0.3 dBFS, as a true peak (dBTP).
+    public static let truePeakCeiling = RenderState.limit
+
+    /// Writes the render to `path` through the file output backend. `progress` is called with 0...1. With
+    /// `truePeak`, the true (inter-sample) peak is held at or below `truePeakCeiling` by a look-ahead limiter.
+    public func write(to path: String, format: Format = .wav, bits: Bits = .int24, truePeak: Bool = false,
                       progress: (Double) -> Void = { _ in }) throws {
         let output = try FileOutput(path: path, format: format, bits: bits, sampleRate: sampleRate,
-                                    blockFrames: 512 + endFadeFrames)
+                                    blockFrames: 512 + endFadeFrames,
+                                    truePeakCeiling: truePeak ? Self.truePeakCeiling : nil)
         try withPlayingState { state, shared in
             output.open(render: state, shared: shared, sampleRate: sampleRate)
             let total = countInFrames + passFrames

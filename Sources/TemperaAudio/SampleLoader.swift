@@ -25,6 +25,9 @@ public enum SampleLoader {
             throw LoadError(description: "\(label): file not found (\(path))")
         }
         if let why = notARegularFile(path) { throw LoadError(description: "\(label): \(why) (\(path))") }
+        // Converted before (the same file, unchanged, to the same rate and pitch): read back, not converted again.
+        let cacheKey = SampleCache.Key(path: path, sampleRate: sampleRate, note: note, pitch: pitch)
+        if let cacheKey, let cached = SampleCache.read(cacheKey, sampleRate: sampleRate) { return cached }
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
             throw LoadError(description: "\(label): \(sndfileMessage())")
@@ -80,8 +83,13 @@ public enum SampleLoader {
         }
         let buffer = SampleBuffer(stereo: out, sampleRate: sampleRate)
         buffer.replacedNonFinite += replaced
+        // Only a conversion is worth keeping: a file at the output rate is read as fast as a cached copy.
+        if abs(ratio - 1) >= 1e-12, let cacheKey { SampleCache.write(cacheKey, buffer) }
         return buffer
     }
+
+    /// The converter: libsamplerate's medium-quality sinc (part of every cached sample's key).
+    static let converterQuality = Int32(SRC_SINC_MEDIUM_QUALITY)
 
     /// Output frames per frame of the file: the rate conversion times the pitching.
     static func ratio(from rate: Double, to sampleRate: Double, note: Int?, pitch: Double) -> Double {
@@ -118,7 +126,7 @@ public enum SampleLoader {
     static func convert(_ stereo: [Float], frames: Int, ratio: Double, label: String) throws -> [Float] {
         let target = max(1, Int((Double(frames) * ratio).rounded()))
         if abs(ratio - 1) < 1e-12 { return stereo }
-        guard let converter = src_new(Int32(SRC_SINC_MEDIUM_QUALITY), 2, nil) else {
+        guard let converter = src_new(converterQuality, 2, nil) else {
             throw LoadError(description: "\(label): the sample-rate converter could not start")
         }
         defer { src_delete(converter) }

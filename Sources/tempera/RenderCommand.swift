@@ -36,6 +36,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Add the metronome (a click on every beat, the accent on each bar's first beat) and the document's count-in.")
     var click = false
 
+    @Flag(name: .customLong("true-peak"),
+          help: "Hold the true (inter-sample) peak at or below -0.3 dBTP with a look-ahead limiter, not only the sample peak.")
+    var truePeak = false
+
     func run() throws {
         guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
         guard (8_000...192_000).contains(sampleRate) else { throw fail("--sample-rate must be 8000...192000 (got \(sampleRate))") }
@@ -64,7 +68,7 @@ struct RenderCommand: ParsableCommand {
         for w in renderer.warnings { warn(w) }
         let bar = ProgressBar(enabled: isatty(2) != 0, label: (output as NSString).lastPathComponent)
         do {
-            try renderer.write(to: output, format: fmt, bits: depth) { bar.update($0) }
+            try renderer.write(to: output, format: fmt, bits: depth, truePeak: truePeak) { bar.update($0) }
         } catch {
             bar.finish()
             throw fail("\(error)")

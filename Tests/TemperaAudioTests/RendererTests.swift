@@ -153,7 +153,7 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(out[2 * 1_000], RenderState.limit, accuracy: 1e-6)
         XCTAssertEqual(out[2 * 3_000], RenderState.limit, accuracy: 1e-6)
         XCTAssertLessThanOrEqual(out.map(abs).max()!, RenderState.clipKnee)
-        // The frame the mix first passes the limit (the attack reaches 0.8 a third of the way up) is limited at once.
+        // The frame the mix first passes the limit (the attack reaches it two thirds of the way up) is limited at once.
         let first = (0..<48).first { 1.5 * Float($0) / 48 > RenderState.limit }!
         XCTAssertEqual(out[2 * first], RenderState.limit, accuracy: 1e-6)
     }

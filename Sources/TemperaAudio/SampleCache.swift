@@ -1,0 +1,123 @@
+import CSamplerate
+import Foundation
+
+/// Samples converted to another rate, kept on disk so a kit is converted once, not at every load: the user's
+/// cache folder (`$XDG_CACHE_HOME/tempera/samples`, else `~/.cache/tempera/samples`) holds one file per sample,
+/// rate, pitch and converter quality, named by a hash of its key and holding the whole key, so a file that
+/// changed (its size or its modification time) or a hash that collides is converted again.
+///
+/// The cache is an optimisation only: a folder that cannot be made or written, or an entry that is damaged,
+/// means the sample is converted as it would be without it.
+public enum SampleCache {
+    /// Bumped whenever what a cached sample holds changes (the loader's processing, the format).
+    static let version: UInt32 = 1
+    static let magic: UInt32 = 0x5350_4D54 // "TMPS"
+
+    /// The folder (made when first written), or nil where no home or cache folder is known.
+    public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/tempera/samples" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/tempera/samples" }
+        return nil
+    }
+
+    /// What identifies a conversion: the file (its path, size and modification time to the nanosecond), the
+    /// output rate, the pitching and the converter.
+    struct Key {
+        var text: String
+        var file: String
+
+        init?(path: String, sampleRate: Double, note: Int?, pitch: Double) {
+            var st = stat()
+            guard stat(path, &st) == 0, let dir = SampleCache.directory() else { return nil }
+            let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+            text = "\(path)\n\(st.st_size)\n\(mtime)\n\(sampleRate.bitPattern)\n\(note.map(String.init) ?? "-")\n"
+                + "\(pitch.bitPattern)\n\(SampleLoader.converterQuality)\n\(SampleCache.version)"
+            file = dir + "/" + SampleCache.hash(text) + ".f32"
+        }
+    }
+
+    /// 128 bits of FNV-1a (two 64-bit runs from different offsets), as hex.
+    static func hash(_ text: String) -> String {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in text.utf8 {
+            a = (a ^ UInt64(byte)) &* 0x100_0000_01b3
+            b = (b ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(a, radix: 16) + "-" + String(b, radix: 16)
+    }
+
+    /// The header: magic, version, the key's length, frames, values replaced (NaN, infinity), then the key.
+    private struct Header {
+        var magic: UInt32
+        var version: UInt32
+        var keyLength: UInt32
+        var reserved: UInt32 = 0
+        var frames: UInt64
+        var replaced: UInt64
+    }
+
+    /// The converted sample for `key`, or nil when none is cached (or the entry is not whole).
+    static func read(_ key: Key, sampleRate: Double) -> SampleBuffer? {
+        let fd = open(key.file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var header = Header(magic: 0, version: 0, keyLength: 0, frames: 0, replaced: 0)
+        let size = MemoryLayout<Header>.size
+        guard readFully(fd, &header, size), header.magic == magic, header.version == version,
+              header.frames > 0, header.frames < UInt64(Int.max / 16), header.keyLength < 1 << 20 else { return nil }
+        var keyBytes = [UInt8](repeating: 0, count: Int(header.keyLength))
+        guard keyBytes.withUnsafeMutableBytes({ readFully(fd, $0.baseAddress!, $0.count) }),
+              keyBytes.elementsEqual(key.text.utf8) else { return nil }
+        var st = stat()
+        let frames = Int(header.frames), bytes = frames * 2 * MemoryLayout<Float>.size
+        guard fstat(fd, &st) == 0, Int(st.st_size) == size + Int(header.keyLength) + bytes else { return nil }
+        let data = UnsafeMutablePointer<Float>.allocate(capacity: frames * 2)
+        guard readFully(fd, data, bytes) else {
+            data.deallocate()
+            return nil
+        }
+        let buffer = SampleBuffer(data: data, frames: frames, sampleRate: sampleRate)
+        buffer.replacedNonFinite = Int(header.replaced)
+        return buffer
+    }
+
+    /// Stores `buffer` for `key`: written beside its name and renamed into place, so a reader never sees half an
+    /// entry. Failures are ignored (the sample is converted again next time).
+    static func write(_ key: Key, _ buffer: SampleBuffer) {
+        let dir = (key.file as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let temporary = key.file + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).part"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        let keyBytes = Array(key.text.utf8)
+        var header = Header(magic: magic, version: version, keyLength: UInt32(keyBytes.count),
+                            frames: UInt64(buffer.frames), replaced: UInt64(buffer.replacedNonFinite))
+        let ok = writeFully(fd, &header, MemoryLayout<Header>.size)
+            && keyBytes.withUnsafeBytes { writeFully(fd, $0.baseAddress!, $0.count) }
+            && writeFully(fd, buffer.data, buffer.frames * 2 * MemoryLayout<Float>.size)
+        close(fd)
+        if !ok || rename(temporary, key.file) != 0 { unlink(temporary) }
+    }
+
+    private static func readFully(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ count: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let n = Glibc.read(fd, p + done, count - done)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
+    private static func writeFully(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let n = Glibc.write(fd, p + done, count - done)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+@testable import TemperaAudio
+import TemperaCore
+import TemperaTestSupport
+import XCTest
+
+/// Converted samples are kept in the user's cache folder: read back bit for bit, converted again when the file
+/// changes; and a render loads only the velocity layers it plays.
+final class SampleCacheTests: XCTestCase {
+    var dir = ""
+    var previous: String?
+
+    override func setUp() {
+        dir = TestPaths.temporaryDirectory("samplecache")
+        previous = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"]
+        setenv("XDG_CACHE_HOME", dir + "/cache", 1)
+    }
+
+    override func tearDown() {
+        if let previous { setenv("XDG_CACHE_HOME", previous, 1) } else { unsetenv("XDG_CACHE_HOME") }
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    var entries: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir + "/cache/tempera/samples")) ?? []).sorted()
+    }
+
+    func testTheCacheFollowsXDGAndElseHome() {
+        XCTAssertEqual(SampleCache.directory(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]), "/x/tempera/samples")
+        XCTAssertEqual(SampleCache.directory(environment: ["HOME": "/h"]), "/h/.cache/tempera/samples")
+        // A relative XDG_CACHE_HOME is ignored, as the specification says.
+        XCTAssertEqual(SampleCache.directory(environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"]), "/h/.cache/tempera/samples")
+        XCTAssertNil(SampleCache.directory(environment: [:]))
+    }
+
+    func testAConvertedSampleIsKeptAndReadBackInsteadOfConvertedAgain() throws {
+        let path = try Fixture.wav(Fixture.sine(hz: 441, seconds: 0.5, rate: 44_100), in: dir, name: "cd.wav", rate: 44_100)
+        let first = try SampleLoader.load(path: path, sampleRate: 48_000)
+        XCTAssertEqual(entries.count, 1, "the conversion is kept")
+        let again = try SampleLoader.load(path: path, sampleRate: 48_000)
+        XCTAssertEqual(again.frames, first.frames)
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: again.data, count: 2 * again.frames)),
+                       Array(UnsafeBufferPointer(start: first.data, count: 2 * first.frames)), "bit for bit")
+        // Read from the entry, not converted: an entry altered in place is what comes back.
+        let entry = dir + "/cache/tempera/samples/" + entries[0]
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: entry))
+        bytes.withUnsafeMutableBytes { raw in
+            let floats = raw.baseAddress!.advanced(by: raw.count - 8).assumingMemoryBound(to: Float.self)
+            floats[0] = 0.125
+            floats[1] = -0.125
+        }
+        try bytes.write(to: URL(fileURLWithPath: entry))
+        let altered = try SampleLoader.load(path: path, sampleRate: 48_000)
+        XCTAssertEqual(altered.data[2 * altered.frames - 1], -0.125)
+        // Another rate is another conversion, kept beside it; a file at the output rate needs none and is not kept.
+        _ = try SampleLoader.load(path: path, sampleRate: 96_000)
+        XCTAssertEqual(entries.count, 2)
+        _ = try SampleLoader.load(path: path, sampleRate: 44_100)
+        XCTAssertEqual(entries.count, 2)
+    }
+
+    func testAChangedSampleFileIsConvertedAgain() throws {
+        let path = try Fixture.wav(Fixture.sine(hz: 441, seconds: 0.5, rate: 44_100), in: dir, name: "cd.wav", rate: 44_100)
+        let old = try SampleLoader.load(path: path, sampleRate: 48_000)
+        // The same name and size, another sound: a quieter tone written over it.
+        try Fixture.wav(Fixture.sine(hz: 441, seconds: 0.5, amp: 0.25, rate: 44_100), in: dir, name: "cd.wav", rate: 44_100)
+        let stamp = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as! Date
+        try FileManager.default.setAttributes([.modificationDate: stamp.addingTimeInterval(5)], ofItemAtPath: path)
+        let new = try SampleLoader.load(path: path, sampleRate: 48_000)
+        XCTAssertEqual(new.frames, old.frames)
+        let peakOld = (0..<old.frames).map { abs(old.data[2 * $0]) }.max()!
+        let peakNew = (0..<new.frames).map { abs(new.data[2 * $0]) }.max()!
+        XCTAssertEqual(peakOld, 0.5, accuracy: 0.01)
+        XCTAssertEqual(peakNew, 0.25, accuracy: 0.01, "the new file, converted again")
+        XCTAssertEqual(entries.count, 2)
+    }
+
+    func testARenderLoadsOnlyTheLayersItPlays() throws {
+        let hard = try Fixture.wav(Fixture.block(frames: 480, level: 0.5), in: dir, name: "hard.wav")
+        // The soft layer's file is missing: a render that never plays it says nothing about it.
+        let slot = ClipSlot(layers: [.init(file: dir + "/missing.wav", min: 0, max: 0.5), .init(file: hard, min: 0.5, max: 1)])
+        let doc = Fixture.document(tracks: [[(0, .clip(1)), (0.5, .clip(1))]], slots: [slot], amp: 0.9)
+        let quiet = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0)
+        XCTAssertEqual(quiet.warnings, [])
+        XCTAssertEqual(quiet.renderAll()[2 * 24_100], 0.45, accuracy: 1e-6)
+        // Played softly, the missing layer is loaded, and said to be missing.
+        let soft = OfflineRenderer(document: Fixture.document(tracks: [[(0, .clip(1))]], slots: [slot], amp: 0.3),
+                                   baseDirectory: dir, loops: 1, maxTail: 0)
+        XCTAssertEqual(soft.warnings.count, 1)
+        XCTAssertTrue(soft.warnings.first?.contains("missing.wav") ?? false, "\(soft.warnings)")
+    }
+}
