@@ -8,7 +8,7 @@ public enum Content: Hashable, Sendable {
     case clip(Int)
     /// `+`: hold the previous clip of the track through this marker.
     case hold
-    /// `-`: rest; cuts whatever the track is sounding.
+    /// `-`: rest; cuts whatever the track is sounding (a marker with no clip, `.` in a code, lets it ring).
     case rest
     /// `?`: a clip drawn at random each time the marker plays, reproducibly from the document's seed.
     case random
@@ -23,13 +23,45 @@ public enum Content: Hashable, Sendable {
         }
     }
 
-    /// Parses the pattern-code spelling; nil for anything else (clips outside 1...16 included).
+    /// The one-character spelling the timeline shows and the keys type: clips 1...9 as digits, 10 as `0`, 11...16
+    /// as `! @ # $ % ^` (shifted 1...6, as on the keyboard), then `+ - ?`. Pattern codes read it too.
+    public var key: Character {
+        switch self {
+        case .clip(let n): return ClipSlot.range.contains(n) ? Content.clipKeys[n - 1] : "?"
+        case .hold: return "+"
+        case .rest: return "-"
+        case .random: return "?"
+        }
+    }
+
+    /// The keys of clips 1...16, in order.
+    public static let clipKeys: [Character] = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "!", "@", "#", "$", "%", "^"]
+
+    /// The content a one-character key spelling names (`@` is clip 12, `0` clip 10, `~` random as its key), nil
+    /// for any other text.
+    public init?(key: String) {
+        guard key.count == 1, let c = key.first else { return nil }
+        if c == "~" {
+            self = .random
+        } else if let i = Content.clipKeys.firstIndex(of: c), i >= 9 {
+            self = .clip(i + 1)
+        } else {
+            return nil
+        }
+    }
+
+    /// Parses the pattern-code spelling (or a clip's key spelling, `@` for 12); nil for anything else (clips
+    /// outside 1...16 included).
     public init?(code: String) {
         switch code {
         case "+": self = .hold
         case "-": self = .rest
         case "?": self = .random
         default:
+            if let keyed = Content(key: code) {
+                self = keyed
+                return
+            }
             guard let n = Int(code), ClipSlot.range.contains(n) else { return nil }
             self = .clip(n)
         }

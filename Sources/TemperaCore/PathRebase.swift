@@ -46,6 +46,14 @@ public enum PathRebase {
         return (doc, count)
     }
 
+    /// Two document paths name the same file (`song.tempera` and `./song.tempera` from the working directory):
+    /// compared absolute, `.` and `..` folded (a `~` is the caller's to expand first).
+    public static func samePath(_ a: String, _ b: String) -> Bool { absolute(a) == absolute(b) }
+
+    static func absolute(_ path: String) -> [String] {
+        normalized(path.hasPrefix("/") ? path : workingDirectory() + "/" + path)
+    }
+
     static func normalized(_ path: String) -> [String] {
         var out: [String] = []
         for part in path.split(separator: "/") {

@@ -1,7 +1,9 @@
 /// Reads pattern codes, the paper's "clip number followed by number of repetitions".
 ///
 /// Grammar: tokens separated by spaces (or by nothing where they cannot run together: `.2.2`, `1x3-`); a token is `CLIP` or `CLIPxN` (N repetitions, N >= 1, default 1), where
-/// CLIP is 1-16, `-` (rest), `+` (hold), `?` (a random clip) or `.` (no clip: the marker is left as it is); parentheses repeat a sequence, nested freely:
+/// CLIP is 1-16 (or the clip's key, as the timeline shows it: `0` for 10, `! @ # $ % ^` for 11-16), `-` (a rest: it cuts
+/// the sound before it), `+` (hold), `?` or `~` (a random clip) or `.` (no clip: the marker is left as it is, the
+/// sound before it rings on); parentheses repeat a sequence, nested freely:
 /// `(1 - 2)x3`, `((1 2)x2 -)x4`. A repetition may also stand apart from its closing parenthesis: `(1 2) x3`.
 ///
 /// Safe to call from any thread.
@@ -119,7 +121,7 @@ public enum PatternParser {
         return tokens
     }
 
-    /// Where the token starting at `i` ends. `+ - ? .` are one character each and a clip number is its
+    /// Where the token starting at `i` ends. `+ - ? . ~` and the keys `! @ # $ % ^` are one character each and a clip number is its
     /// digits, so a code needs no spaces between them: `.2.2` is `. 2 . 2`, `1x3-` is `1x3 -`. A repetition
     /// `xN` stays with its symbol; anything else runs to the next separator, so a typo is reported whole.
     static func wordEnd(_ s: [Unicode.Scalar], from start: Int) -> Int {
@@ -143,7 +145,10 @@ public enum PatternParser {
         return i
     }
 
-    static func isPunctuation(_ c: Unicode.Scalar) -> Bool { c == "+" || c == "-" || c == "?" || c == "." }
+    static func isPunctuation(_ c: Unicode.Scalar) -> Bool {
+        c == "+" || c == "-" || c == "?" || c == "." || c == "~" || c == "!" || c == "@" || c == "#" || c == "$"
+            || c == "%" || c == "^"
+    }
 
     static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
 
@@ -173,7 +178,11 @@ public enum PatternParser {
         case "?": symbol = .random
         case ".": symbol = .skip
         default:
-            if clipText.unicodeScalars.allSatisfy({ $0 >= "0" && $0 <= "9" }) {
+            if let keyed = Content(key: clipText), case .clip(let n) = keyed {
+                symbol = .clip(n)
+            } else if clipText == "~" {
+                symbol = .random
+            } else if clipText.unicodeScalars.allSatisfy({ $0 >= "0" && $0 <= "9" }) {
                 guard let n = Int(clipText), ClipSlot.range.contains(n) else {
                     throw CommandError("unknown clip '\(clipText)' (clips are 1-16)", column: column)
                 }

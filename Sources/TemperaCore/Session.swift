@@ -240,20 +240,39 @@ public final class Session {
         return names.count == 1 ? "\(did) \(names[0])" : "\(did) \(names.count) steps"
     }
 
-    /// Saves to `path` (or the session's path), which becomes the session's path; clears the modified flag.
+    /// `save [PATH]`: saves to the session's own file, clearing the modified flag. A `path` other than that file
+    /// writes a copy there (its relative sample paths rewritten for its folder) and the session stays on its own
+    /// file, modified or not as before; a session with no file yet takes `path` as its file.
     @discardableResult
     public func save(to path: String? = nil) throws -> String? {
-        guard let target = path ?? self.path else { throw CommandError("no file name: save PATH") }
-        // Saved into another folder, references relative to the old one are rewritten to name the same files.
-        let oldFolder = PathRebase.folder(of: self.path), newFolder = PathRebase.folder(of: target)
-        let (rebased, moved) = PathRebase.rebase(document, from: oldFolder, to: newFolder)
+        guard let own = self.path else {
+            guard let path else { throw CommandError("no file name: save PATH") }
+            return try saveAs(path)
+        }
+        guard let path, !PathRebase.samePath(path, own) else { return try saveAs(own) }
+        let (rebased, moved) = PathRebase.rebase(document, from: PathRebase.folder(of: own), to: PathRebase.folder(of: path))
+        try write(rebased, to: path)
+        return "wrote a copy to \(path) (still editing \(own))"
+            + (moved > 0 ? " (\(moved) sample path\(moved == 1 ? "" : "s") rewritten for its folder)" : "")
+    }
+
+    private func write(_ document: Document, to target: String) throws {
         do {
-            try DocumentFile.save(rebased, to: target)
+            try DocumentFile.save(document, to: target)
         } catch let error as CommandError {
             throw error
         } catch {
             throw CommandError("cannot save \(target): \(error)")
         }
+    }
+
+    /// `saveas PATH` (the editor's): saves to `path`, which becomes the session's file; clears the modified flag.
+    @discardableResult
+    public func saveAs(_ target: String) throws -> String? {
+        // Saved into another folder, references relative to the old one are rewritten to name the same files.
+        let oldFolder = PathRebase.folder(of: self.path), newFolder = PathRebase.folder(of: target)
+        let (rebased, moved) = PathRebase.rebase(document, from: oldFolder, to: newFolder)
+        try write(rebased, to: target)
         self.path = target
         diskStamp = FileStamp.of(target)
         savedSerial = history.currentSerial

@@ -89,9 +89,11 @@ extension Dispatcher {
 
     /// Saves (to `path`, or where the document came from). Returns false and says why on failure. When the
     /// document's own file changed on disk since it was read, it asks first (unless `overwrite`), as vim does;
-    /// `thenQuit` quits once that question is answered yes and the save is done.
+    /// `thenQuit` quits once that question is answered yes and the save is done. A `path` other than the
+    /// document's own file writes a copy there and the editor stays on its file (`save PATH`), unless `switching`
+    /// (`saveas PATH`) or the document has no file yet: then it is that file from now on.
     @discardableResult
-    public func save(_ path: String?, overwrite: Bool = false, thenQuit: Bool = false) -> Bool {
+    public func save(_ path: String?, overwrite: Bool = false, thenQuit: Bool = false, switching: Bool = false) -> Bool {
         guard path != nil || session.path != nil else {
             openPrompt("save " + suggestedPath(), keep: 5)
             return false
@@ -104,9 +106,8 @@ extension Dispatcher {
             return false
         }
         do {
-            let message = try session.run(.save(path))
-            if let path { session.path = path }
-            unsavedRecovery = false
+            let message = try switching && path != nil ? session.saveAs(path!) : session.run(.save(path))
+            if session.path == path || path == nil { unsavedRecovery = false }
             say(message ?? "saved \(session.path ?? "")")
             if quitAfterSave {
                 quitAfterSave = false
@@ -155,8 +156,10 @@ extension Dispatcher {
     /// Puts a new session in place (open, new, recover).
     public func replaceSession(_ new: Session) {
         if drags.isActive { finishDrag() }
-        // The kit library belongs to the program, not to a document.
+        // The kit library belongs to the program, not to a document; so does the clipboard, which goes with the
+        // user from one file to the next.
         if new.kits == nil { new.kits = session.kits }
+        if new.view.clipboard == nil { new.view.clipboard = session.view.clipboard }
         session = new
         unsavedRecovery = false
         sessionGeneration += 1

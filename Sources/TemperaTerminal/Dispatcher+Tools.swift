@@ -13,7 +13,7 @@ extension Dispatcher {
         }
         view.tool = tool
         switch tool {
-        case .typing: say("typing draw: type clips (1-9, 0 is 10, !@#$%^ are 11-16, + - ~) onto empty markers")
+        case .typing: say("typing draw: type clips (1-9, 0 is 10, !@#$%^ are 11-16, + hold, - cut, ~ random) onto empty markers")
         case .shift: say("shift: arrows or a drag move the selection; Enter keeps, Esc cancels")
         case .scale: say("scale: arrows or a drag move the handle nearest the cursor; Enter keeps, Esc cancels")
         case .fill, .patternSelect: openPatternEditor(for: tool)

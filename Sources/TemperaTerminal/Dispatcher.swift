@@ -159,6 +159,9 @@ public final class Dispatcher {
             let row = DesignerTab.rowName(view.designer.focus)!
             let (line, back) = DesignerTab.euclidLine(s.document.designer, row: row)
             openPrompt(line, cursorBack: back)
+            // The row's old count is selected: the first digit typed replaces it (`e 7` is E(7, n)).
+            let old = String(s.document.designer.row(row).beats.count).count
+            view.prompt?.select(line.count - back - old..<line.count - back)
             say("euclid: type k, then Enter" + (s.document.designer.map == nil ? "" : " (the map goes back to i-th to i-th)"))
         case .designer(let a):
             if a.movesSlider { drags.nudge("slider", session: s, now: clock()) }
@@ -200,7 +203,9 @@ public final class Dispatcher {
         case .cursor(let move):
             try moveCursor(move)
         case .cursorTime: openPrompt("cursor " + Dispatcher.format(s.cursor))
-        case .spread: openPrompt("spread ", keep: 7)
+        case .spread:
+            openPrompt("spread ", keep: 7)
+            say("spread: clips 1-16, - a rest that cuts the sound before it, . an empty step (1x4, .2.2)")
         case .track(let verb):
             try track(verb)
         case .scroll(let left):
@@ -248,7 +253,7 @@ public final class Dispatcher {
         case .groupStamp: try command(.drawGroup(view.chosenGroup))
         case .save:
             if s.path == nil { openPrompt("save " + suggestedPath(), keep: 5) } else { _ = save(nil) }
-        case .saveAs: openPrompt("save " + (s.path ?? suggestedPath()), keep: 5)
+        case .saveAs: openPrompt("saveas " + (s.path ?? suggestedPath()), keep: 7)
         case .open: openPrompt("open " + directoryOfDocument(), keep: 5)
         case .new: whenDiscarded { self.replaceSession(Session(document: .newDocument())) ; self.say("a new document") }
         case .quit: requestQuit()

@@ -28,13 +28,18 @@ public enum EditorCommands {
             d.quitRequested = true
         },
         EditorCommand(spec: CommandSpec("w", usage: "w [FILE]",
-                                        help: "save (to FILE: the document is that file from then on)",
+                                        help: "save (to FILE: a copy there, the editor staying on its file; an unnamed document becomes FILE)",
                                         flags: .editorOnly, aliases: ["write", "save"])) { d, arg in
             _ = d.save(arg.isEmpty ? nil : Dispatcher.expand(arg))
         },
-        EditorCommand(spec: CommandSpec("wq", usage: "wq [FILE]", help: "save, then quit", flags: .editorOnly,
-                                        aliases: ["x"])) { d, arg in
-            if d.save(arg.isEmpty ? nil : Dispatcher.expand(arg), thenQuit: true) { d.quitRequested = true }
+        EditorCommand(spec: CommandSpec("saveas", usage: "saveas FILE",
+                                        help: "save to FILE, the document's file from then on (S)", flags: .editorOnly)) { d, arg in
+            guard !arg.isEmpty else { return d.say("saveas needs a file name", error: true) }
+            _ = d.save(Dispatcher.expand(arg), switching: true)
+        },
+        EditorCommand(spec: CommandSpec("wq", usage: "wq [FILE]", help: "save (to FILE: the document's file from then on), then quit",
+                                        flags: .editorOnly, aliases: ["x"])) { d, arg in
+            if d.save(arg.isEmpty ? nil : Dispatcher.expand(arg), thenQuit: true, switching: true) { d.quitRequested = true }
         },
         EditorCommand(spec: CommandSpec("open", usage: "open FILE", help: "open another document (asks about unsaved changes)",
                                         flags: [.editorOnly, .refusedWhenShared], aliases: ["e", "edit"])) { d, arg in

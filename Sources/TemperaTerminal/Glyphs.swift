@@ -86,18 +86,10 @@ public struct Glyphs: Sendable {
     /// The set for the terminal's locale.
     public static func set(ascii: Bool) -> Glyphs { ascii ? .ascii : .utf8 }
 
-    /// The timeline label of a marker's content: clips 1...9 as digits, 10...16 as A...G, then `+ - ?`.
+    /// The timeline label of a marker's content: its key (`Content.key`), the spelling the keys type and pattern
+    /// codes read (clips 1...9 as digits, 10 as `0`, 11...16 as `! @ # $ % ^`), then `+ - ?`.
     public func label(_ content: Content?) -> Character {
-        switch content {
-        case nil: return emptyMarker
-        case .clip(let n)?:
-            if n >= 1 && n <= 9 { return Character(String(n)) }
-            if n >= 10 && n <= 16 { return Character(Unicode.Scalar(UInt8(65 + n - 10))) }
-            return "?"
-        case .hold?: return "+"
-        case .rest?: return "-"
-        case .random?: return "?"
-        }
+        content?.key ?? emptyMarker
     }
 
     /// The count glyph for `n` (>= 2) markers in one column.

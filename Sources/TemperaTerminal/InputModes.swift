@@ -71,27 +71,20 @@ struct PromptMode: InputMode {
 }
 
 /// The keys of one area, the timeline or a tab: the key map's contexts are where they are bound, most specific
-/// first. A key bound in the area's own context comes first when `ownKeysFirst` (the Pads tab plays with a whole
-/// block of the keyboard, q among them); then the keys that mean the same everywhere (renaming, tabs, help,
-/// quit, the file keys); then the area's contexts. A key bound nowhere says so.
+/// first, so a key the area binds itself wins over the same key's global meaning (the designer's `E` edits there,
+/// the Clips tab's `E` lengthens the release, the Pads tab's `q` plays a pad); `global` comes last. A key bound
+/// nowhere says so.
 protocol AreaMode: InputMode {
     /// The area has the keys now.
     func hasKeys(_ d: Dispatcher) -> Bool
     /// Where the area's keys are bound, most specific first (`global` last).
     var contexts: [KeyMap.Context] { get }
-    /// The area's own context comes before even the keys that are otherwise always global.
-    var ownKeysFirst: Bool { get }
 }
 
 extension AreaMode {
-    var ownKeysFirst: Bool { false }
-
     func handle(_ key: Key, _ d: Dispatcher) -> Bool {
         guard hasKeys(d) else { return false }
-        let map = d.view.keyMap
-        let own = ownKeysFirst ? map.action(for: key, in: contexts[0]) : nil
-        let global = map.action(for: key, in: .global).flatMap { $0.verb.isAlwaysGlobal ? $0 : nil }
-        if let action = own ?? global ?? map.action(for: key, in: contexts) {
+        if let action = d.view.keyMap.action(for: key, in: contexts) {
             d.perform(action)
         } else {
             d.say("\(KeyMap.label(key)) is not bound (? lists the keys)")
@@ -139,9 +132,8 @@ struct SongTabMode: TabMode {
     let contexts: [KeyMap.Context] = [.song, .tab, .global]
 }
 
-/// The Pads tab: a block of the keyboard plays the slots (`Dispatcher.pad`); its own keys come first.
+/// The Pads tab: a block of the keyboard plays the slots (`Dispatcher.pad`), `q` among them.
 struct PadsTabMode: TabMode {
     let tab = Tab.pads
     let contexts: [KeyMap.Context] = [.pads, .tab, .global]
-    var ownKeysFirst: Bool { true }
 }

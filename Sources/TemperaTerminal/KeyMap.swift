@@ -12,8 +12,8 @@ import TemperaShipped
 /// ```
 /// Contexts: `global` (always, after the others), `timeline` (keys on the timeline), `tab` (keys in the tab
 /// area), `clips` (the Clips tab, before `tab`), `designer` (the rhythm designer tab, before `tab`), `song` and
-/// `pads` (those tabs, before `tab`; a pad key comes before even the keys that are otherwise always global),
-/// `prompt` (the `:` line and other prompts).
+/// `pads` (those tabs, before `tab`), `prompt` (the `:` line and other prompts). The most specific context that
+/// binds a key wins: a tab's own `E` comes before the global `E`.
 public struct KeyMap: Hashable, Sendable {
     public enum Context: String, CaseIterable, Hashable, Sendable {
         case global, timeline, tab, clips, designer, song, pads, prompt

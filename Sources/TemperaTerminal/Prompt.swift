@@ -24,9 +24,12 @@ public struct Prompt: Hashable, Sendable {
     private var historyIndex: Int?
     /// What was typed before walking into the history, restored when walking back out.
     private var draft: [Character] = []
-    /// The whole text is selected: typing or deleting replaces it, moving the insertion point drops the selection.
-    /// A field pre-filled with a value to change (the pattern code) starts so.
-    public private(set) var selected = false
+    /// The selected characters: typing or deleting replaces them, moving the insertion point drops the selection.
+    /// A field pre-filled with a value to change (the pattern code) starts with the whole text selected, the
+    /// Euclid line with the row's old beat count.
+    public private(set) var selection: Range<Int>?
+    /// Something is selected.
+    public var selected: Bool { selection != nil }
 
     public init(_ text: String = "", purpose: PromptPurpose = .command) {
         self.text = Array(text)
@@ -46,14 +49,21 @@ public struct Prompt: Hashable, Sendable {
     public var line: String { String(text) }
 
     /// Selects the whole text (typing replaces it).
-    public mutating func selectAll() { selected = !text.isEmpty }
+    public mutating func selectAll() { selection = text.isEmpty ? nil : 0..<text.count }
+
+    /// Selects the characters of `range` (clamped), the insertion point at its end: typing replaces them.
+    public mutating func select(_ range: Range<Int>) {
+        let r = min(max(range.lowerBound, 0), text.count)..<min(max(range.upperBound, 0), text.count)
+        selection = r.isEmpty ? nil : r
+        cursor = r.upperBound
+    }
 
     /// Drops a whole-text selection before an edit replaces it; returns true when there was one.
     private mutating func replaceSelection() -> Bool {
-        guard selected else { return false }
-        selected = false
-        text = []
-        cursor = 0
+        guard let r = selection else { return false }
+        selection = nil
+        text.removeSubrange(r)
+        cursor = r.lowerBound
         return true
     }
 
@@ -68,13 +78,13 @@ public struct Prompt: Hashable, Sendable {
 
     /// Puts the insertion point at a position (clamped).
     public mutating func move(to position: Int) {
-        selected = false
+        selection = nil
         cursor = min(max(position, 0), text.count)
     }
 
     /// Left and right first collapse a selection to its start or end, as text fields do.
-    public mutating func left() { selected ? move(to: 0) : move(to: cursor - 1) }
-    public mutating func right() { selected ? move(to: text.count) : move(to: cursor + 1) }
+    public mutating func left() { move(to: selection?.lowerBound ?? cursor - 1) }
+    public mutating func right() { move(to: selection?.upperBound ?? cursor + 1) }
     public mutating func home() { move(to: 0) }
     public mutating func end() { move(to: text.count) }
 
@@ -111,7 +121,7 @@ public struct Prompt: Hashable, Sendable {
     public var kept = 0
 
     public mutating func clear() {
-        selected = false
+        selection = nil
         let keep = min(kept, text.count)
         text = Array(text.prefix(keep))
         cursor = keep
@@ -122,7 +132,7 @@ public struct Prompt: Hashable, Sendable {
     public mutating func historyPrevious(in history: CommandHistory) {
         let lines = history.lines
         guard !lines.isEmpty else { return }
-        selected = false
+        selection = nil
         if historyIndex == nil { draft = text }
         let i = max(0, (historyIndex ?? lines.count) - 1)
         historyIndex = i
@@ -148,7 +158,7 @@ public struct Prompt: Hashable, Sendable {
     /// longest common prefix). Returns the candidates, for a message when there are several.
     @discardableResult
     public mutating func complete(from names: [String]) -> [String] {
-        selected = false
+        selection = nil
         let firstWordEnd = text.firstIndex(of: " ") ?? text.count
         guard cursor <= firstWordEnd else { return [] }
         let word = String(text[0..<cursor])

@@ -14,18 +14,23 @@ enum SongTab {
         guard r.height >= 2, r.width >= 16 else { return spots }
         let doc = session.document
         let song = doc.song
-        let columns = Column.fitting(r.width - 2)
-        canvas.put(r.x, r.y, Format.fit("  " + header(columns, g), r.width, ellipsis: g.ellipsis), .dim)
         let rows = r.height - 2
         let cursor = clampedRow(view.songRow, song)
         let first = firstRow(cursor: cursor, count: song.sections.count, rows: rows)
         let timing = SongTiming(song: song, tempo: doc.transport.tempo)
         let playing = song.plays ? view.transport.song : nil
-        for j in first..<min(first + rows, song.sections.count) {
+        let shown = first..<min(first + rows, song.sections.count)
+        let cells = shown.map { j in
+            let pass = playing?.section == j ? playing.map { $0.pass } : nil
+            return self.cells(j, song.sections[j], timing.sections[j], doc.transport, g, pass: pass)
+        }
+        let widths = Column.widths(cells)
+        let columns = Column.fitting(r.width - 2, widths: widths)
+        canvas.put(r.x, r.y, Format.fit("  " + header(columns, widths, g), r.width, ellipsis: g.ellipsis), .dim)
+        for (i, j) in shown.enumerated() {
             let y = r.y + 1 + j - first
             let isPlaying = playing?.section == j
-            let pass = isPlaying ? playing.map { $0.pass } : nil
-            let text = row(j, song.sections[j], timing.sections[j], doc.transport, columns, g, pass: pass)
+            let text = row(cells[i], columns, widths)
             let mark = j == cursor ? String(g.play) + " " : "  "
             let role: Role = isPlaying ? .playing : j == cursor ? .toolActive : .tool
             canvas.put(r.x, y, Format.pad(Format.fit(mark + text, r.width, ellipsis: g.ellipsis), r.width), role)
@@ -35,7 +40,7 @@ enum SongTab {
         return spots
     }
 
-    /// The columns of a row and their widths.
+    /// The columns of a row and their least widths (a column grows to hold its longest text and a blank).
     enum Column: CaseIterable {
         case number, name, region, repeats, bpm, length
 
@@ -61,45 +66,62 @@ enum SongTab {
             }
         }
 
+        /// Each column's width for these rows: its least width, or its longest text and one blank, so two
+        /// columns never run together (`100→140` and `1408.075 s`).
+        static func widths(_ rows: [[Column: String]]) -> [Column: Int] {
+            var out: [Column: Int] = [:]
+            for c in allCases { out[c] = rows.reduce(c.width) { max($0, ($1[c]?.count ?? 0) + 1) } }
+            return out
+        }
+
         /// As many columns as `width` holds, in order.
-        static func fitting(_ width: Int) -> [Column] {
+        static func fitting(_ width: Int, widths: [Column: Int] = [:]) -> [Column] {
             var out: [Column] = []
             var used = 0
-            for c in allCases where used + c.width <= width {
+            for c in allCases {
+                let w = widths[c] ?? c.width
+                guard used + w <= width else { continue }
                 out.append(c)
-                used += c.width
+                used += w
             }
             return out
         }
     }
 
-    static func header(_ columns: [Column], _ g: Glyphs) -> String {
-        columns.map { Format.pad($0.title(g), $0.width) }.joined()
+    static func header(_ columns: [Column], _ widths: [Column: Int], _ g: Glyphs) -> String {
+        columns.map { Format.pad($0.title(g), widths[$0] ?? $0.width) }.joined()
     }
 
-    /// `1  A       1.1–3.1   ×2    120    4.000 s`; `*` after a BPM marks a section with its own tempo.
-    static func row(_ j: Int, _ s: Song.Section, _ t: SongTiming.Section, _ transport: Transport,
-                    _ columns: [Column] = Column.allCases, _ g: Glyphs = .utf8, pass: Int? = nil) -> String {
+    /// `1  A       1.1–3.1   ×2    120    4.000 s`: the cells laid out in the columns' widths.
+    static func row(_ cells: [Column: String], _ columns: [Column], _ widths: [Column: Int]) -> String {
         var out = ""
         for c in columns {
-            let text: String
+            let text = cells[c] ?? ""
+            out += c == columns.last ? text : Format.pad(text, widths[c] ?? c.width)
+        }
+        return out
+    }
+
+    /// One section's cells; `*` after a BPM marks a section with its own tempo, `90→120` a ramp.
+    static func cells(_ j: Int, _ s: Song.Section, _ t: SongTiming.Section, _ transport: Transport, _ g: Glyphs = .utf8,
+                      pass: Int? = nil) -> [Column: String] {
+        var out: [Column: String] = [:]
+        for c in Column.allCases {
             switch c {
-            case .number: text = "\(j + 1)"
-            case .name: text = Format.fit(s.name, c.width - 1, ellipsis: g.ellipsis)
-            case .region: text = transport.barBeatLabel(s.start) + g.dash + transport.barBeatLabel(s.end)
+            case .number: out[c] = "\(j + 1)"
+            case .name: out[c] = Format.fit(s.name, c.width - 1, ellipsis: g.ellipsis)
+            case .region: out[c] = transport.barBeatLabel(s.start) + g.dash + transport.barBeatLabel(s.end)
             // The section playing shows its pass instead: `2/3`.
-            case .repeats: text = pass.map { "\($0 + 1)/\(s.repeats)" } ?? "\(g.times)\(s.repeats)"
+            case .repeats: out[c] = pass.map { "\($0 + 1)/\(s.repeats)" } ?? "\(g.times)\(s.repeats)"
             case .bpm:
-                // A ramp as `90→120`.
                 let bpm = Session.bpmText(transport.bpm(atTempo: t.tempo))
                 if let end = s.tempoEnd, s.tempo != nil {
-                    text = bpm + g.arrow + Session.bpmText(transport.bpm(atTempo: end))
+                    out[c] = bpm + g.arrow + Session.bpmText(transport.bpm(atTempo: end))
                 } else {
-                    text = bpm + (s.tempo == nil ? "" : "*")
+                    out[c] = bpm + (s.tempo == nil ? "" : "*")
                 }
-            case .length: text = Format.seconds(t.duration) + " s"
+            case .length: out[c] = Format.seconds(t.duration) + " s"
             }
-            out += c == columns.last ? text : Format.pad(text, c.width)
         }
         return out
     }

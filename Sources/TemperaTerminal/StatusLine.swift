@@ -9,7 +9,7 @@ enum StatusLine {
         if let line = view.commandLine {
             let (lineRect, error) = commandLineParts(view: view, line: line, rect: r, g)
             if let error { canvas.put(r.maxX - error.count - 1, r.y, error, .error) }
-            drawCommandLine(line, cursor: view.commandCursor, label: view.commandLabel, selected: view.commandSelected,
+            drawCommandLine(line, cursor: view.commandCursor, label: view.commandLabel, selection: view.commandSelection,
                             rect: lineRect, g, into: &canvas)
             return [Spot(r, .statusLine)]
         }
@@ -71,7 +71,7 @@ enum StatusLine {
 
     /// "label text" (":text" for commands) with the cursor cell; scrolled so the cursor stays in view. A
     /// selected text is drawn in the selection's role.
-    static func drawCommandLine(_ text: String, cursor: Int, label: String = ":", selected: Bool = false,
+    static func drawCommandLine(_ text: String, cursor: Int, label: String = ":", selection: Range<Int>? = nil,
                                 rect r: Rect, _ g: Glyphs, into canvas: inout Canvas) {
         let chars = Array(text)
         let at = min(max(cursor, 0), chars.count)
@@ -81,7 +81,7 @@ enum StatusLine {
         let first = max(0, at - room + 1)
         var x = x0
         for i in first..<min(chars.count, first + room) {
-            canvas[x, r.y] = Cell(chars[i], i == at ? .cursor : selected ? .markerSelected : .normal)
+            canvas[x, r.y] = Cell(chars[i], i == at ? .cursor : selection?.contains(i) == true ? .markerSelected : .normal)
             x += 1
         }
         if at == chars.count { canvas[x0 + at - first, r.y] = Cell(" ", .cursor) }

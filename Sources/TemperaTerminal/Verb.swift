@@ -124,7 +124,7 @@ public enum Verb: Hashable, Sendable {
             (.cursor(.home), "cursor.home", "cursor to the start"),
             (.cursor(.end), "cursor.end", "cursor to the end"),
             (.cursorTime, "cursor.time", "type the cursor's exact time"),
-            (.spread, "spread", "type a code spread evenly over the loop on this track (1x4: the beats, .2.2: 2 and 4)"),
+            (.spread, "spread", "type a code spread evenly over the loop on this track (1x4: the beats, .2.2: 2 and 4; - cuts, . rests)"),
             (.track(.up), "track.up", "previous track"),
             (.track(.down), "track.down", "next track"),
             (.track(.gainUp), "track.gain.up", "current track 1 dB louder (held: one undo step)"),
@@ -242,16 +242,6 @@ public enum Verb: Hashable, Sendable {
 
     /// The key-map name (`tool.shift`).
     public var name: String { Verb.names[self]! }
-
-    /// Keys the editor keeps global whatever has the focus (a tab's own keys cannot shadow them): renaming,
-    /// tabs and focus, help, quit and the file keys, so a key never means something unexpected there.
-    var isAlwaysGlobal: Bool {
-        switch self {
-        case .track(.rename), .tab, .tabNext, .tabPrev, .focusNext, .help, .quit, .save, .saveAs, .open, .new,
-             .command: return true
-        default: return false
-        }
-    }
 
     /// Held-key nudges of one family coalesce into one undo step (`tempo`, `volume`, `amp`, `gain`, `slider`).
     var nudgeFamily: String? {

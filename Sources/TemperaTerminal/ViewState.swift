@@ -112,6 +112,8 @@ public struct ViewState: Hashable, Sendable {
     public var commandLabel: String { prompt?.label ?? ":" }
     /// The whole of `commandLine` is selected (a pre-filled value that typing replaces).
     public var commandSelected: Bool { prompt?.selected ?? false }
+    /// The characters of the line selected (typing replaces them).
+    public var commandSelection: Range<Int>? { prompt?.selection }
     /// A pattern code being typed in the pattern editor, shown in the pattern area; nil when the area shows the
     /// document's pattern.
     public var patternInput: String? {

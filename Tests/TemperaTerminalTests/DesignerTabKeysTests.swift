@@ -58,7 +58,7 @@ final class DesignerTabKeysTests: XCTestCase {
         keys(d, "e")
         XCTAssertEqual(d.view.commandLine, "temper span=2 top=12:euclid(4) bottom=16:all s=0")
         XCTAssertEqual(d.view.message, "euclid: type k, then Enter")
-        keys(d, "backspace 7 enter")
+        keys(d, "7 enter")
         XCTAssertNil(d.view.commandLine)
         XCTAssertEqual(d.session.document.designer.top.beats, try Euclid.beats(k: 7, n: 12))
         XCTAssertEqual(d.session.document.designer.bottom.beats, Array(0..<16))

@@ -117,7 +117,7 @@ final class EditorFixesTests: XCTestCase {
         let d = Dispatcher(session: Session(document: doc, path: a + "/song.tempera"), width: 120, height: 40, clock: { 0 })
         try d.runLine("save")
         XCTAssertEqual(d.session.document.slot(1).file, "sounds/kick.wav")
-        try d.runLine("save \(b)/song.tempera")
+        try d.runLine("saveas \(b)/song.tempera")
         XCTAssertEqual(d.session.document.slot(1).file, a + "/sounds/kick.wav")
         XCTAssertEqual(try DocumentFile.load(b + "/song.tempera").slot(1).file, a + "/sounds/kick.wav")
         XCTAssertEqual(d.session.document.slot(2).file, "kit/snare.wav")
@@ -131,9 +131,9 @@ final class EditorFixesTests: XCTestCase {
     func testSaveAsOffersThePathAndCtrlUClearsOnlyThePath() {
         let d = make()
         keys(d, "S")
-        XCTAssertEqual(d.view.commandLine, "save untitled.tempera")
+        XCTAssertEqual(d.view.commandLine, "saveas untitled.tempera")
         keys(d, "C-u")
-        XCTAssertEqual(d.view.commandLine, "save ")
+        XCTAssertEqual(d.view.commandLine, "saveas ")
         keys(d, "C-u")
         XCTAssertEqual(d.view.commandLine, "")
     }

@@ -22,14 +22,14 @@ final class TimelinePaneTests: XCTestCase {
         XCTAssertEqual(column, [" ", " ", "▆", "█", "1"])
     }
 
-    func testLabelsNameClipsOneToNineThenAToGThenHoldRestRandomAndEmpty() {
+    func testLabelsNameClipsByTheirKeysThenHoldRestRandomAndEmpty() {
         let items: [(Double, Double, Content?)] = [(0.00, 1, .clip(1)), (0.01, 1, .clip(9)), (0.02, 1, .clip(10)),
                                                    (0.03, 1, .clip(16)), (0.04, 1, .hold), (0.05, 1, .rest),
                                                    (0.06, 1, .random), (0.07, 1, nil)]
         let session = Session(document: fiveTracks(items))
         session.cursor = 1
         let canvas = render(session, tenMillisecondView())
-        XCTAssertEqual(String(canvas.line(5).dropFirst(12).prefix(8)), "19AG+-?·")
+        XCTAssertEqual(String(canvas.line(5).dropFirst(12).prefix(8)), "190^+-?·")
         XCTAssertEqual(canvas[12, 5].role, .clipLabel)
         XCTAssertEqual(canvas[16, 5].role, .holdLabel)
         XCTAssertEqual(canvas[17, 5].role, .restLabel)

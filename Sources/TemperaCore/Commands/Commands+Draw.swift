@@ -102,7 +102,7 @@ extension Command {
     /// The clip drawing places: 1...16, `+`, `-` or `?`.
     struct ChooseClip: CommandBody {
         var content: Content
-        static let spec = CommandSpec("clip", usage: "clip C", help: "choose the clip drawing places: 1..16, + hold, - rest, ? random",
+        static let spec = CommandSpec("clip", usage: "clip C", help: "choose the clip drawing places: 1..16 (or its key: @ is 12), + hold, - rest (cuts the sound), ? random",
                                       flags: .viewOnly)
         static let examples = [ChooseClip(content: .clip(16)), ChooseClip(content: .hold), ChooseClip(content: .rest),
                                ChooseClip(content: .random)]
@@ -110,7 +110,7 @@ extension Command {
             let usage = spec.usage
             let word = try p.next("C", usage: usage)
             guard let content = Content(code: word.text) else {
-                throw p.fail("unknown clip '\(Limits.echo(word.text))' (clips are 1-16, + hold, - rest, ? random)", at: word)
+                throw p.fail("unknown clip '\(Limits.echo(word.text))' (clips are 1-16 or 0!@#$%^, + hold, - rest, ? random)", at: word)
             }
             try p.end(usage: usage)
             return ChooseClip(content: content)
@@ -158,7 +158,7 @@ extension Command {
     struct Fill: CommandBody {
         var code: PatternCode
         static let spec = CommandSpec("fill", usage: "fill \"CODE\"",
-                                      help: "pattern fill from the cursor, or over the selection if there is one")
+                                      help: "pattern fill from the cursor, or over the selection if there is one (- rests, cutting the sound before it; . skips a marker)")
         static let examples = [Fill(code: try! PatternParser.parse("(1 -)x2 3x2 +"))]
         static func parse(_ p: inout LineParser) throws -> Fill { Fill(code: try p.code(1, p.words.count, usage: spec.usage)) }
         var text: String { "fill \(Command.quote(code.source))" }
@@ -170,7 +170,7 @@ extension Command {
     struct Spread: CommandBody {
         var code: PatternCode
         static let spec = CommandSpec("spread", usage: "spread \"CODE\"",
-                                      help: "the code's symbols over the loop in equal steps, on the current track", flags: .touchesSelection)
+                                      help: "the code's symbols over the loop in equal steps, on the current track (- rests, cutting the sound before it; . leaves a step empty)", flags: .touchesSelection)
         static let examples = [Spread(code: try! PatternParser.parse(".2.2"))]
         static func parse(_ p: inout LineParser) throws -> Spread { Spread(code: try p.code(1, p.words.count, usage: spec.usage)) }
         var text: String { "spread \(Command.quote(code.source))" }

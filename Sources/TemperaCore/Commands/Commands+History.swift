@@ -22,7 +22,7 @@ extension Command {
     public struct Save: CommandBody {
         public var path: String?
         public static let spec = CommandSpec("save", usage: "save [PATH]",
-                                             help: "save the document (to PATH: a copy there; a script writes it at the end)")
+                                             help: "save the document (to PATH: a copy there, the document staying on its file; a script writes it at the end)")
         public static let examples = [Save(path: nil), Save(path: "my song.tempera")]
         public static func parse(_ p: inout LineParser) throws -> Save {
             let usage = "save [PATH]"
