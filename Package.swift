@@ -64,7 +64,7 @@ let package = Package(
             "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet", "TemperaApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal",
+        .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits",
                                                                 "CAllocCounter", "CFluidSynth", "CJack"]),
         // Counts allocations (for the benchmark's proof that the render path makes none).
         .target(name: "CAllocCounter"),

@@ -1,5 +1,6 @@
 // Benchmarks: run with `swift run -c release tempera-bench [SECTION...]`, sections `core`, `files`, `audio`,
-// `song`, `ramped`, `terminal`, `jack` (all of them when none is named). Each section prints its figures.
+// `song`, `ramped`, `terminal`, `jack`, `samples`, `startup` (all of them when none is named). Each section prints
+// its figures.
 import Foundation
 
 let sections: [(name: String, help: String, run: () -> Void)] = [
@@ -10,6 +11,8 @@ let sections: [(name: String, help: String, run: () -> Void)] = [
     ("ramped", "the same song with a tempo map of 1,000 points and ramps", SongBench.runRamped),
     ("terminal", "drawing a full editor frame", TerminalBench.run),
     ("jack", "the JACK process callback; MIDI in and pad keys to sound", JackBench.run),
+    ("samples", "loading a kit's samples: converted cold, from the disk cache warm", SampleBench.run),
+    ("startup", "the program's start-up against h2cli --help", SampleBench.startup),
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
