@@ -62,6 +62,7 @@ struct RenderState {
     var countInBeatFrames = 0.0
     var countInBeats = 0
     var countInMeter = 1
+    var countInGroups: UInt64 = 0
     var countInNext = 0
     /// A start aimed at a moment (`MonotonicClock` nanoseconds; 0: none): while it waits, each block sets
     /// `countInEnd` to the frame heard then, from the clock and the latency the output last reported.
@@ -242,7 +243,8 @@ struct RenderState {
                 if at > now { break }
                 if due.isFull { return offset }
                 if let snap = snapshot {
-                    queueClick(accent: countInNext % countInMeter == 0, snap.pointee.click, seq: snap.pointee.seq, at: offset)
+                    queueClick(accent: Meter.accent(position: countInNext % countInMeter, groupMask: countInGroups),
+                               snap.pointee.click, seq: snap.pointee.seq, at: offset)
                 }
                 countInNext += 1
             }
@@ -269,9 +271,10 @@ struct RenderState {
             guard sec.span > 0 else { return count }
             // The metronome's next beat, merged with the events by frame.
             var clickAt = Int64.max
-            if sn.click.on && clickNext < MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sn.click.beat).end {
+            let pulse = sec.clickPulse(sn.click)
+            if sn.click.on && clickNext < MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: pulse).end {
                 let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
-                                         time: sn.click.time(clickNext, start: sec.start), rate: rate)
+                                         time: MixClick.time(clickNext, pulse: pulse, start: sec.start), rate: rate)
                 if at <= now {
                     if due.isFull { return offset }
                     queueClick(accent: accent(clickNext, sec, sn.click), sn.click, seq: sn.seq, at: offset)
@@ -331,13 +334,13 @@ struct RenderState {
         }
     }
 
-    /// Whether beat `k` of the timeline is a bar's first: by the metronome's meter from time 0, or in a section
-    /// with its own meter, counted from the first beat of its region.
+    /// How pulse `k` of the timeline clicks: a bar's first (by the metronome's meter from time 0, or in a section
+    /// with its own meter counted from the first pulse of its region), a group's first, or another.
     @inline(__always)
-    private func accent(_ k: Int, _ sec: MixSection, _ click: MixClick) -> Bool {
-        guard sec.meter > 0 else { return k % click.meter == 0 }
-        let first = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: click.beat).first
-        return (k - first) % sec.meter == 0
+    private func accent(_ k: Int, _ sec: MixSection, _ click: MixClick) -> Meter.Accent {
+        guard sec.meter > 0 else { return Meter.accent(position: k % click.meter, groupMask: click.groups) }
+        let first = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sec.clickPulse(click)).first
+        return Meter.accent(position: (k - first) % sec.meter, groupMask: sec.groups)
     }
 
     /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
@@ -348,7 +351,7 @@ struct RenderState {
     static let padTrack: Int32 = -3
 
     /// Lists a metronome click (the accent on a bar's first beat) as due at `offset`.
-    private mutating func queueClick(accent: Bool, _ click: MixClick, seq: Int, at offset: Int) {
+    private mutating func queueClick(accent: Meter.Accent, _ click: MixClick, seq: Int, at offset: Int) {
         guard click.on, click.level > 0 else { return }
         var e = DueEvent(kind: .click, offset: offset, frame: frame + Int64(offset), track: Self.clickTrack, slot: 0, amp: 1)
         e.accent = accent
@@ -357,9 +360,11 @@ struct RenderState {
     }
 
     /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
-    private mutating func startClick(accent: Bool, _ click: MixClick, seq: Int) {
-        guard click.on, click.level > 0, let data = accent ? click.accent : click.normal else { return }
-        let frames = accent ? click.accentFrames : click.normalFrames
+    private mutating func startClick(accent: Meter.Accent, _ click: MixClick, seq: Int) {
+        let sound = accent == .bar ? click.accent : accent == .group ? click.group ?? click.accent : click.normal
+        guard click.on, click.level > 0, let data = sound else { return }
+        let frames = accent == .bar ? click.accentFrames : accent == .group && click.group != nil ? click.groupFrames
+            : accent == .group ? click.accentFrames : click.normalFrames
         guard frames > 0 else { return }
         let v = allocateVoice()
         anyVoiceSounded = true
@@ -464,7 +469,7 @@ struct RenderState {
         resetCycles(skipPast: false)
         guard let snap = snapshot, section < snap.pointee.sectionCount else { clickNext = 0; return }
         let sec = snap.pointee.sections[section]
-        clickNext = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: snap.pointee.click.beat).first
+        clickNext = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sec.clickPulse(snap.pointee.click)).first
     }
 
     /// The metronome's first beat of the current pass whose frame is at or after the current frame.
@@ -472,11 +477,12 @@ struct RenderState {
         let sn = snap.pointee
         guard section < sn.sectionCount else { return 0 }
         let sec = sn.sections[section]
-        var (lo, hi) = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sn.click.beat)
+        let pulse = sec.clickPulse(sn.click)
+        var (lo, hi) = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: pulse)
         while lo < hi {
             let mid = lo + (hi - lo) / 2
             let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
-                                     time: sn.click.time(mid, start: sec.start), rate: rate)
+                                     time: MixClick.time(mid, pulse: pulse, start: sec.start), rate: rate)
             if at < frame { lo = mid + 1 } else { hi = mid }
         }
         return lo
@@ -813,10 +819,11 @@ struct RenderState {
                 let tempo = snap.pointee.tempo(section: j, atMusic: j == section ? music : 0)
                 countingIn = true
                 countInStart = frame
-                let own = snap.pointee.sections[j].meter
-                countInMeter = own > 0 ? own : ck.meter
+                let own = snap.pointee.sections[j]
+                countInMeter = own.meter > 0 ? own.meter : ck.meter
+                countInGroups = own.meter > 0 ? own.groups : ck.groups
                 countInBeats = ck.countIn * countInMeter
-                countInBeatFrames = ck.beat / tempo * rate
+                countInBeatFrames = own.clickPulse(ck) / tempo * rate
                 countInNext = 0
                 countInEnd = frame + Int64((Double(countInBeats) * countInBeatFrames).rounded())
             } else {
