@@ -1,3 +1,5 @@
+import TemperaCore
+
 /// One event the sequencer found due in a block: what happens, on which frame. The sampler/mixer and the MIDI
 /// output both play from these, so what is heard and what is sent cannot disagree.
 struct DueEvent {
@@ -6,7 +8,7 @@ struct DueEvent {
         case onset
         /// A `-`: the track's voices fade out.
         case cut
-        /// A metronome click (or a count-in's); `accent` on a bar's first beat.
+        /// A metronome click (or a count-in's); `accent` says which of its three sounds.
         case click
         /// A pad played (a key, a click, a MIDI note-on): the slot from its first frame, through no track.
         case pad
@@ -25,7 +27,7 @@ struct DueEvent {
     var amp: Double
     /// The velocity layer to play (an index into the slot's layers).
     var layer: Int32 = 0
-    var accent = false
+    var accent = Meter.Accent.beat
     /// A gate slot's end: the frame it releases at (`Int64.max`: a one-shot), and where in the music the gate ends
     /// (kept with the voice, so an edit of the timing can move the release).
     var releaseAt = Int64.max

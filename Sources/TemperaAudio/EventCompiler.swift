@@ -116,7 +116,8 @@ final class EventCompiler {
             sections.append(MixSection(start: s.start, span: t.span, tempo: t.tempo, repeats: t.repeats, offset: t.offset,
                                        passesBefore: t.passesBefore, clock: t.clock, events: buffer.pointer,
                                        eventCount: buffer.count, cycleFirst: cyclesOf[key]!.first,
-                                       cycleCount: cyclesOf[key]!.count, meter: s.meter ?? 0))
+                                       cycleCount: cyclesOf[key]!.count, meter: s.meter?.count ?? 0,
+                                       pulse: s.meter?.pulse(beat: doc.transport.beat) ?? 0, groups: s.meter?.groupMask ?? 0))
         }
         regions = regions.filter { placed[$0.key] != nil }
         cycleCache = cycleCache.filter { used.contains($0.key) }

@@ -89,9 +89,16 @@ struct MixSection {
     /// cycleCount]` (at most `MixCycle.capacity`).
     var cycleFirst = 0
     var cycleCount = 0
-    /// The section's own beats per bar (0: the metronome's): its click accents each bar counted from the region's
-    /// first beat.
+    /// The section's own pulses per bar (0: the metronome's): its click accents each bar counted from the region's
+    /// first pulse.
     var meter = 0
+    /// With its own meter: the seconds (x1) of its pulse and where its groups start (`Meter.groupMask`).
+    var pulse = 0.0
+    var groups: UInt64 = 0
+
+    /// The pulse the click counts in this section: its own meter's, else the metronome's.
+    @inline(__always)
+    func clickPulse(_ click: MixClick) -> Double { meter > 0 && pulse > 0 ? pulse : click.beat }
 }
 
 extension MixSection: PlaceableSection {}
@@ -209,28 +216,33 @@ struct MixSnapshot {
     }
 }
 
-/// The metronome as the audio thread reads it: beat k of the timeline (from time 0) sounds at
-/// `k * beat - start` seconds (x1) into each pass of a section whose region starts at `start`, for the beats
-/// inside the region (`beats(start:end:beat:)`); `k % meter == 0` is the accent.
+/// The metronome as the audio thread reads it: pulse k of the timeline (from time 0) sounds at
+/// `k * beat - start` seconds (x1) into each pass of a section whose region starts at `start`, for the pulses
+/// inside the region (`beats(start:end:beat:)`); `k % meter == 0` is the accent, a group's first pulse
+/// (`groups`, see `Meter.groupMask`) the medium one.
 struct MixClick {
     var on: Bool
     var level: Float
+    /// The meter's pulse, seconds at x1 (the document's beat in a quarter-note meter).
     var beat: Double
     var meter: Int
+    var groups: UInt64 = 0
     /// Bars of count-in before playback starts (with the click on).
     var countIn: Int
     var accent: UnsafePointer<Float>?
     var accentFrames: Int
     var normal: UnsafePointer<Float>?
     var normalFrames: Int
+    var group: UnsafePointer<Float>? = nil
+    var groupFrames = 0
 
     /// No metronome.
     static var off: MixClick { MixClick(on: false, level: 0, beat: 1, meter: 1, countIn: 0, accent: nil,
                               accentFrames: 0, normal: nil, normalFrames: 0) }
 
-    /// Seconds (x1) after the region's start where beat `k` falls.
+    /// Seconds (x1) after the region's start where pulse `k` of `pulse` seconds falls.
     @inline(__always)
-    func time(_ k: Int, start: Double) -> Double { Double(k) * beat - start }
+    static func time(_ k: Int, pulse: Double, start: Double) -> Double { Double(k) * pulse - start }
 
     /// The beats of the timeline inside [start, end): `first..<end`, computed so that `time(k) >= 0` exactly.
     /// Plain arithmetic (the render path calls it).

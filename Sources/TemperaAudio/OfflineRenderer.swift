@@ -97,8 +97,8 @@ public struct OfflineRenderer {
         let (start, end) = Schedule.region(of: t)
         let tempo = document.song.plays ? SongTiming(song: document.song, tempo: t.tempo, map: t.tempoMap).sections[0].tempo
             : Schedule.clock(of: t, start: start, end: end).0.tempo
-        let meter = document.song.plays ? document.song.sections[0].meter ?? t.meter : t.meter
-        return Int((Double(t.countIn * max(1, meter)) * (t.beat / tempo * sampleRate)).rounded())
+        let meter = document.song.plays ? document.song.sections[0].meter ?? t.signature : t.signature
+        return Int((Double(t.countIn * max(1, meter.count)) * (meter.pulse(beat: t.beat) / tempo * sampleRate)).rounded())
     }
 
     /// Runs `body` with a render state playing the document from the loop start, `loops` passes.

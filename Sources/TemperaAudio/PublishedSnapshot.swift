@@ -110,10 +110,11 @@ final class PublishedSnapshot {
 
     static func click(_ t: Transport, sound: ClickSound?) -> MixClick {
         guard t.click, let sound else { return .off }
-        return MixClick(on: true, level: Float(min(max(t.clickLevel, 0), 1)), beat: t.beat, meter: max(1, t.meter),
-                        countIn: max(0, t.countIn),
+        return MixClick(on: true, level: Float(min(max(t.clickLevel, 0), 1)), beat: t.pulse, meter: max(1, t.meter),
+                        groups: t.signature.groupMask, countIn: max(0, t.countIn),
                         accent: UnsafePointer(sound.accent.data), accentFrames: sound.accent.frames,
-                        normal: UnsafePointer(sound.beat.data), normalFrames: sound.beat.frames)
+                        normal: UnsafePointer(sound.beat.data), normalFrames: sound.beat.frames,
+                        group: UnsafePointer(sound.group.data), groupFrames: sound.group.frames)
     }
 
     deinit {

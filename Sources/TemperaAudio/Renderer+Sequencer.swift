@@ -15,7 +15,8 @@ extension RenderState {
                 if at > now { break }
                 if due.isFull { return offset }
                 if let snap = snapshot {
-                    queueClick(accent: countInNext % countInMeter == 0, snap.pointee.click, seq: snap.pointee.seq, at: offset)
+                    queueClick(accent: Meter.accent(position: countInNext % countInMeter, groupMask: countInGroups),
+                               snap.pointee.click, seq: snap.pointee.seq, at: offset)
                 }
                 countInNext += 1
             }
@@ -42,9 +43,10 @@ extension RenderState {
             guard sec.span > 0 else { return count }
             // The metronome's next beat, merged with the events by frame.
             var clickAt = Int64.max
-            if sn.click.on && clickNext < MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sn.click.beat).end {
+            let pulse = sec.clickPulse(sn.click)
+            if sn.click.on && clickNext < MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: pulse).end {
                 let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
-                                         time: sn.click.time(clickNext, start: sec.start), rate: rate)
+                                         time: MixClick.time(clickNext, pulse: pulse, start: sec.start), rate: rate)
                 if at <= now {
                     if due.isFull { return offset }
                     queueClick(accent: accent(clickNext, sec, sn.click), sn.click, seq: sn.seq, at: offset)
@@ -104,13 +106,13 @@ extension RenderState {
         }
     }
 
-    /// Whether beat `k` of the timeline is a bar's first: by the metronome's meter from time 0, or in a section
-    /// with its own meter, counted from the first beat of its region.
+    /// How pulse `k` of the timeline clicks: a bar's first (by the metronome's meter from time 0, or in a section
+    /// with its own meter counted from the first pulse of its region), a group's first, or another.
     @inline(__always)
-    func accent(_ k: Int, _ sec: MixSection, _ click: MixClick) -> Bool {
-        guard sec.meter > 0 else { return k % click.meter == 0 }
-        let first = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: click.beat).first
-        return (k - first) % sec.meter == 0
+    func accent(_ k: Int, _ sec: MixSection, _ click: MixClick) -> Meter.Accent {
+        guard sec.meter > 0 else { return Meter.accent(position: k % click.meter, groupMask: click.groups) }
+        let first = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sec.clickPulse(click)).first
+        return Meter.accent(position: (k - first) % sec.meter, groupMask: sec.groups)
     }
 
     /// The track number click voices carry: no track's, so no track gain, mute or cut reaches them.
@@ -195,7 +197,7 @@ extension RenderState {
         resetCycles(skipPast: false)
         guard let snap = snapshot, section < snap.pointee.sectionCount else { clickNext = 0; return }
         let sec = snap.pointee.sections[section]
-        clickNext = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: snap.pointee.click.beat).first
+        clickNext = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sec.clickPulse(snap.pointee.click)).first
     }
 
     /// The metronome's first beat of the current pass whose frame is at or after the current frame.
@@ -203,11 +205,12 @@ extension RenderState {
         let sn = snap.pointee
         guard section < sn.sectionCount else { return 0 }
         let sec = sn.sections[section]
-        var (lo, hi) = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: sn.click.beat)
+        let pulse = sec.clickPulse(sn.click)
+        var (lo, hi) = MixClick.beats(start: sec.start, end: sec.start + sec.span, beat: pulse)
         while lo < hi {
             let mid = lo + (hi - lo) / 2
             let at = base + sn.frame(songPass: songPass, section: section, pass: pass,
-                                     time: sn.click.time(mid, start: sec.start), rate: rate)
+                                     time: MixClick.time(mid, pulse: pulse, start: sec.start), rate: rate)
             if at < frame { lo = mid + 1 } else { hi = mid }
         }
         return lo

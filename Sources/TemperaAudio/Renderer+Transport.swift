@@ -142,10 +142,11 @@ extension RenderState {
                 let tempo = snap.pointee.tempo(section: j, atMusic: j == section ? music : 0)
                 countingIn = true
                 countInStart = frame
-                let own = snap.pointee.sections[j].meter
-                countInMeter = own > 0 ? own : ck.meter
+                let own = snap.pointee.sections[j]
+                countInMeter = own.meter > 0 ? own.meter : ck.meter
+                countInGroups = own.meter > 0 ? own.groups : ck.groups
                 countInBeats = ck.countIn * countInMeter
-                countInBeatFrames = ck.beat / tempo * rate
+                countInBeatFrames = own.clickPulse(ck) / tempo * rate
                 countInNext = 0
                 countInEnd = frame + Int64((Double(countInBeats) * countInBeatFrames).rounded())
             } else {

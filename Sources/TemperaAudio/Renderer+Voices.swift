@@ -4,7 +4,7 @@ import TemperaCore
 /// The sampler: voices started for onsets, clicks, pads and previews, and mixed into the block.
 extension RenderState {
     /// Lists a metronome click (the accent on a bar's first beat) as due at `offset`.
-    mutating func queueClick(accent: Bool, _ click: MixClick, seq: Int, at offset: Int) {
+    mutating func queueClick(accent: Meter.Accent, _ click: MixClick, seq: Int, at offset: Int) {
         guard click.on, click.level > 0 else { return }
         var e = DueEvent(kind: .click, offset: offset, frame: frame + Int64(offset), track: Self.clickTrack, slot: 0, amp: 1)
         e.accent = accent
@@ -13,9 +13,11 @@ extension RenderState {
     }
 
     /// Starts a metronome click (the accent on a bar's first beat) at the metronome's level.
-    mutating func startClick(accent: Bool, _ click: MixClick, seq: Int) {
-        guard click.on, click.level > 0, let data = accent ? click.accent : click.normal else { return }
-        let frames = accent ? click.accentFrames : click.normalFrames
+    mutating func startClick(accent: Meter.Accent, _ click: MixClick, seq: Int) {
+        let sound = accent == .bar ? click.accent : accent == .group ? click.group ?? click.accent : click.normal
+        guard click.on, click.level > 0, let data = sound else { return }
+        let frames = accent == .bar ? click.accentFrames : accent == .group && click.group != nil ? click.groupFrames
+            : accent == .group ? click.accentFrames : click.normalFrames
         guard frames > 0 else { return }
         let v = allocateVoice()
         anyVoiceSounded = true

@@ -62,6 +62,7 @@ struct RenderState {
     var countInBeatFrames = 0.0
     var countInBeats = 0
     var countInMeter = 1
+    var countInGroups: UInt64 = 0
     var countInNext = 0
     /// A start aimed at a moment (`MonotonicClock` nanoseconds; 0: none): while it waits, each block sets
     /// `countInEnd` to the frame heard then, from the clock and the latency the output last reported.

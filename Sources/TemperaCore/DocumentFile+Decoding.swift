@@ -207,7 +207,7 @@ extension DocumentFile {
                         }
                         section.shape = shape
                     }
-                    if let x = so.optional("meter") { section.meter = try int(x, "meter", Transport.meterRange) }
+                    if let x = so.optional("meter") { section.meter = try meter(x) }
                     song.sections.append(section)
                 }
             }
@@ -222,7 +222,7 @@ extension DocumentFile {
                 t.beat = try double(x, "beat", { beats.contains($0) },
                                     "must be from \(number(beats.lowerBound)) to \(number(beats.upperBound)) seconds")
             }
-            if let x = o.optional("meter") { t.meter = try int(x, "meter", Transport.meterRange) }
+            if let x = o.optional("meter") { t.signature = try meter(x) }
             if let x = o.optional("grid") {
                 if case .null = x.kind { t.grid = nil } else { t.grid = try int(x, "grid", Transport.gridRange) }
             }

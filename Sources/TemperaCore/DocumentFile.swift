@@ -37,7 +37,7 @@ public enum DocumentFile {
             + "\"length\": \(number(t.length)), \"loop\": {\"on\": \(t.loopOn), \"start\": \(number(t.loopStart)), "
             + "\"end\": \(number(t.loopEnd))}},\n"
         // Musical time (beat, meter, grid, metronome) has its own line: older files without it read as the defaults.
-        out += "  \"time\": {\"beat\": \(number(t.beat)), \"meter\": \(t.meter), \"grid\": \(t.grid.map(String.init) ?? "null"), "
+        out += "  \"time\": {\"beat\": \(number(t.beat)), \"meter\": \(meter(t.signature)), \"grid\": \(t.grid.map(String.init) ?? "null"), "
             + "\"click\": {\"on\": \(t.click), \"level\": \(number(t.clickLevel))}, \"countin\": \(t.countIn)"
             + tempoMap(t.tempoMap) + "},\n"
         if document.song != Song() { out += song(document.song) }
@@ -199,10 +199,16 @@ public enum DocumentFile {
             out += "\n    {\"name\": \(string(s.name)), \"start\": \(number(s.start)), \"end\": \(number(s.end)), "
                 + "\"repeats\": \(s.repeats)" + (s.tempo.map { ", \"tempo\": \(number($0))" } ?? "")
                 + (s.tempoEnd.map { ", \"tempoend\": \(number($0)), \"shape\": \"\(s.shape.rawValue)\"" } ?? "")
-                + (s.meter.map { ", \"meter\": \($0)" } ?? "") + "}"
+                + (s.meter.map { ", \"meter\": \(meter($0))" } ?? "") + "}"
             out += j == song.sections.count - 1 ? "\n  " : ","
         }
         return out + "]},\n"
+    }
+
+    /// A meter: its count alone for a quarter-note meter in the usual groups (as files always held it), else its
+    /// command spelling as a string (`"7/8 groups=2+2+3"`, `"12/8"`).
+    static func meter(_ m: Meter) -> String {
+        m.unit == 4 && m.groups == nil ? "\(m.count)" : string(m.text)
     }
 
     static func row(_ r: Temperament.Row) -> String {

@@ -96,8 +96,8 @@ public enum MidiExport {
         /// How a pass and a time become play time (a ramp's or a tempo map's; else `tempo` throughout).
         var clock: SectionClock
         var pieces: [TempoPiece]
-        /// Beats per bar.
-        var meter: Int
+        /// The time signature.
+        var meter: Meter
         /// The tracks with their own cycle or ratio over the region.
         var cycles: [CycleTrack]
         /// Musical position the play lasts: R·span for a section, endless for the loop.
@@ -141,7 +141,7 @@ public enum MidiExport {
             let (clock, pieces) = Schedule.clock(of: doc.transport, start: start, end: end)
             let cycles = CycleTrack.of(doc.tracks, gains: gains, start: start, end: end)
             return [Play(songPass: 0, total: 0, offset: 0, start: start, span: end - start, tempo: clock.tempo, clock: clock,
-                         pieces: pieces, meter: doc.transport.meter, cycles: cycles, limit: .infinity,
+                         pieces: pieces, meter: doc.transport.signature, cycles: cycles, limit: .infinity,
                          repeats: max(loops, 0), drawBase: 0, startTicks: 0)]
         }
         let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
@@ -157,7 +157,7 @@ public enum MidiExport {
                 }
                 plays.append(Play(songPass: m, total: timing.total, offset: s.offset, start: s.start, span: s.span,
                                   tempo: s.tempo, clock: s.clock, pieces: s.clock.isConstant ? [] : timing.pieces,
-                                  meter: doc.song.sections[j].meter ?? doc.transport.meter, cycles: cyclesOf[key]!,
+                                  meter: doc.song.sections[j].meter ?? doc.transport.signature, cycles: cyclesOf[key]!,
                                   limit: Double(s.repeats) * s.span,
                                   repeats: s.repeats, drawBase: timing.drawPass(songPass: m, section: j, pass: 0),
                                   startTicks: beats * Double(ticksPerBeat)))
@@ -227,8 +227,8 @@ public enum MidiExport {
             return Int(ticks.rounded())
         }
 
-        var conductor: [MidiEvent] = [.trackName("tempo"), .timeSignature(numerator: doc.transport.meter)]
-        var tempoAt = 0, meter = doc.transport.meter
+        var conductor: [MidiEvent] = [.trackName("tempo"), .timeSignature(meter: doc.transport.signature)]
+        var tempoAt = 0, meter = doc.transport.signature
         for play in plays {
             let at = Int(play.startTicks.rounded())
             // Tempo events up to the play's start, then its time signature when its meter differs.
@@ -237,7 +237,7 @@ public enum MidiExport {
                 tempoAt += 1
             }
             if play.meter != meter {
-                conductor.append(.timeSignature(tick: at, numerator: play.meter))
+                conductor.append(.timeSignature(tick: at, meter: play.meter))
                 meter = play.meter
             }
         }

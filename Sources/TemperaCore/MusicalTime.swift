@@ -1,8 +1,10 @@
 /// Musical time: beats, bars and the cursor grid as a view onto the document's seconds.
 ///
 /// Times stay seconds at tempo x1, so nothing in a document changes meaning when `beat` or `meter` change.
-/// Beat k starts at `k * beat` seconds (at x1), counted from time 0 of the timeline; bar j starts at beat
-/// `j * meter`. At tempo x the beat lasts `beat / x` seconds of playback, so BPM = 60 * x / beat.
+/// Beat k starts at `k * beat` seconds (at x1), counted from time 0 of the timeline. At tempo x the beat lasts
+/// `beat / x` seconds of playback, so BPM = 60 * x / beat. Bars and the grid count the meter's pulses (`pulse`:
+/// the beat itself in a quarter-note meter, half of it in 7/8): pulse k starts at `k * pulse`, bar j at pulse
+/// `j * meter`.
 ///
 /// Pure functions; any thread.
 extension Transport {
@@ -28,30 +30,30 @@ extension Transport {
         min(max(tempo(forBPM: bpm, beat: beat), tempoRange.lowerBound), tempoRange.upperBound)
     }
 
-    /// One grid step in seconds at x1 (beat / steps); nil when the grid is off.
-    public var gridStep: Double? { grid.map { beat / Double($0) } }
+    /// One grid step in seconds at x1 (pulse / steps); nil when the grid is off.
+    public var gridStep: Double? { grid.map { pulse / Double($0) } }
 
-    /// Grid point `k` of a grid of `steps` a beat: k * beat / steps seconds (computed so, not as k times the
-    /// step, so that point 5 of a fifth-beat grid is exactly one beat).
+    /// Grid point `k` of a grid of `steps` a pulse: k * pulse / steps seconds (computed so, not as k times the
+    /// step, so that point 5 of a fifth-pulse grid is exactly one pulse).
     public func gridPoint(_ k: Int, steps: Int) -> Double {
-        Double(k) * beat / Double(steps)
+        Double(k) * pulse / Double(steps)
     }
 
-    /// The grid point of a grid of `steps` a beat nearest to `t` (a half step rounds up), never before 0.
+    /// The grid point of a grid of `steps` a pulse nearest to `t` (a half step rounds up), never before 0.
     public func nearestGridPoint(to t: Double, steps: Int) -> Double {
-        gridPoint(max(0, Int((t * Double(steps) / beat).rounded())), steps: steps)
+        gridPoint(max(0, Int((t * Double(steps) / pulse).rounded())), steps: steps)
     }
 
     /// The first grid point after `t` (a point within a nanosecond of `t` counts as `t` itself).
     public func gridPoint(after t: Double, steps: Int) -> Double {
-        var k = Int((t * Double(steps) / beat).rounded(.down))
+        var k = Int((t * Double(steps) / pulse).rounded(.down))
         while gridPoint(k, steps: steps) <= t + Self.sameTime { k += 1 }
         return gridPoint(k, steps: steps)
     }
 
     /// The last grid point before `t`, never before 0 (a point within a nanosecond of `t` counts as `t`).
     public func gridPoint(before t: Double, steps: Int) -> Double {
-        var k = Int((t * Double(steps) / beat).rounded(.up))
+        var k = Int((t * Double(steps) / pulse).rounded(.up))
         while k > 0, gridPoint(k, steps: steps) >= t - Self.sameTime { k -= 1 }
         return gridPoint(max(0, k), steps: steps)
     }
@@ -59,13 +61,15 @@ extension Transport {
     /// Times closer than this are one grid position (rounding in `k * beat / steps`).
     static let sameTime = 1e-9
 
-    /// Where `t` falls in bars and beats: `bar` and `beat` from 1, and `offset`, the seconds (at x1) since that
-    /// beat started. A time within a nanosecond before a beat counts as that beat.
+    /// Where `t` falls in bars and the meter's pulses: `bar` and `beat` (the pulse in the bar) from 1, and
+    /// `offset`, the seconds (at x1) since that pulse started. A time within a nanosecond before a pulse counts as
+    /// that pulse.
     public func barBeat(_ t: Double) -> (bar: Int, beat: Int, offset: Double) {
-        var index = Int((t / beat).rounded(.down))
-        if Double(index + 1) * beat - t <= Self.sameTime { index += 1 }
+        let pulse = self.pulse
+        var index = Int((t / pulse).rounded(.down))
+        if Double(index + 1) * pulse - t <= Self.sameTime { index += 1 }
         index = max(0, index)
-        let offset = Swift.max(0, t - Double(index) * beat)
+        let offset = Swift.max(0, t - Double(index) * pulse)
         return (index / meter + 1, index % meter + 1, offset)
     }
 
@@ -76,5 +80,5 @@ extension Transport {
     }
 
     /// Seconds at x1 of one bar.
-    public var barLength: Double { beat * Double(meter) }
+    public var barLength: Double { pulse * Double(meter) }
 }

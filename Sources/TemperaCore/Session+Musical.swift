@@ -12,14 +12,12 @@ extension Session {
         return "beat \(DocumentFile.number(b)) s: \(Self.bpmText(t.bpm)) BPM at x\(DocumentFile.number(t.tempo))"
     }
 
-    func runMeter(_ m: Int) throws -> String? {
-        guard Transport.meterRange.contains(m) else {
-            throw CommandError("meter must be from \(Transport.meterRange.lowerBound) to \(Transport.meterRange.upperBound) beats")
-        }
+    func runMeter(_ m: Meter) throws -> String? {
+        try m.check()
         var t = document.transport
-        t.meter = m
+        t.signature = m
         try perform("meter") { $0.setTransport(t) }
-        return "\(m) beat\(m == 1 ? "" : "s") a bar"
+        return m.describe
     }
 
     func runBPM(_ bpm: Double) throws -> String? {

@@ -243,7 +243,7 @@ extension Transport {
     /// Every stored setting (a test checks the list against the type, so a new setting is not forgotten).
     public static let fields: [Field] = [
         .of("tempo", \.tempo), .of("tempoMap", \.tempoMap), .of("volume", \.volume), .of("loopStart", \.loopStart), .of("loopEnd", \.loopEnd),
-        .of("loopOn", \.loopOn), .of("length", \.length), .of("beat", \.beat), .of("meter", \.meter),
+        .of("loopOn", \.loopOn), .of("length", \.length), .of("beat", \.beat), .of("meter", \.meter), .of("meterUnit", \.meterUnit), .of("meterGroups", \.meterGroups),
         .of("grid", \.grid), .of("click", \.click), .of("clickLevel", \.clickLevel), .of("countIn", \.countIn),
     ]
 }

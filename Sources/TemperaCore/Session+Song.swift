@@ -76,9 +76,7 @@ extension Session {
             song.sections[j].shape = shape
             name = "section ramp"
         case .meter(let m):
-            if let m, !Transport.meterRange.contains(m) {
-                throw CommandError("meter must be from \(Transport.meterRange.lowerBound) to \(Transport.meterRange.upperBound)")
-            }
+            if let m { try m.check() }
             song.sections[j].meter = m
             name = "section meter"
         case .region(let a, let b):

@@ -16,8 +16,8 @@ public struct Song: Hashable, Sendable {
         public var tempoEnd: Double? = nil
         /// How the ramp goes (`linear` or `exp`).
         public var shape: TempoMap.Shape = .linear
-        /// The section's beats per bar; nil: the document's meter.
-        public var meter: Int? = nil
+        /// The section's own time signature; nil: the document's meter.
+        public var meter: Meter? = nil
 
         public init(name: String, start: Double, end: Double, repeats: Int = 1, tempo: Double? = nil) {
             self.name = name

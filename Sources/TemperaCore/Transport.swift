@@ -14,8 +14,12 @@ public struct Transport: Hashable, Sendable {
     public var length: Double
     /// Seconds per beat at tempo x1: musical time is a view onto the seconds (see `MusicalTime.swift`).
     public var beat: Double = 0.5
-    /// Beats per bar.
+    /// Pulses per bar: the N of the meter N/D (`Meter`; `signature` reads the three as one).
     public var meter: Int = 4
+    /// The note a pulse of the meter is: the D of N/D (4: the beat itself).
+    public var meterUnit: Int = 4
+    /// The meter's beat groups as written (`2+2+3`); nil: the usual ones (`Meter.defaultGroups`).
+    public var meterGroups: [Int]? = nil
     /// Steps per beat of the cursor grid the editor follows, 1...32; nil: no grid (free).
     public var grid: Int? = nil
     /// The metronome plays (in the editor; `render` and `play` ask for it with `--click`).

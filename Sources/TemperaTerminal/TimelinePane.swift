@@ -148,12 +148,15 @@ enum TimelinePane {
         if pc >= 0 && pc < r.width { canvas[r.x + pc, r.y] = Cell(g.rulerPlayhead, .playhead) }
     }
 
-    /// Ticks on beats (a bar's first beat labelled `3`, other beats `3.2` when there is room), thinned to
-    /// bars, or to every few bars, when zoomed out.
+    /// Ticks on the meter's pulses (a bar's first labelled `3`, other pulses `3.2` when there is room; in a meter
+    /// of beat groups, 7/8 as 2+2+3, only the groups' first pulses are labelled), thinned to bars, or to every few
+    /// bars, when zoomed out.
     static func drawBeatTicks(_ t: Transport, view: ViewState, ruler r: Rect,
                               labels: [(column: Int, text: String, role: Role)], _ g: Glyphs, into canvas: inout Canvas) {
         let vp = view.viewport
-        let beatColumns = t.beat / vp.secondsPerColumn
+        let pulse = t.pulse
+        let groups = t.signature.groupMask
+        let beatColumns = pulse / vp.secondsPerColumn
         guard beatColumns > 0, beatColumns.isFinite else { return }
         // Every beat when a beat is wide enough for its label, else every bar, else every few bars.
         let meter = max(1, t.meter)
@@ -162,11 +165,11 @@ enum TimelinePane {
             every = meter
             while Double(every) * beatColumns < 6 { every *= 2 }
         }
-        var k = Int((vp.start / t.beat).rounded(.down))
+        var k = Int((vp.start / pulse).rounded(.down))
         k -= k % every
         if k < 0 { k = 0 }
         while true {
-            let time = Double(k) * t.beat
+            let time = Double(k) * pulse
             let c = vp.column(of: time)
             if c >= r.width { break }
             if c >= 0 {
@@ -174,7 +177,8 @@ enum TimelinePane {
                 let label = beat == 1 ? "\(bar)" : "\(bar).\(beat)"
                 canvas[r.x + c, r.y] = Cell(g.rulerTick, beat == 1 ? .accent : .ruler)
                 let clear = !labels.contains { $0.column <= c + 1 + label.count && c <= $0.column + $0.text.count }
-                if clear && c + 1 + label.count < r.width && Double(every) * beatColumns >= Double(label.count + 2) {
+                let named = groups == 0 || Meter.accent(position: beat - 1, groupMask: groups) != .beat
+                if named && clear && c + 1 + label.count < r.width && Double(every) * beatColumns >= Double(label.count + 2) {
                     canvas.put(r.x + c + 1, r.y, label, beat == 1 ? .accent : .ruler)
                 }
             }

@@ -84,7 +84,7 @@ final class TempoCommandLineTests: XCTestCase {
                                    Song.Section(name: "B", start: 0, end: 8, repeats: 1)], on: true)
         doc.song.sections[0].tempoEnd = 1
         doc.song.sections[0].shape = .exp
-        doc.song.sections[0].meter = 3
+        doc.song.sections[0].meter = Meter(3)
         try DocumentFile.save(doc, to: path)
         let export = try tempera(["export", path, "-o", dir + "/song.mid", "--song"])
         XCTAssertEqual(export.status, 0, export.stderr)

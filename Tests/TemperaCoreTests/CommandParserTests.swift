@@ -140,7 +140,8 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(try parse("clip +"), .chooseClip(.hold))
         XCTAssertEqual(try parse("clip -"), .chooseClip(.rest))
         XCTAssertEqual(try parse("clip ?"), .chooseClip(.random))
-        XCTAssertEqual(error("clip 17"), CommandError("unknown clip '17' (clips are 1-16, + hold, - rest, ? random)", column: 6))
+        XCTAssertEqual(error("clip 17"), CommandError("unknown clip '17' (clips are 1-16 or 0!@#$%^, + hold, - rest, ? random)", column: 6))
+        XCTAssertEqual(try parse("clip @"), .chooseClip(.clip(12)))
         XCTAssertEqual(error("snap maybe"), CommandError("expected on or off, not 'maybe' (snap on|off)", column: 6))
         XCTAssertEqual(error("mode grid on"), CommandError("expected 'clip', not 'grid' (mode clip on|off)", column: 6))
     }

@@ -153,7 +153,7 @@ final class MusicalTimeTests: XCTestCase {
         }
         XCTAssertEqual(message("grid 33"), "column 6: grid must be a whole number from 1 to 32, not 33")
         XCTAssertEqual(message("grid 0"), "column 6: grid must be a whole number from 1 to 32, not 0")
-        XCTAssertEqual(message("meter 0"), "column 7: meter must be a whole number from 1 to 64, not 0")
+        XCTAssertEqual(message("meter 0"), "column 7: a meter has from 1 to 64 pulses a bar, not 0")
         XCTAssertEqual(message("click"), "column 7: missing on, off or level= (click on|off [level=L] | click level=L)")
         XCTAssertEqual(message("bpm 0"), "column 5: bpm must be greater than 0, not 0")
         XCTAssertEqual(message("countin 17"), "column 9: countin must be a whole number from 0 to 16, not 17")

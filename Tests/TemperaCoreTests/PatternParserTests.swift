@@ -55,7 +55,8 @@ final class PatternParserTests: XCTestCase {
 
     func testUnknownClipNamesItsColumn() {
         XCTAssertEqual(error("1 2 3 17"), CommandError("unknown clip '17' (clips are 1-16)", column: 7))
-        XCTAssertEqual(error("0"), CommandError("unknown clip '0' (clips are 1-16)", column: 1))
+        XCTAssertEqual(error("00"), CommandError("unknown clip '00' (clips are 1-16)", column: 1))
+        XCTAssertEqual(try PatternParser.parse("0 @").symbols, [.clip(10), .clip(12)], "the keys' spelling")
         XCTAssertEqual(error("1 a"), CommandError("unknown clip 'a' (1-16, -, +, ? or .)", column: 3))
     }
 

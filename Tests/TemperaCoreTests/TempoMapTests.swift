@@ -293,7 +293,7 @@ final class TempoMapTests: XCTestCase {
         doc.song = Song(sections: [Song.Section(name: "A", start: 0, end: 2, repeats: 3, tempo: 0.75)])
         doc.song.sections[0].tempoEnd = 1
         doc.song.sections[0].shape = .exp
-        doc.song.sections[0].meter = 7
+        doc.song.sections[0].meter = Meter(7)
         doc.tracks[1].cycle = Track.Cycle(start: 0, end: 0.75)
         doc.tracks[1].ratioText = "18/17"
         doc.tracks[1].ratio = 18.0 / 17

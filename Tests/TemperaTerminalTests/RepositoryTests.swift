@@ -96,6 +96,6 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(unknown.status, 2)
         XCTAssertEqual(unknown.stdout, "", "no section ran")
         XCTAssertEqual(unknown.stderr,
-                       "tempera-bench: no section 'nosuch' (sections: core, files, audio, song, ramped, terminal, jack; --help)\n")
+                       "tempera-bench: no section 'nosuch' (sections: core, files, audio, song, ramped, terminal, jack, samples, startup; --help)\n")
     }
 }

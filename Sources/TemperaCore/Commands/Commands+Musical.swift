@@ -12,17 +12,17 @@ extension Command {
         func run(in session: Session) throws -> String? { try session.runBeat(seconds) }
     }
 
-    /// `meter N`: beats per bar.
-    struct Meter: CommandBody {
-        var beats: Int
-        static let spec = CommandSpec("meter", usage: "meter N", help: "beats a bar (4)")
-        static let examples = [Meter(beats: 7)]
-        static func parse(_ p: inout LineParser) throws -> Meter {
-            let m = try p.only("N", usage: spec.usage) { try $0.integer($1, "meter", Transport.meterRange) }
-            return Meter(beats: m)
+    /// `meter N/D [groups=A+B+...]`: the time signature (`meter N` is N/4, beats a bar as it always read).
+    struct SetMeter: CommandBody {
+        var meter: TemperaCore.Meter
+        static let spec = CommandSpec("meter", usage: "meter N[/D] [groups=A+B+...]",
+                                      help: "the time signature: 4 (4/4), 12/8, 7/8 groups=2+2+3; accents and bars only, no onset moves")
+        static let examples = [SetMeter(meter: .init(7)), SetMeter(meter: .init(12, 8)), SetMeter(meter: .init(7, 8, groups: [2, 2, 3]))]
+        static func parse(_ p: inout LineParser) throws -> SetMeter {
+            SetMeter(meter: try p.meter(usage: spec.usage))
         }
-        var text: String { "meter \(beats)" }
-        func run(in session: Session) throws -> String? { try session.runMeter(beats) }
+        var text: String { "meter \(meter.text)" }
+        func run(in session: Session) throws -> String? { try session.runMeter(meter) }
     }
 
     /// `bpm X`: sets the tempo to X * beat / 60 (times do not change).
@@ -91,7 +91,8 @@ extension Command {
     }
 
     public static func beat(_ seconds: Double) -> Command { Command(Beat(seconds: seconds)) }
-    public static func meter(_ beats: Int) -> Command { Command(Meter(beats: beats)) }
+    public static func meter(_ beats: Int) -> Command { Command(SetMeter(meter: .init(beats))) }
+    public static func meter(_ meter: TemperaCore.Meter) -> Command { Command(SetMeter(meter: meter)) }
     public static func bpm(_ bpm: Double) -> Command { Command(BPM(bpm: bpm)) }
     public static func grid(_ steps: Int?) -> Command { Command(Grid(steps: steps)) }
     public static func click(on: Bool?, level: Double?) -> Command { Command(Click(on: on, level: level)) }

@@ -230,7 +230,7 @@ extension Command {
         case bpm(Double)
         /// `section N tempo X..Y [shape=S]` (or `bpm X..Y`): a ramp over the section's whole duration (DESIGN §18).
         case ramp(from: Double, to: Double, bpm: Bool, shape: TempoMap.Shape)
-        /// `section N meter M` (nil: `off`, the document's meter).
-        case meter(Int?)
+        /// `section N meter N/D` (nil: `off`, the document's meter).
+        case meter(Meter?)
     }
 }

@@ -86,18 +86,23 @@ extension Command {
         }
     }
 
-    /// `section N meter M|off`.
+    /// `section N meter N/D [groups=A+B+...]|off`.
     struct SectionMeter: CommandBody {
         var section: Int
-        var meter: Int?
-        static let spec = CommandSpec("section N meter", usage: "section N meter M|off",
-                                      help: "section N's own beats a bar (off: the document's)")
-        static let examples = [SectionMeter(section: 1, meter: 3), SectionMeter(section: 2, meter: nil)]
+        var meter: Meter?
+        static let spec = CommandSpec("section N meter", usage: "section N meter N[/D] [groups=A+B+...] | section N meter off",
+                                      help: "section N's own time signature (off: the document's)")
+        static let examples = [SectionMeter(section: 1, meter: Meter(3)), SectionMeter(section: 2, meter: nil),
+                               SectionMeter(section: 3, meter: Meter(7, 8, groups: [2, 2, 3]))]
         static func parse(_ p: inout LineParser) throws -> SectionMeter {
-            let m = try p.offOr("M or off", usage: spec.usage) { p, w in try p.integer(w, "meter", Transport.meterRange) }
-            return SectionMeter(section: p.selector ?? 1, meter: m)
+            let usage = spec.usage
+            if p.position < p.words.count, p.isKeyword(p.words[p.position], "off") {
+                _ = try p.offOr("N/D or off", usage: usage) { _, _ in 0 }
+                return SectionMeter(section: p.selector ?? 1, meter: nil)
+            }
+            return SectionMeter(section: p.selector ?? 1, meter: try p.meter(usage: usage))
         }
-        var text: String { "section \(section) meter \(meter.map(String.init) ?? "off")" }
+        var text: String { "section \(section) meter \(meter?.text ?? "off")" }
         func run(in session: Session) throws -> String? { try session.runSection(section, .meter(meter)) }
     }
 
