@@ -308,7 +308,11 @@ public final class Participant: @unchecked Sendable {
             onEvent?(.notice(error))
             return
         }
-        if let sent = m["pong"]?.number, let host = m["host"]?.number { return pong(sent: sent, host: host) }
+        if let sent = m["pong"]?.number, let host = m["host"]?.number {
+            // A clock reading outside the limits would put the host's moments anywhere: the probe is dropped.
+            guard (try? Limits.checkClock(sent, "")) != nil, (try? Limits.checkClock(host, "")) != nil else { return }
+            return pong(sent: sent, host: host)
+        }
         if let t = m["transport"] {
             do {
                 transport = try Wire.read(transport: t)

@@ -71,6 +71,11 @@ final class HostileParticipantTests: XCTestCase {
         XCTAssertEqual(notices.items.count, 3, notices.items.joined(separator: "\n"))
         p.receive(line: Array(#"{"transport":{"playing":true,"start":1,"at":5,"music":0,"rate":1,"span":2}}"#.utf8))
         XCTAssertTrue(p.sync { $0.transport.playing })
+        // A clock probe's answer with the host's clock at 1e308 is dropped, not taken as the clocks' offset.
+        p.receive(line: Array("{\"pong\":\(monotonicSeconds()),\"host\":1e308}".utf8))
+        XCTAssertNil(p.sync { $0.clockOffset })
+        p.receive(line: Array("{\"pong\":\(monotonicSeconds()),\"host\":7}".utf8))
+        XCTAssertNotNil(p.sync { $0.clockOffset })
     }
 
     /// Names too like another's are refused: spaces around it, a Cyrillic letter, a combining accent, another
