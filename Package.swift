@@ -89,9 +89,10 @@ let package = Package(
 )
 
 // The libFuzzer targets (`make fuzz`), one executable per reader. They exist only when TEMPERA_FUZZ is set, as
-// `make fuzz` sets it while building them with `-sanitize=fuzzer,address` into `.build-fuzz`: the ordinary
-// `swift build` and `swift test` never see them. Each target defines `LLVMFuzzerTestOneInput`; its `main` hands
-// over to libFuzzer (CFuzzDriver).
+// `make fuzz` sets it while building them with `-sanitize=fuzzer,address` into `.build-fuzz`. Each target's
+// `main` defines `LLVMFuzzerTestOneInput`, calling the target's entry function beside it, and hands over to
+// libFuzzer (CFuzzDriver). Without TEMPERA_FUZZ, the entry functions (not the mains) are compiled into one test
+// target that runs each over its seed corpus: `swift test` builds every fuzz target's code, so none can rot.
 if Context.environment["TEMPERA_FUZZ"] != nil {
     let fuzzers: [(String, [Target.Dependency])] = [
         ("document", ["TemperaCore"]),
@@ -102,10 +103,17 @@ if Context.environment["TEMPERA_FUZZ"] != nil {
         ("h2song", ["TemperaKits", "TemperaCore"]),
         ("drumkit", ["TemperaKits", "TemperaCore"]),
         ("midi", ["TemperaCore"]),
+        ("protocol", ["TemperaNet", "TemperaCore"]),
     ]
     package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/Driver"))
     for (name, dependencies) in fuzzers {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: dependencies + ["CFuzzDriver"],
                                                  path: "Fuzz/Targets/\(name)"))
     }
+} else {
+    let fuzzers = ["document", "script", "pattern", "keymap", "theme", "h2song", "drumkit", "midi", "protocol"]
+    package.targets.append(.testTarget(name: "FuzzTargetTests",
+                                       dependencies: ["TemperaCore", "TemperaNet", "TemperaTerminal", "TemperaKits"],
+                                       path: "Fuzz",
+                                       exclude: ["Corpus", "Driver"] + fuzzers.map { "Targets/\($0)/main.swift" }))
 }

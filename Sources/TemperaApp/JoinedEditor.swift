@@ -67,6 +67,8 @@ public final class JoinedEditor {
     static let staleNanos: UInt64 = 100_000_000
     /// How long another participant's change stays highlighted, seconds.
     static let flashSeconds = 0.6
+    /// The latest start a player is given, on the monotonic clock (seconds): 30 years.
+    static let farthestStart = 1e9
     /// How often the editor looks when nothing arrives (reconnecting, a flash fading), milliseconds.
     static let lookMs = 100
 
@@ -196,8 +198,11 @@ public final class JoinedEditor {
         errors = []
         songZero = t.rate > 0 ? nil : zero
         songShift = 0
+        // The transport's numbers are within the limits, but a start computed from them may still be far off:
+        // it is kept to the next 30 years rather than trap as nanoseconds.
         let local = participant.local(hostTime: zero)
-        player.play(heardAtNanos: UInt64(max(0, local) * 1e9), loops: 0)
+        let seconds = local.isFinite ? min(max(0, local), JoinedEditor.farthestStart) : 0
+        player.play(heardAtNanos: UInt64(seconds * 1e9), loops: 0)
     }
 
     /// Keeps the music heard here where the host's clock says it is: collects the difference at each look (about

@@ -9,12 +9,19 @@ import TemperaCore
 /// The host's append-only record of every change since the shared file was last saved, so that nothing a
 /// participant was told is done can be lost when the host is killed.
 ///
-/// The first line names the base: a hash of the file's bytes (or, for a file not written yet, the whole new
-/// document); each further line is one request's changes — who made them, the request's id, and the numbered
-/// deltas — written with `write(2)` before the request is answered. A host killed at any moment has every
+/// The journal is a sequence of records, one a line, each its checksum (FNV-1a, 64 bits, in hex) then a space
+/// and its JSON. The first names the journal's version and the base: a hash of the file's bytes (or, for a file
+/// not written yet, the whole new document); each further one is one request's changes — who made them, the
+/// request's id, and the numbered deltas — written with `write(2)` before the request is answered. A host killed at any moment has every
 /// answered change in the kernel's hands; started again on the same file it replays them over the file. The
 /// file is also `fdatasync`ed within `syncDelay` of a change, on a queue of its own, so a crash of the machine
-/// loses at most that much. A line cut short by the kill was never answered and is dropped.
+/// loses at most that much. A last line cut short by the kill was never answered and is dropped.
+///
+/// A damaged record (a flipped byte, a run of NUL bytes, garbage after the last record, a line of any length
+/// that does not check) stops the replay there: everything before it is replayed, the rest of the file from it
+/// is moved aside to a file of its own, and the journal goes on from the last good record, so no record written
+/// later is ever behind a damaged one. Opening says so in one line (`Replay.damage`). A journal of another
+/// version is set aside whole.
 ///
 /// A write that fails (a full disk, a file-size limit, an I/O error) throws, and the journal is cut back to
 /// its last whole line, so the change it held is as if never made and later lines still replay; the host then
@@ -37,7 +44,12 @@ public final class Journal: @unchecked Sendable {
         public var entries: [Entry]
         /// A journal that does not follow the file was moved here (nil: none).
         public var setAside: String?
+        /// What was wrong with the journal, in one line, when a damaged record stopped its replay (nil: none).
+        public var damage: String?
     }
+
+    /// The journal's format: checksummed records came with 2.
+    public static let version = 2
 
     public let path: String
     private var fd: Int32
@@ -68,28 +80,45 @@ public final class Journal: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var replay = Replay(document: loaded, entries: [])
         let header = Journal.header(fileBytes: fileBytes, loaded: loaded)
-        if let data = FileManager.default.contents(atPath: path), !data.isEmpty {
-            if let (document, entries) = Journal.read([UInt8](data), header: header, fileBytes: fileBytes) {
+        // Mapped, not read: a journal grown huge by damage costs no memory to look through.
+        if let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped), !data.isEmpty {
+            let read = data.withUnsafeBytes { Journal.read($0, fileBytes: fileBytes) }
+            if let document = read.document {
                 replay.document = document
-                replay.entries = entries
-                let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+                replay.entries = read.entries
+                let fd = Glibc.open(path, O_RDWR | O_APPEND | O_CLOEXEC)
                 guard fd >= 0 else { throw NetError.system("cannot open the journal \(path)") }
-                // A line cut short by a kill is dropped so the next one starts clean.
-                let whole = data.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-                if whole < data.count { _ = ftruncate(fd, off_t(whole)) }
+                if read.clean < data.count {
+                    if let bad = read.damage {
+                        // The damaged record and all after it go aside; the journal goes on from the last good one.
+                        let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970))"
+                        let kept = data.withUnsafeBytes { Journal.copy(UnsafeRawBufferPointer(rebasing: $0[read.clean...]), to: aside) }
+                        replay.damage = "the journal \(path) is damaged at record \(read.entries.count + 2) (\(bad)): "
+                            + "replayed the \(read.entries.count) before it; "
+                            + (kept ? "the rest (\(Limits.count(data.count - read.clean)) bytes) was moved to \(aside)"
+                                    : "the rest (\(Limits.count(data.count - read.clean)) bytes) could not be kept and was dropped")
+                    }
+                    // A line cut short by a kill (never answered) is dropped, so the next one starts clean.
+                    guard ftruncate(fd, off_t(read.clean)) == 0 else {
+                        Glibc.close(fd)
+                        throw NetError.system("cannot cut the journal \(path) back to its last good record")
+                    }
+                    fsync(fd)
+                }
                 let j = Journal(path: path, fd: fd)
-                j.count = entries.count
-                j.length = off_t(whole)
+                j.count = read.entries.count
+                j.length = off_t(read.clean)
                 return (j, replay)
             }
             let aside = path + ".stale-\(Int(Date().timeIntervalSince1970))"
             _ = rename(path, aside)
             replay.setAside = aside
+            replay.damage = read.damage.map { "the journal \(path) was set aside as \(aside): \($0)" }
         }
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw NetError.system("cannot open the journal \(path)") }
         let j = Journal(path: path, fd: fd)
-        try j.write(header + "\n")
+        try j.write(header)
         fsync(fd)
         return (j, replay)
     }
@@ -101,40 +130,149 @@ public final class Journal: @unchecked Sendable {
 
     deinit { Glibc.close(fd) }
 
-    /// The first line: the file's hash, or the whole document when there is no file.
+    /// The first record: the version and the file's hash, or the whole document when there is no file.
     static func header(fileBytes: [UInt8]?, loaded: Document) -> String {
-        if let fileBytes { return "{\"journal\":1,\"base\":\"\(hash(fileBytes))\"}" }
-        return "{\"journal\":1,\"new\":" + DocumentDelta.snapshot(loaded).encoded() + "}"
+        if let fileBytes { return "{\"journal\":\(version),\"base\":\"\(hash(fileBytes))\"}" }
+        return "{\"journal\":\(version),\"new\":" + DocumentDelta.snapshot(loaded).encoded() + "}"
     }
 
-    /// The document and entries a journal leads to, or nil when it does not follow this base.
-    static func read(_ bytes: [UInt8], header: String, fileBytes: [UInt8]?) -> (Document, [Entry])? {
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-        // The last piece is what follows the last newline: empty, or a line cut short (never answered).
-        lines.removeLast()
-        guard let first = lines.first, let head = try? JSONMessage.parse(Array(first)) else { return nil }
+    /// A record as a line: its checksum, a space, its text, a newline.
+    static func record(_ text: String) -> [UInt8] {
+        let body = Array(text.utf8)
+        let sum = String(hashValue(body), radix: 16)
+        return Array((String(repeating: "0", count: 16 - sum.count) + sum + " ").utf8) + body + [0x0A]
+    }
+
+    /// What reading a journal found.
+    struct Reading {
+        /// The document it leads to, or nil when it does not follow this base (or is of another version).
+        var document: Document?
+        var entries: [Entry] = []
+        /// The bytes up to the end of the last good record.
+        var clean = 0
+        /// Why reading stopped before the end (a damaged record), or nil (the end, or a last line cut short).
+        var damage: String?
+    }
+
+    /// The document and entries a journal's bytes lead to over this base, up to its first bad record.
+    static func read(_ bytes: UnsafeRawBufferPointer, fileBytes: [UInt8]?) -> Reading {
+        var out = Reading()
+        var at = 0
+        /// The next record's JSON (checked), or why there is none: nil at the end or at a last line cut short.
+        func next() -> Result<JSONMessage, CommandError>? {
+            guard at < bytes.count else { return nil }
+            let start = at
+            guard let found = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) else {
+                // What follows the last newline was never answered when it is the start of a record cut short;
+                // anything else there (garbage, NUL bytes) is damage like any other.
+                return looksCutShort(bytes[start...]) ? nil : .failure(CommandError("bytes after the last record"))
+            }
+            let nl = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+            at = nl + 1
+            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<nl])
+            guard line.count > 17, line[16] == 0x20, let sum = UInt64(String(decoding: line[0..<16], as: UTF8.self), radix: 16) else {
+                return .failure(CommandError("a line of \(Limits.count(line.count)) bytes that is not a record"))
+            }
+            let body = UnsafeRawBufferPointer(rebasing: line[17...])
+            guard hashValue(body) == sum else { return .failure(CommandError("its checksum does not match")) }
+            guard let m = try? JSONMessage.parse(Array(body)) else { return .failure(CommandError("it is not JSON")) }
+            return .success(m)
+        }
+        guard case .success(let head)? = next() else {
+            // A journal of the first version had no checksums: its first line is bare JSON.
+            let first = bytes.prefix { $0 != 0x0A }.prefix(4096)
+            if let m = try? JSONMessage.parse(Array(first)), let v = m["journal"]?.int {
+                out.damage = "it is of version \(v), not \(version)"
+            } else {
+                out.damage = "its first record does not read"
+            }
+            return out
+        }
+        guard head["journal"]?.int == version else {
+            out.damage = "it is of version \(head["journal"]?.int.map(String.init) ?? "unknown"), not \(version)"
+            return out
+        }
         var document: Document
         if let base = head["base"]?.string {
-            guard let fileBytes, base == hash(fileBytes), let doc = try? DocumentFile.decode(bytes: fileBytes) else { return nil }
+            guard let fileBytes, base == hash(fileBytes), let doc = try? DocumentFile.decode(bytes: fileBytes) else { return out }
             document = doc
         } else if let whole = head["new"] {
-            guard fileBytes == nil, let d = try? DocumentDelta(decoding: whole), let doc = d.whole else { return nil }
+            guard fileBytes == nil, let d = try? DocumentDelta(decoding: whole), let doc = d.whole else { return out }
             document = doc
         } else {
-            return nil
+            out.damage = "its first record names no base"
+            return out
         }
-        var entries: [Entry] = []
-        for line in lines.dropFirst() {
-            guard let m = try? JSONMessage.parse(Array(line)), let key = m["key"]?.string else { break }
+        out.clean = at
+        var lastSeq: Int?
+        while let record = next() {
+            guard case .success(let m) = record else {
+                if case .failure(let why) = record { out.damage = why.message }
+                break
+            }
+            guard let key = m["key"]?.string else {
+                out.damage = "it is not a change"
+                break
+            }
             var entry = Entry(key: key, name: m["who"]?.string ?? "", id: m["id"]?.int, deltas: [])
+            var changed = document
+            var applies = true
             for d in m["deltas"]?.array ?? [] {
                 guard let seq = d["seq"]?.int, let c = d["change"], let change = try? DocumentDelta(decoding: c),
-                      (try? change.apply(to: &document)) != nil else { return (document, entries) }
+                      (try? change.apply(to: &changed)) != nil else {
+                    applies = false
+                    break
+                }
                 entry.deltas.append(SharedDocument.Delta(seq: seq, by: entry.name, name: d["name"]?.string ?? "", change: change))
             }
-            entries.append(entry)
+            guard applies else {
+                out.damage = "its change does not apply"
+                break
+            }
+            // Change numbers follow on from record to record: a gap is a record lost.
+            if let first = entry.deltas.first?.seq, let lastSeq, first != lastSeq + 1 {
+                out.damage = "its change \(first) does not follow change \(lastSeq)"
+                break
+            }
+            lastSeq = entry.deltas.last?.seq ?? lastSeq
+            document = changed
+            out.entries.append(entry)
+            out.clean = at
         }
-        return (document, entries)
+        out.document = document
+        return out
+    }
+
+    /// Writes `bytes` to a new file at `path` (mode 0600); false when it cannot.
+    static func copy(_ bytes: UnsafeRawBufferPointer, to path: String) -> Bool {
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + done, min(bytes.count - done, 1 << 20))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return fsync(fd) == 0
+    }
+
+    /// Whether bytes after the last newline are a record's start cut short by a kill: its checksum's hex digits,
+    /// a space and JSON text, no NUL bytes.
+    static func looksCutShort(_ tail: Slice<UnsafeRawBufferPointer>) -> Bool {
+        for (k, b) in tail.enumerated() {
+            if k < 16 {
+                guard (0x30...0x39).contains(b) || (0x61...0x66).contains(b) else { return false }
+            } else if k == 16 {
+                guard b == 0x20 else { return false }
+            } else if k == 17 {
+                guard b == UInt8(ascii: "{") else { return false }
+            } else if b == 0 {
+                return false
+            }
+        }
+        return true
     }
 
     /// Journals one request's changes; returns once they are written (see the type's note on syncing).
@@ -143,7 +281,7 @@ public final class Journal: @unchecked Sendable {
         if let id { line += ",\"id\":\(id)" }
         line += ",\"deltas\":[" + deltas.map {
             "{\"seq\":\($0.seq),\"name\":" + JSONMessage.quote($0.name) + ",\"change\":" + $0.change.encoded() + "}"
-        }.joined(separator: ",") + "]}\n"
+        }.joined(separator: ",") + "]}"
         if let broken { throw broken }
         try write(line)
         count += 1
@@ -156,7 +294,7 @@ public final class Journal: @unchecked Sendable {
         length = 0
         broken = nil
         do {
-            try write(Journal.header(fileBytes: fileBytes, loaded: loaded) + "\n")
+            try write(Journal.header(fileBytes: fileBytes, loaded: loaded))
         } catch let failure as WriteFailure {
             // Lines without their header would not replay: nothing more is journalled until a restart works.
             broken = failure
@@ -173,9 +311,9 @@ public final class Journal: @unchecked Sendable {
         unlink(path)
     }
 
-    /// Writes one whole line, or throws with the file cut back to its last whole line.
+    /// Writes one whole record, or throws with the file cut back to its last whole record.
     private func write(_ text: String) throws {
-        var bytes = Array(text.utf8)
+        var bytes = Journal.record(text)
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
@@ -208,13 +346,18 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    /// FNV-1a, 64 bits, in hex.
+    /// FNV-1a, 64 bits, in hex, and the length.
     static func hash(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { String(hashValue($0), radix: 16) } + "-\(bytes.count)"
+    }
+
+    /// FNV-1a, 64 bits.
+    static func hashValue<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes {
             h ^= UInt64(b)
             h = h &* 0x100_0000_01b3
         }
-        return String(h, radix: 16) + "-\(bytes.count)"
+        return h
     }
 }

@@ -156,11 +156,29 @@ final class LineConnection: @unchecked Sendable {
     }
 
     /// Queues lines made as they are needed (each with its newline, until nil): a whole document goes out
-    /// without ever being held whole. Lines sent meanwhile follow it. One stream at a time.
+    /// without ever being held whole. Lines sent meanwhile follow it; a stream sent while another runs follows
+    /// it and the lines sent between them.
     func send(stream next: @escaping () -> [UInt8]?) {
         guard isOpen else { return }
-        precondition(stream == nil, "one stream at a time")
-        stream = next
+        guard let current = stream else {
+            stream = next
+            flush()
+            return
+        }
+        var between: [UInt8]? = later.isEmpty ? nil : later
+        later = []
+        var currentDone = false
+        stream = {
+            if !currentDone {
+                if let lines = current() { return lines }
+                currentDone = true
+            }
+            if let lines = between {
+                between = nil
+                return lines
+            }
+            return next()
+        }
         flush()
     }
 
@@ -390,6 +408,10 @@ final class LineConnection: @unchecked Sendable {
                         onInput?(.line(j))
                     }
                 }
+            } else if nl - from > maxLine {
+                // Read whole in one go (it came with its newline): refused all the same, as the limit says.
+                delivered += 1
+                onInput?(.tooLong(nl - from))
             } else {
                 delivered += 1
                 let end = nl > from && inbox[nl - 1] == 0x0D ? nl - 1 : nl

@@ -91,6 +91,8 @@ public final class Participant: @unchecked Sendable {
     static let probesPerBurst = 4
     static let probeSpacing = 0.01
     static let probeEvery = 3.0
+    /// The most participants a presence message is read for (a host has at most its connections' worth).
+    static let presenceKept = 1024
 
     private var connection: LineConnection?
     /// The document being received whole (on joining, or after falling behind).
@@ -261,6 +263,12 @@ public final class Participant: @unchecked Sendable {
         }
     }
 
+    /// Reads one line as if the host had sent it, as the connection hands lines over (the protocol's fuzzer
+    /// reads its inputs here).
+    public func receive(line bytes: [UInt8]) {
+        queue.sync { handle(.line(bytes)) }
+    }
+
     private func handle(_ input: LineConnection.Input) {
         guard case .line(let bytes) = input else { return }
         let m: JSONMessage
@@ -276,17 +284,21 @@ public final class Participant: @unchecked Sendable {
         if let id = m["reply"] {
             var moved: Session.View?
             if let v = m["view"] {
-                Wire.read(view: v, into: &view)
-                moved = view
+                do {
+                    try Wire.read(view: v, into: &view)
+                    moved = view
+                } catch {
+                    onEvent?(.notice("the host sent a view that does not read: \(error)"))
+                }
             }
             if let s = m["seq"]?.int { lastReplySeq = max(lastReplySeq, s) }
             guard let id = id.int else { return }
             return answered(id, message: m["ok"]?.string, error: m["error"]?.string, view: moved)
         }
         if let people = m["presence"]?.array {
-            presence = people.compactMap { p in
-                guard let n = p["name"]?.string, let c = p["cursor"]?.number, let t = p["track"]?.int else { return nil }
-                return Presence(name: n, cursor: c, track: t)
+            // Someone outside the limits is left out (a cursor at 1e308 cannot be drawn).
+            presence = people.prefix(Participant.presenceKept).compactMap { p in
+                Wire.read(presence: p).map { Presence(name: $0.name, cursor: $0.cursor, track: $0.track) }
             }
             onEvent?(.presence(presence))
             return
@@ -296,9 +308,18 @@ public final class Participant: @unchecked Sendable {
             onEvent?(.notice(error))
             return
         }
-        if let sent = m["pong"]?.number, let host = m["host"]?.number { return pong(sent: sent, host: host) }
+        if let sent = m["pong"]?.number, let host = m["host"]?.number {
+            // A clock reading outside the limits would put the host's moments anywhere: the probe is dropped.
+            guard (try? Limits.checkClock(sent, "")) != nil, (try? Limits.checkClock(host, "")) != nil else { return }
+            return pong(sent: sent, host: host)
+        }
         if let t = m["transport"] {
-            transport = Wire.read(transport: t)
+            do {
+                transport = try Wire.read(transport: t)
+            } catch {
+                onEvent?(.notice("the host sent a transport that does not read: \(error)"))
+                return
+            }
             onEvent?(.transport(transport))
             return
         }

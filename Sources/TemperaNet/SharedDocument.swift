@@ -1,3 +1,4 @@
+import Foundation
 import TemperaCore
 
 /// The host's side of a shared document, without the network: one document and one history (a `Session`),
@@ -76,8 +77,13 @@ public final class SharedDocument {
         head = DocumentDelta.headText(of: session.document)
     }
 
+    /// Names no participant may take, nor one that looks like them (the host's own name, `host`).
+    public var reservedNames: Set<String> = []
+
     /// Why `name` cannot be the name of the participant with `key`, or nil when it can: a name holds no control
-    /// characters (they would reach others' screens and the host's log) and is not a connected participant's.
+    /// characters (they would reach others' screens and the host's log), neither starts nor ends with a space,
+    /// and does not look like a reserved name or a connected participant's: names are compared by their
+    /// `skeleton`, so `аna` with a Cyrillic а, `ána` or `Ana` is not taken beside `ana`.
     /// (A participant who left keeps a claim to nothing: after a crash or a restart of their editor, the same
     /// person comes back under a new key with the same name.)
     public func nameProblem(_ name: String, key: String?) -> String? {
@@ -85,11 +91,57 @@ public final class SharedDocument {
             || $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator }) {
             return "a name may not hold control characters"
         }
-        if participants.values.contains(where: { $0.name == name && $0.key != key && $0.connected }) {
-            return "the name '\(name)' is taken: choose another (--name)"
+        if let first = name.unicodeScalars.first, let last = name.unicodeScalars.last,
+           first.properties.isWhitespace || last.properties.isWhitespace {
+            return "a name may not start or end with a space"
+        }
+        let skeleton = SharedDocument.skeleton(name)
+        if reservedNames.contains(where: { SharedDocument.skeleton($0) == skeleton }) {
+            return "a name may not be, or look like, '\(reservedNames.first { SharedDocument.skeleton($0) == skeleton }!)': choose another (--name)"
+        }
+        if let other = participants.values.first(where: {
+            $0.key != key && $0.connected && ($0.name == name || SharedDocument.skeleton($0.name) == skeleton)
+        }) {
+            return other.name == name ? "the name '\(name)' is taken: choose another (--name)"
+                : "the name '\(name)' looks like '\(other.name)', who is here: choose another (--name)"
         }
         return nil
     }
+
+    /// What a name looks like: compatibility-decomposed, lowercased, without combining marks or spaces, and with
+    /// letters of other scripts that look like Latin ones (Cyrillic а, Greek ο) and look-alike digits taken as
+    /// those Latin letters. Two names with one skeleton are too alike to tell apart on a screen.
+    public static func skeleton(_ name: String) -> String {
+        var out = String.UnicodeScalarView()
+        for u in name.decomposedStringWithCompatibilityMapping.lowercased().unicodeScalars {
+            switch u.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark, .spaceSeparator: continue
+            default: break
+            }
+            if u.properties.isWhitespace { continue }
+            out.append(lookAlikes[u.value].flatMap(Unicode.Scalar.init) ?? u)
+        }
+        return String(out)
+    }
+
+    /// Lowercase letters (and digits) that look like a Latin lowercase letter, by code point.
+    static let lookAlikes: [UInt32: UInt32] = {
+        let pairs: [(UInt32, Character)] = [
+            // Cyrillic
+            (0x0430, "a"), (0x0435, "e"), (0x043E, "o"), (0x0440, "p"), (0x0441, "c"), (0x0443, "y"), (0x0445, "x"),
+            (0x0455, "s"), (0x0456, "i"), (0x0458, "j"), (0x04BB, "h"), (0x0501, "d"), (0x051B, "q"), (0x051D, "w"),
+            (0x0432, "b"), (0x043A, "k"), (0x043C, "m"), (0x043D, "h"), (0x0442, "t"), (0x0457, "i"), (0x04CF, "l"),
+            // Greek
+            (0x03B1, "a"), (0x03BF, "o"), (0x03C1, "p"), (0x03BD, "v"), (0x03B9, "i"), (0x03BA, "k"), (0x03C5, "u"),
+            (0x03C7, "x"), (0x03F2, "c"), (0x03C4, "t"), (0x03B5, "e"), (0x03B3, "y"),
+            // Latin look-alikes and digits
+            (0x0131, "i"), (0x0251, "a"), (0x0261, "g"), (0x0269, "i"), (0x026A, "i"), (0x0030, "o"), (0x0031, "l"),
+            (0x0049, "l"), (0x007C, "l"),
+        ]
+        var table: [UInt32: UInt32] = [:]
+        for (code, letter) in pairs { table[code] = letter.unicodeScalars.first!.value }
+        return table
+    }()
 
     /// Adds a participant (or finds one that is coming back with its key) and returns it.
     @discardableResult
@@ -159,11 +211,16 @@ public final class SharedDocument {
         return "\(base)\(n)"
     }
 
-    /// Takes a participant's own state as they report it (their editor moves the cursor and selects locally).
-    public func updateView(of key: String, from message: JSONMessage) {
-        guard var p = participants[key] else { return }
-        Wire.read(view: message, into: &p.view)
+    /// Takes a participant's own state as they report it (their editor moves the cursor and selects locally);
+    /// throws a one-line refusal, changing nothing, when a value is outside the limits. Returns whether the
+    /// cursor or track moved (what the others see).
+    @discardableResult
+    public func updateView(of key: String, from message: JSONMessage) throws -> Bool {
+        guard var p = participants[key] else { return false }
+        let before = (p.view.cursor, p.view.currentTrack)
+        try Wire.read(view: message, into: &p.view)
         participants[key] = p
+        return before != (p.view.cursor, p.view.currentTrack)
     }
 
     /// Outcomes of the participant's requests with ids after `id` (what a reconnecting participant missed).

@@ -120,22 +120,61 @@ public enum Wire {
         return out + "]}"
     }
 
-    /// Reads a view sent by `view(_:)` onto `v` (the random generator stays the participant's own).
-    public static func read(view m: JSONMessage, into v: inout Session.View) {
-        if let c = m["cursor"]?.number { v.cursor = c }
-        if let t = m["track"]?.int { v.currentTrack = t }
-        if let b = m["clipMode"]?.bool { v.clipMode = b }
-        if let b = m["snap"]?.bool { v.snap = b }
-        if let c = m["clip"]?.string, let content = Content(code: c) { v.chosenClip = content }
-        if let s = m["subdivision"]?.int { v.subdivision = s }
-        if let sel = m["selection"]?.array {
-            var out: [Int: Set<MarkerID>] = [:]
-            for pair in sel {
-                guard let items = pair.array, items.count == 2, let t = items[0].int, let ids = items[1].array else { continue }
-                out[t] = Set(ids.compactMap { $0.int.map { MarkerID(clamping: $0) } })
-            }
-            v.selection = out
+    /// Reads a view sent by `view(_:)` onto `v` (the random generator stays the participant's own). Every value
+    /// is checked against `Limits` first: one outside them (a cursor at 1e308, a track of -1, a selection of more
+    /// markers than a document holds) refuses the whole view in one line and `v` stays as it was.
+    public static func read(view m: JSONMessage, into v: inout Session.View) throws {
+        var out = v
+        if let c = m["cursor"] {
+            guard let t = c.number else { throw CommandError("a view's cursor must be a number") }
+            try Limits.checkCursor(t)
+            out.cursor = t
         }
+        if let t = m["track"] {
+            guard let k = t.int else { throw CommandError("a view's track must be a whole number") }
+            try Limits.checkTrack(k)
+            out.currentTrack = k
+        }
+        if let b = m["clipMode"]?.bool { out.clipMode = b }
+        if let b = m["snap"]?.bool { out.snap = b }
+        if let c = m["clip"]?.string, let content = Content(code: c) { out.chosenClip = content }
+        if let s = m["subdivision"] {
+            guard let n = s.int, n >= 1, n <= Limits.maxSubdivision else {
+                throw CommandError("a view's subdivision must be from 1 to \(Limits.count(Limits.maxSubdivision))")
+            }
+            out.subdivision = n
+        }
+        if let sel = m["selection"] {
+            guard let pairs = sel.array else { throw CommandError("a view's selection must be a list") }
+            try Limits.checkCount(pairs.count, upTo: Limits.maxTracks, "a selection over tracks numbering")
+            var selection: [Int: Set<MarkerID>] = [:]
+            var total = 0
+            for pair in pairs {
+                guard let items = pair.array, items.count == 2, let t = items[0].int, let ids = items[1].array else {
+                    throw CommandError("a view's selection is a list of [TRACK,[ID,…]] pairs")
+                }
+                try Limits.checkTrack(t)
+                total = Limits.sum(total, ids.count)
+                try Limits.checkCount(total, upTo: Limits.maxSelected, "a selection of markers numbering")
+                var set = selection[t] ?? []
+                for id in ids {
+                    guard let n = id.int, n >= 0, n <= Int(MarkerID.max) else {
+                        throw CommandError("a view's selection names a marker id that is not one")
+                    }
+                    set.insert(MarkerID(n))
+                }
+                selection[t] = set
+            }
+            out.selection = selection
+        }
+        v = out
+    }
+
+    /// Reads one participant of a presence message, checked against `Limits` (nil: outside them, or not one).
+    public static func read(presence p: JSONMessage) -> (name: String, cursor: Double, track: Int)? {
+        guard let name = p["name"]?.string, let cursor = p["cursor"]?.number, let track = p["track"]?.int,
+              (try? Limits.checkCursor(cursor)) != nil, (try? Limits.checkTrack(track)) != nil else { return nil }
+        return (name, cursor, track)
     }
 
     public static func presence(_ people: [(name: String, cursor: Double, track: Int)]) -> String {
@@ -148,19 +187,35 @@ public enum Wire {
             + ",\"rate\":\(n(t.rate)),\"span\":\(n(t.span))}}"
     }
 
-    /// Reads a transport sent by `transport(_:)`.
-    public static func read(transport m: JSONMessage) -> SharedTransport {
+    /// Reads a transport sent by `transport(_:)`, every number checked against `Limits` (a start at 1e308 would
+    /// have a player wait forever, or trap turning it into nanoseconds).
+    public static func read(transport m: JSONMessage) throws -> SharedTransport {
         var t = SharedTransport()
         t.playing = m["playing"]?.bool ?? false
         t.start = m["start"]?.int ?? 0
+        try Limits.checkCount(t.start, upTo: Limits.maxWireInteger, "a transport's start count")
         t.at = m["at"]?.number ?? 0
+        try Limits.checkClock(t.at, "a transport's start time")
         t.music = m["music"]?.number ?? 0
+        try Limits.checkSpan(abs(t.music), upTo: Limits.maxClock * Limits.maxRate, "a transport's music time")
         t.rate = m["rate"]?.number ?? 0
+        try Limits.checkSpan(t.rate, upTo: Limits.maxRate, "a transport's rate")
         t.span = m["span"]?.number ?? 0
+        try Limits.checkSpan(t.span, upTo: Limits.maxTime, "a transport's loop length")
         return t
     }
 
     public static func pong(_ t: Double, host: Double) -> String { "{\"pong\":\(n(t)),\"host\":\(n(host))}" }
 
     public static func error(_ message: String) -> String { "{\"error\":\(q(message))}" }
+}
+
+/// A token file's secret: its first line, without its line ending (`\n` or `\r\n`), read as bytes: in Swift
+/// text `"\r\n"` is one Character, so splitting the text on `"\n"` would miss it and take the whole file.
+public enum TokenFile {
+    public static func token(from bytes: [UInt8]) -> String {
+        var line = bytes.prefix { $0 != 0x0A }
+        if line.last == 0x0D { line = line.dropLast() }
+        return String(decoding: line, as: UTF8.self)
+    }
 }

@@ -45,9 +45,15 @@ public struct Viewport: Hashable, Sendable {
 
     /// The column a time falls in (negative when left of the view). A time on a column's left edge belongs
     /// to that column even when rounding of the division lands a hair below it.
+    /// A time far off the screen (or not a number) gives a column far off it too, never a trap converting it.
     public func column(of time: Double) -> Int {
-        Int((position(of: time) + 1e-9).rounded(.down))
+        let p = (position(of: time) + 1e-9).rounded(.down)
+        guard p.isFinite else { return p == .infinity ? Viewport.farColumn : -Viewport.farColumn }
+        return Int(Swift.max(-Double(Viewport.farColumn), Swift.min(Double(Viewport.farColumn), p)))
     }
+
+    /// Further than any screen is wide, either way.
+    static let farColumn = 1 << 40
 
     /// The time just past the last of `columns` columns.
     public func end(columns: Int) -> Double {

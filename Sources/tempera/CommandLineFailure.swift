@@ -25,18 +25,21 @@ enum CommandLineFailure {
     }
 
     /// Writes all of a string to a file descriptor (unbuffered: the caller batches).
-    static func write(_ text: String, to fd: Int32) {
+    /// Writes all of `text`; returns the system's reason when a write fails ("No space left on device"), else nil.
+    @discardableResult
+    static func write(_ text: String, to fd: Int32) -> String? {
         var text = text
-        text.withUTF8 { buf in
+        return text.withUTF8 { buf in
             var offset = 0
             while offset < buf.count {
                 let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return String(cString: strerror(errno))
                 }
                 offset += n
             }
+            return nil
         }
     }
 

@@ -141,10 +141,12 @@ struct EditCommand: ParsableCommand {
     /// when it stops.
     private func host(_ session: Session, keyMap: KeyMap, theme: Theme, paths: ConfigPaths) throws {
         guard session.path != nil else { fail("--serve needs a FILE to share") }
+        LogWriter.ignoreWriteSignals()
         var options = DocumentHost.Options()
         options.listen = listen
         options.port = port
         options.name = name
+        options.ownName = name
         let token: String?
         do { token = try TokenSource.resolve(token: self.token, file: tokenFile) } catch { throw error }
         options.token = token

@@ -52,12 +52,12 @@ struct EventsCommand: ParsableCommand {
         var out = LineBuffer()
         for k in 0..<loops {
             for onset in schedule.onsets(pass: k) {
-                out.append("{\"loop\":\(onset.loop),\"track\":\(onset.track),\"clip\":\(onset.clip),"
+                try out.append("{\"loop\":\(onset.loop),\"track\":\(onset.track),\"clip\":\(onset.clip),"
                     + "\"amp\":\(DocumentFile.number(onset.amp)),\"time\":\(DocumentFile.number(onset.time)),"
                     + "\"frame\":\(onset.frame)}\n")
             }
         }
-        out.flush()
+        try out.flush()
     }
 
     /// `--song`: the song's onsets, each line with its section and pass.
@@ -69,29 +69,33 @@ struct EventsCommand: ParsableCommand {
         var out = LineBuffer()
         for m in 0..<loops {
             for onset in schedule.onsets(songPass: m) {
-                out.append("{\"loop\":\(onset.loop),\"section\":\(onset.section),\"pass\":\(onset.pass),"
+                try out.append("{\"loop\":\(onset.loop),\"section\":\(onset.section),\"pass\":\(onset.pass),"
                     + "\"track\":\(onset.track),\"clip\":\(onset.clip),"
                     + "\"amp\":\(DocumentFile.number(onset.amp)),\"time\":\(DocumentFile.number(onset.time)),"
                     + "\"frame\":\(onset.frame)}\n")
             }
         }
-        out.flush()
+        try out.flush()
     }
 }
 
-/// Standard output written in 64 KiB pieces, so millions of event lines neither pile up nor cost a write each.
+/// Standard output written in 64 KiB pieces, so millions of event lines neither pile up nor cost a write each. A
+/// write that fails (a full disk, a closed pipe with SIGPIPE ignored) stops the command with a one-line error and a
+/// non-zero status, not a cut list that looks whole.
 private struct LineBuffer {
     private var text = ""
 
     init() { text.reserveCapacity(1 << 16) }
 
-    mutating func append(_ line: String) {
+    mutating func append(_ line: String) throws {
         text += line
-        if text.utf8.count >= 1 << 16 { flush() }
+        if text.utf8.count >= 1 << 16 { try flush() }
     }
 
-    mutating func flush() {
-        CommandLineFailure.write(text, to: 1)
+    mutating func flush() throws {
+        if let failure = CommandLineFailure.write(text, to: 1) {
+            throw CommandLineFailure.report("tempera: cannot write the events: \(failure)")
+        }
         text.removeAll(keepingCapacity: true)
     }
 }

@@ -54,6 +54,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         if stdio { return try StdioRelay.run(file: file) }
+        LogWriter.ignoreWriteSignals()
         var exists = stat()
         let document = stat(file, &exists) == 0 ? try CommandLineFailure.loadDocument(file) : Document.newDocument()
         let session = Session(document: document, path: file)
@@ -72,10 +73,13 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw CommandLineFailure.report("tempera: \(error)")
         }
-        host.log = { line in FileHandle.standardError.write(Data(("tempera serve: " + line + "\n").utf8)) }
+        // A log that cannot be written (a file past its size limit, a pipe whose reader left) loses lines, not
+        // the host.
+        host.log = { line in LogWriter.write("tempera serve: " + line) }
         let file = self.file
         let shared = SessionBox(host.sync { $0 })
-        if let aside = host.journalSetAside {
+        if let damage = host.journalDamage { ServeCommand.report("tempera serve: \(damage)") }
+        if let aside = host.journalSetAside, host.journalDamage == nil {
             ServeCommand.report("tempera serve: a journal that does not follow \(file) (changed since) was set aside: \(aside)")
         }
         if host.recovered > 0 {
@@ -145,7 +149,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     static func report(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        LogWriter.write(line)
     }
 }
 

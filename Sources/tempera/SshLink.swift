@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A participant's way to a document on another machine: the system's `ssh` (the user's keys, agent and
-/// config; its authentication and encryption) runs `tempera serve PATH --stdio` there, and the participant
+/// config; its authentication and encryption) runs `tempera serve --stdio -- PATH` there, and the participant
 /// speaks the protocol over ssh's standard input and output, joined into one socket pair.
 ///
 /// `TEMPERA_SSH` replaces the `ssh` command (words split on spaces: `ssh -F ./config -p 2222`), and
@@ -44,7 +44,10 @@ final class SshLink: @unchecked Sendable {
         let env = ProcessInfo.processInfo.environment
         let ssh = (env["TEMPERA_SSH"].flatMap { $0.isEmpty ? nil : $0 } ?? "ssh").split(separator: " ").map(String.init)
         let remote = env["TEMPERA_REMOTE"].flatMap { $0.isEmpty ? nil : $0 } ?? "tempera"
-        let words = ssh + ["-T", "-o", "ServerAliveInterval=5", target, "\(remote) serve \(SshLink.quoted(path)) --stdio"]
+        // `--` ends the options, for ssh before the host and for the remote tempera before the path: a host or a
+        // path starting with `-` is a name, never an option.
+        let words = ssh + ["-T", "-o", "ServerAliveInterval=5", "--", target,
+                           "\(remote) serve --stdio -- \(SshLink.quoted(path))"]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -10,8 +10,7 @@ enum TokenSource {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw CommandLineFailure.report("tempera: cannot read the token file \(file)")
             }
-            let first = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
-            let token = first.hasSuffix("\r") ? String(first.dropLast()) : String(first)
+            let token = TokenFile.token(from: [UInt8](data))
             guard !token.isEmpty else { throw CommandLineFailure.report("tempera: the token file \(file) is empty") }
             return token
         }

@@ -79,4 +79,17 @@ final class JoinedEditorTests: XCTestCase {
         editor.process([.key(Key(name: "space")!)])
         XCTAssertTrue(until { self.engine.isPlaying }, "played when the host said so")
     }
+
+    /// Another participant's cursor far outside the screen (1e308, -1e308, not a number: what a host before the
+    /// limits passed on) is drawn off the screen, never trapping the conversion to a column.
+    func testACursorFarOffTheScreenIsDrawnWithoutTrapping() {
+        editor.process([.resize])
+        for cursor in [1e308, -1e308, .infinity, -.infinity, .nan, 9.3e18, -9.3e18] {
+            editor.dispatcher.view.others = [Collaborator(name: "eve", cursor: cursor, track: 0, role: Collaborator.roles[0])]
+            editor.process([.resize])
+        }
+        XCTAssertEqual(Viewport(start: 0, secondsPerColumn: 0.01).column(of: 1e308), 1 << 40)
+        XCTAssertEqual(Viewport(start: 0, secondsPerColumn: 0.01).column(of: -1e308), -(1 << 40))
+        XCTAssertEqual(Viewport(start: 0, secondsPerColumn: 0.01).column(of: 0.5), 50)
+    }
 }

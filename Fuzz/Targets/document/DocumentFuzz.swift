@@ -2,7 +2,6 @@ import TemperaCore
 
 /// The document reader: any bytes either load or are refused with a `CommandError`, and whatever loads saves
 /// and, reopened, saves the same bytes again.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDocument(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let document = try? DocumentFile.decode(bytes: bytes) else { return 0 }

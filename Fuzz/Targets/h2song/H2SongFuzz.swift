@@ -4,7 +4,7 @@ import TemperaKits
 
 /// The Hydrogen song reader: any bytes, as a `.h2song` file beside which one small kit is installed, import or
 /// are refused with an error; whatever imports saves and, reopened, saves the same bytes again.
-let folder: String = {
+let h2songFolder: String = {
     var template = Array((NSTemporaryDirectory() + "/tempera-fuzz-h2song-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { fatalError("cannot make a temporary folder") }
     let path = String(cString: made)
@@ -18,18 +18,17 @@ let folder: String = {
         <min>0</min><max>1</max></layer></instrumentComponent></instrument>
         </instrumentList></drumkit_info>
         """.write(toFile: kit + "/drumkit.xml", atomically: false, encoding: .utf8)
-    atexit { try? FileManager.default.removeItem(atPath: folder) }
+    atexit { try? FileManager.default.removeItem(atPath: h2songFolder) }
     return path
 }()
-nonisolated(unsafe) let kits = HydrogenKits(roots: [folder + "/kits"])
+nonisolated(unsafe) let h2songKits = HydrogenKits(roots: [h2songFolder + "/kits"])
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzH2Song(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let path = folder + "/song.h2song"
+    let path = h2songFolder + "/song.h2song"
     guard let file = fopen(path, "wb") else { fatalError("cannot write \(path)") }
     if size > 0 { fwrite(data, 1, size, file) }
     fclose(file)
-    guard let (document, _) = try? HydrogenSong.document(path: path, kits: kits) else { return 0 }
+    guard let (document, _) = try? HydrogenSong.document(path: path, kits: h2songKits) else { return 0 }
     let saved = DocumentFile.encodeBytes(document)
     let reopened: Document
     do {

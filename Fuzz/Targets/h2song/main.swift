@@ -1,5 +1,9 @@
 import CFuzzDriver
 import Glibc
 
-// libFuzzer runs the rest: see LLVMFuzzerTestOneInput beside this file.
+// libFuzzer runs the rest, calling this for each input: see fuzzH2Song beside this file (which the tests also run
+// over the seed corpus, so it cannot stop compiling unnoticed).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func testOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { fuzzH2Song(data, size) }
+
 exit(tempera_fuzz_main(CommandLine.argc, CommandLine.unsafeArgv))

@@ -1,7 +1,6 @@
 import TemperaTerminal
 
 /// The key-map reader: any text is read into a key map or refused with a `ConfigError`.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKeyMap(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     do {

@@ -3,7 +3,6 @@ import TemperaCore
 /// The Standard MIDI File reader and importer: any bytes read and import or are refused with an error; whatever
 /// imports saves and, reopened, saves the same bytes again; a file that reads writes
 /// back as one that reads.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMidi(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let file = try? MidiFile.parse(bytes) else { return 0 }

@@ -1,7 +1,6 @@
 import TemperaCore
 
 /// The pattern-code parser: any text parses or is refused with a `CommandError`.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPattern(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     do {

@@ -2,7 +2,7 @@ import TemperaCore
 
 /// A small document, so that an input's time goes to its commands: two tracks of four markers over two seconds,
 /// the default kit, the new document's settings.
-let start: Document = {
+let scriptStart: Document = {
     var doc = Document(tracks: ["kick", "hat"].map { name in
         Track(name: name, markers: MarkerList((0..<4).map { i in
             Marker(id: MarkerID(i), time: Double(i) * 0.5, amp: i == 0 ? 0.9 : 0.6, content: .clip(i + 1))
@@ -15,10 +15,9 @@ let start: Document = {
 /// The command language on a session: each line of the input is parsed and run on the small document, as
 /// `tempera script` runs a script, going on past refused lines to reach more states. A refused line must change
 /// nothing; the result must save and, reopened, save the same bytes again.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScript(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let session = Session(document: start)
+    let session = Session(document: scriptStart)
     for line in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
         let command: Command
         do {
@@ -30,7 +29,7 @@ public func fuzzScript(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             fatalError("the parser threw something other than a CommandError: \(error)")
         }
         // Saving writes files; `tempera script` defers it to the end, so it is left out here.
-        if case .save = command { continue }
+        if command.as(Command.Save.self) != nil { continue }
         let before = session.document
         do {
             _ = try session.run(command)
@@ -41,7 +40,7 @@ public func fuzzScript(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     // The starting document is known to save and open; reading a file back is most of an input's time.
-    if session.document == start { return 0 }
+    if session.document == scriptStart { return 0 }
     let saved = DocumentFile.encodeBytes(session.document)
     let reopened: Document
     do {

@@ -2,7 +2,6 @@ import TemperaTerminal
 
 /// The theme reader: any text is read (with `base = NAME` resolving the shipped themes) or refused with a
 /// `ConfigError`.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTheme(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     do {
