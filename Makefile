@@ -3,7 +3,7 @@
 SWIFT ?= swift
 APT_PACKAGES = libxml2-dev hydrogen hydrogen-drumkits hydrogen-data libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev pulseaudio pulseaudio-utils tmux sox pkg-config \
                python3-mido libfluidsynth-dev libjack-jackd2-dev jackd2 python3-jack-client timgm6mb-soundfont man-db ableton-link-dev iproute2 time openssh-server openssh-client \
-               libaubio5 sonic-pi-samples
+               libaubio5 sonic-pi-samples liblo-dev liblo-tools python3-liblo
 
 .PHONY: run test build release bench deps kit clean install install-files uninstall fuzz reference
 

@@ -478,6 +478,12 @@ public final class AudioEngine {
         send(TransportCommand(.rewind))
     }
 
+    /// Moves the playhead to `seconds` on the timeline (inside the loop region; nothing happens in song mode).
+    public func locate(seconds: Double) {
+        guard seconds.isFinite else { return }
+        send(TransportCommand(.locate, time: seconds))
+    }
+
     /// Song mode: plays section `n` (from 0) from its first pass, from the next block on. Nothing happens when
     /// the document plays its loop.
     public func jump(toSection n: Int) {
@@ -586,6 +592,18 @@ public final class AudioEngine {
             hit.midiNote = Int(h.note)
             hit.arrivalFrame = h.arrivalFrame
             return hit
+        }
+    }
+
+    /// The controllers and note-ons JACK's `midi_in` received since the last call (none for other outputs),
+    /// oldest first, for their bindings: a controller's value / 127, a note's velocity / 127.
+    public func takeMidiControls() -> [MidiControl] {
+        guard let jack = output as? JackOutput else { return [] }
+        return jack.takeControls().map { status, a, b in
+            let channel = Int(status & 0x0F) + 1
+            let source: MidiBindings.Source = status & 0xF0 == 0xB0 ? .cc(channel: channel, number: Int(a))
+                : .note(channel: channel, number: Int(a))
+            return MidiControl(source: source, value: Double(b) / 127)
         }
     }
 

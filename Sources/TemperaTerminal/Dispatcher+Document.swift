@@ -45,7 +45,7 @@ extension Dispatcher {
                 view.question = nil
                 // Without a file name the save asks for one first; the quit follows the save.
                 quitAfterSave = session.path == nil
-                if save(nil, thenQuit: true) { quitRequested = true }
+                if save(nil, overwrite: false, thenQuit: true) { quitRequested = true }
             case "n":
                 view.question = nil
                 discardedChanges = true
@@ -104,7 +104,8 @@ extension Dispatcher {
             return false
         }
         do {
-            let message = try session.run(.save(path))
+            // The file itself (`save` run here would come back to this host); a shared document's host saves its own.
+            let message = session.remote != nil ? try session.run(.save(path)) : try session.save(to: path)
             if let path { session.path = path }
             unsavedRecovery = false
             say(message ?? "saved \(session.path ?? "")")
@@ -132,7 +133,7 @@ extension Dispatcher {
         }
     }
 
-    func open(_ path: String) {
+    func openFile(_ path: String) {
         if !FileManager.default.fileExists(atPath: path) {
             let dir = (path as NSString).deletingLastPathComponent
             var isDir: ObjCBool = false
