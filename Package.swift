@@ -26,6 +26,8 @@ let package = Package(
         // when onsets are first detected (its header declares the few functions used), so the program never maps
         // it, nor the codec libraries it brings, unless it imports a recording. Needs Debian's libaubio5 at run time.
         .systemLibrary(name: "CAubio"),
+        // OSC messages encoded and decoded (`--osc`): liblo, as Hydrogen, Ardour and Carla use it.
+        .systemLibrary(name: "CLiblo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate",
                        providers: [.apt(["libsamplerate0-dev"])]),
         // Linked by name: fluidsynth's pkg-config pulls in glib's and SDL's include paths, which its header
@@ -52,17 +54,24 @@ let package = Package(
         // The shipped themes (the top-level Themes/, reached through the link Sources/TemperaShipped/Themes) and the
         // default key map (Sources/TemperaShipped/Keymaps), compiled in as bytes.
         .target(name: "TemperaShipped", resources: [.embedInCode("Themes"), .embedInCode("Keymaps")]),
-        // Screen, panes, key maps, themes, the editor loop. It plays through `Player` only: it must not depend on
-        // TemperaAudio.
-        .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaShipped", "CNcursesw"]),
+        // The application core every front end drives: the file formats (one registry for import, export and
+        // render). Below the terminal, above the engine, kits and net.
+        .target(name: "TemperaStudio", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaAudio", "TemperaKits"]),
+        // OSC as a front end (`--osc PORT`): messages become command lines run by the editor, `play` or `serve`.
+        .target(name: "TemperaOSC", dependencies: ["TemperaCore", "TemperaPlayback", "CLiblo"]),
+        // Screen, panes, key maps, themes, the editor loop. It plays through `Player` and reaches files through
+        // TemperaStudio only: it must not import the engine, kits or net.
+        .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaStudio", "TemperaShipped",
+                                                        "CNcursesw"]),
 
         // What the subcommands run beyond their flags, where unit tests reach it: the editor on a shared document
         // (`join`, `edit --serve`), pads played from a feed (`play --pads`). Through `Player` only.
-        .target(name: "TemperaApp", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaNet", "TemperaTerminal"]),
+        .target(name: "TemperaApp", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaNet", "TemperaTerminal",
+                                                   "TemperaOSC"]),
 
         .executableTarget(name: "tempera", dependencies: [
-            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet", "TemperaApp",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits", "TemperaNet", "TemperaApp", "TemperaStudio",
+            "TemperaOSC", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "tempera-bench", dependencies: ["TemperaCore", "TemperaAudio", "TemperaTerminal", "TemperaKits",
                                                                 "CAllocCounter", "CFluidSynth", "CJack"]),

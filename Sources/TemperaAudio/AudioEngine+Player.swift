@@ -33,8 +33,8 @@ extension AudioEngine: Player {
     }
 }
 
-/// Sound files and MIDI files of a whole document, and recordings imported, off the live output: what `tempera
-/// render`, `tempera export` and `tempera import` do, for the editor's `:render`, `:export` and `:import`.
+/// Sound files and MIDI files of a whole document, off the live output: what `tempera render` and `tempera
+/// export` do, for the editor's `:render` and `:export`.
 public struct OfflineWork: OfflineRendering {
     public init() {}
 
@@ -47,18 +47,5 @@ public struct OfflineWork: OfflineRendering {
 
     public func midi(_ document: Document, baseDirectory: String?, song: Bool) -> (bytes: [UInt8], warnings: [String]) {
         MidiExport.export(document, baseDirectory: baseDirectory, song: song)
-    }
-
-    public func isRecording(_ bytes: [UInt8]) -> Bool { AudioImport.looksLikeAudio(bytes) }
-
-    public func importRecording(path: String, split: Bool, slice: Bool, fileReference: String) throws
-        -> (document: Document, summary: String) {
-        do {
-            let (doc, onsets, sound) = try AudioImport.document(
-                path: path, options: AudioImport.Options(split: split, slice: slice, fileReference: fileReference))
-            return (doc, AudioImport.summary(onsets, duration: sound.duration))
-        } catch let error as AudioImport.ImportError {
-            throw OfflineError(error.description)
-        }
     }
 }

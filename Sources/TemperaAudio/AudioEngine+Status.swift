@@ -76,6 +76,18 @@ extension AudioEngine {
     /// the music was behind and was moved on).
     public var linkError: Double { Double(shared.pointee.linkErrorMicros.load(ordering: .relaxed)) / 1_000_000 }
 
+    /// The controllers and note-ons JACK's `midi_in` received since the last call (none for other outputs),
+    /// oldest first, for their bindings: a controller's value / 127, a note's velocity / 127.
+    public func takeMidiControls() -> [MidiControl] {
+        guard let jack = output as? JackOutput else { return [] }
+        return jack.takeControls().map { status, a, b in
+            let channel = Int(status & 0x0F) + 1
+            let source: MidiBindings.Source = status & 0xF0 == 0xB0 ? .cc(channel: channel, number: Int(a))
+                : .note(channel: channel, number: Int(a))
+            return MidiControl(source: source, value: Double(b) / 127)
+        }
+    }
+
     /// The playback latency the output reports, in frames (JACK's for `out_1`; 0 where none is reported so).
     public var outputLatencyFrames: Int { (output as? JackOutput)?.playbackLatencyFrames ?? 0 }
 

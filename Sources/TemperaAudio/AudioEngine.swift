@@ -465,6 +465,12 @@ public final class AudioEngine {
         send(TransportCommand(.rewind))
     }
 
+    /// Moves the playhead to `seconds` on the timeline (inside the loop region; nothing happens in song mode).
+    public func locate(seconds: Double) {
+        guard seconds.isFinite else { return }
+        send(TransportCommand(.locate, time: seconds))
+    }
+
     /// Song mode: plays section `n` (from 0) from its first pass, from the next block on. Nothing happens when
     /// the document plays its loop.
     public func jump(toSection n: Int) {

@@ -32,6 +32,12 @@ struct JackLink: ~Copyable {
     let hitHead = Atomic<Int>(0)
     let hitTail = Atomic<Int>(0)
     static let hitCapacity = 512
+    /// MIDI in's controllers and note-ons, for their bindings (`takeControls`): a single-producer
+    /// single-consumer ring of packed messages (status, data 1, data 2), the process callback writing.
+    let controls: UnsafeMutablePointer<UInt32>
+    let controlHead = Atomic<Int>(0)
+    let controlTail = Atomic<Int>(0)
+    static let controlCapacity = 256
     /// Room for one incoming message's first bytes.
     let bytes: UnsafeMutablePointer<UInt8>
     /// Why the server shut the client down (its words, NUL-terminated), written once by `jackShutdown`.
@@ -53,6 +59,8 @@ struct JackLink: ~Copyable {
         reason = .allocate(capacity: Self.reasonCapacity)
         reason.initialize(repeating: 0, count: Self.reasonCapacity)
         hits = .allocate(capacity: Self.hitCapacity)
+        controls = .allocate(capacity: Self.controlCapacity)
+        controls.initialize(repeating: 0, count: Self.controlCapacity)
         bytes = .allocate(capacity: 4)
         bytes.initialize(repeating: 0, count: 4)
     }
@@ -68,6 +76,27 @@ struct JackLink: ~Copyable {
         }
     }
 
+    /// Editor thread: the controllers and note-ons MIDI in received since the last call, oldest first, as
+    /// (status, data 1, data 2).
+    func takeControls() -> [(UInt8, UInt8, UInt8)] {
+        var out: [(UInt8, UInt8, UInt8)] = []
+        while true {
+            let t = controlTail.load(ordering: .relaxed)
+            guard t != controlHead.load(ordering: .acquiring) else { return out }
+            let packed = controls[t % Self.controlCapacity]
+            out.append((UInt8(packed >> 16 & 0xFF), UInt8(packed >> 8 & 0xFF), UInt8(packed & 0xFF)))
+            controlTail.store(t + 1, ordering: .releasing)
+        }
+    }
+
+    /// Process callback: a controller or note-on for the editor's bindings (dropped when the ring is full).
+    private func queueControl(_ status: UInt8, _ a: UInt8, _ b: UInt8) {
+        let h = controlHead.load(ordering: .relaxed)
+        guard h - controlTail.load(ordering: .acquiring) < Self.controlCapacity else { return }
+        controls[h % Self.controlCapacity] = UInt32(status) << 16 | UInt32(a & 0x7F) << 8 | UInt32(b & 0x7F)
+        controlHead.store(h + 1, ordering: .releasing)
+    }
+
     /// Process callback: the note-ons waiting on `midi_in` become pads on their frames, and hits for the editor,
     /// placed at the music heard on their arrival frame less the playback latency.
     func takeMidiIn(_ buffer: UnsafeMutableRawPointer, latency: Int) {
@@ -81,6 +110,9 @@ struct JackLink: ~Copyable {
             if size == 1 && bytes[0] >= 0xF8 {
                 render.pointee.clockIn.receive(bytes[0], at: render.pointee.frame + Int64(offset))
                 continue
+            }
+            if size >= 3, bytes[0] & 0xF0 == 0xB0 || bytes[0] & 0xF0 == 0x90 && bytes[2] > 0 {
+                queueControl(bytes[0], bytes[1], bytes[2])
             }
             guard size >= 3, bytes[0] & 0xF0 == 0x90, bytes[2] > 0 else { continue }
             let note = Int(bytes[1] & 0x7F), velocity = Float(bytes[2] & 0x7F) / 127
@@ -101,6 +133,7 @@ struct JackLink: ~Copyable {
         scratch.deallocate()
         reason.deallocate()
         hits.deallocate()
+        controls.deallocate()
         bytes.deallocate()
     }
 

@@ -130,6 +130,9 @@ final class JackOutput: AudioOutput {
     /// Editor thread: the hits MIDI in played since the last call, oldest first.
     func takeHits() -> [MidiInHit] { link?.pointee.takeHits() ?? [] }
 
+    /// The controllers and note-ons MIDI in received since the last call (status, data 1, data 2).
+    func takeControls() -> [(UInt8, UInt8, UInt8)] { link?.pointee.takeControls() ?? [] }
+
     func close() {
         closeClient()
         if let l = link {

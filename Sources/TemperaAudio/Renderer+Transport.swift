@@ -196,7 +196,26 @@ extension RenderState {
             jump(to: Int(c.value), snap)
         case .pad:
             queuePad(slot: Int(c.value), velocity: c.level)
+        case .locate:
+            guard let snap = snapshot, !snap.pointee.song, snap.pointee.sectionCount > 0 else { return }
+            locate(to: c.time - snap.pointee.sections[0].start, snap)
         }
+    }
+
+    /// The loop's pass 0 from `time` seconds into its region, from this block on (playing or not): the events
+    /// before it do not sound, the first at or after it does.
+    mutating func locate(to time: Double, _ snap: UnsafeMutablePointer<MixSnapshot>) {
+        let sn = snap.pointee
+        section = 0
+        pass = 0
+        lastFired = -.infinity
+        played.clear()
+        base = frame - sn.frame(songPass: songPass, section: 0, pass: 0, time: max(0, time), rate: rate)
+        stoppedOffset = frame - base
+        next = nextIndex(in: snap)
+        clickNext = firstClick(in: snap)
+        resetCycles(skipPast: true)
+        markPlayStart()
     }
 
     /// Section `n` (from 0) from its first pass, from this block on; the song pass stays.

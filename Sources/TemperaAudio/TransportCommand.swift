@@ -16,6 +16,8 @@ public struct TransportCommand: Sendable, Equatable {
         /// Moves the music `frame` output frames later (earlier when negative) while it plays: keeps a shared
         /// playback on the host's clock.
         case nudge
+        /// The loop's pass 0 from `time` seconds on the timeline (`locate`): what lies before it does not sound.
+        case locate
     }
     public var kind: Kind
     /// For `.play`: passes to play before stopping (0: endless with the loop on, one pass with it off).
@@ -27,11 +29,14 @@ public struct TransportCommand: Sendable, Equatable {
     public var frame: Int64
     /// For `.playAt`: the moment to be heard from, on `MonotonicClock` (0: the frame alone).
     public var nanos: UInt64
-    public init(_ kind: Kind, value: Int32 = 0, level: Float = 0, frame: Int64 = 0, nanos: UInt64 = 0) {
+    /// For `.locate`: seconds on the document's timeline.
+    public var time: Double
+    public init(_ kind: Kind, value: Int32 = 0, level: Float = 0, frame: Int64 = 0, nanos: UInt64 = 0, time: Double = 0) {
         self.kind = kind
         self.value = value
         self.level = level
         self.frame = frame
         self.nanos = nanos
+        self.time = time
     }
 }

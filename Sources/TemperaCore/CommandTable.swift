@@ -6,8 +6,9 @@
 /// them. Everything else is derived from the table: the parser routes a line to its entry by the entry's
 /// words, the printer is each entry's `text`, the `:` line completes and suggests from the table's names, the
 /// `?` screen, `tempera script --help`, the man page's command reference and docs/commands.md list each
-/// entry's usage and help. Editor-only commands (`w`, `q`, `render`, `theme`...) are entries of the editor's
-/// part of the table (`EditorCommands` in TemperaTerminal), declared the same way.
+/// entry's usage and help. The commands that reach past the document (`play`, `locate`, `open`, `import`,
+/// `render`, `q`, `theme`...) are entries like the others, flagged `.host`: they run on the session's
+/// `SessionHost`, which the editor, `tempera play` and `tempera serve` provide.
 ///
 /// # How to add a command
 ///
@@ -43,7 +44,8 @@
 ///    (`"scale handle="`, `"temper ="` for any option). A command whose words are only its name (`"draw"`) is
 ///    its family's default: it takes the line when no longer form matches. `parse` starts after the words.
 ///    Flags: `.viewOnly` (changes only the participant's cursor, track, selection or modes: runs locally on a
-///    shared document), `.refusedWhenShared`, `.editorOnly` (editor entries).
+///    shared document), `.refusedWhenShared`, `.host` (runs on the session's `SessionHost`: the transport, files,
+///    the screen).
 ///    `LineParser` reads the arguments: `p.only("N", usage:) { ... }` for a command's one argument,
 ///    `p.onlyOnOff(usage:)`, `p.offOr("N or off", usage:) { ... }`, `p.options([...], usage:)` for `key=value`
 ///    words, and values checked with a one-line error (`p.integer`, `p.number(_:_:in:)`, `p.time`, `p.amp`). A
@@ -56,9 +58,10 @@
 ///    its examples (each parses back from its `text`), its help, and the generated reference: run
 ///    `make reference` to regenerate docs/commands.md and the man page's command section, and commit them.
 ///
-/// Nothing else changes: no enum case, no printer or dispatch switch, no list of names or forms elsewhere. An
-/// editor-only command is declared the same way in `TemperaTerminal/EditorCommands.swift` (its run gets the
-/// dispatcher), and a key that only runs a command is a key-map line naming the command (`run quantize 4`).
+/// Nothing else changes: no enum case, no printer or dispatch switch, no list of names or forms elsewhere. A
+/// command that needs the player, the files or the screen is declared the same way (`Commands+Host.swift`) and
+/// calls a `SessionHost` requirement, and a key that only runs a command is a key-map line naming the command
+/// (`run quantize 4`).
 public enum CommandTable {
     /// Every command of the language, in the order help and the reference list them.
     public static let entries: [any CommandBody.Type] = [
@@ -72,6 +75,7 @@ public enum CommandTable {
         Command.TempoAt.self, Command.BPMAt.self, Command.TempoClear.self, Command.TrackCycle.self, Command.TrackRatio.self,
         // Sounds
         Command.Slot.self, Command.KitList.self, Command.KitLoad.self, Command.MidiMap.self,
+        Command.MidiLearn.self, Command.MidiBind.self, Command.MidiUnbind.self, Command.MidiBindingsList.self,
         // Placing markers and clips
         Command.Cursor.self, Command.MarkerAdd.self, Command.Pulse.self, Command.ClipMode.self, Command.Snap.self,
         Command.ChooseClip.self, Command.DrawGroup.self, Command.Draw.self, Command.TypeCode.self, Command.Fill.self,
@@ -81,7 +85,11 @@ public enum CommandTable {
         Command.Rotate.self, Command.Reverse.self, Command.Delete.self,
         Command.GroupStore.self, Command.GroupStamp.self,
         // History and files
-        Command.Undo.self, Command.Redo.self, Command.Save.self,
+        Command.Undo.self, Command.Redo.self, Command.Save.self, Command.SaveAs.self, Command.WriteQuit.self, Command.Open.self,
+        Command.OpenDiscarding.self, Command.New.self, Command.Import.self, Command.Export.self, Command.Render.self,
+        Command.Quit.self, Command.QuitDiscarding.self,
+        // The transport and the screen
+        Command.Play.self, Command.Stop.self, Command.Locate.self, Command.Theme.self, Command.Help.self,
         // The rhythm designer
         Command.TemperDefine.self, Command.TemperSlider.self, Command.TemperStamp.self, Command.TemperGroup.self,
         Command.TemperApply.self, Command.TemperMorph.self, Command.TemperPreset.self, Command.TemperAmp.self,
@@ -155,6 +163,13 @@ public enum CommandTable {
         return out
     }()
 
+    /// What the `:` line completes: every command's names (its other names too) longer than two characters, each
+    /// once, in table order.
+    public static let completions: [String] = {
+        var seen: Set<String> = []
+        return entries.flatMap { [$0.spec.head] + $0.spec.aliases }.filter { $0.count > 2 && seen.insert($0).inserted }
+    }()
+
     /// Every command's usage, in table order.
     public static var forms: [String] { entries.map { $0.spec.usage } }
 
@@ -164,8 +179,16 @@ public enum CommandTable {
         return entries.map { pad + $0.spec.usage + "\n" + pad + "    " + $0.spec.help }.joined(separator: "\n")
     }
 
-    /// The entries whose name is `head`.
-    static let byHead: [String: [any CommandBody.Type]] = Dictionary(grouping: entries, by: { $0.spec.head })
+    /// The entries whose name (or one of whose other names, `w` for `save`) is `head`.
+    static let byHead: [String: [any CommandBody.Type]] = {
+        var table = Dictionary(grouping: entries, by: { $0.spec.head })
+        for entry in entries { for alias in entry.spec.aliases { table[alias, default: []].append(entry) } }
+        return table
+    }()
+
+    /// The entry a line's first word names (its name or another name), when only one does: what the editor's
+    /// help and key bindings look up.
+    public static func entry(named word: String) -> (any CommandBody.Type)? { byHead[word]?.first }
 
     /// Reads one line's words into a command: routes to the entry the words name, which reads the rest.
     static func parse(_ p: inout LineParser) throws -> Command {
@@ -372,8 +395,9 @@ public struct CommandFlags: OptionSet, Hashable, Sendable {
     /// Changes only the participant's own state (cursor, current track, selection, modes, chosen clip), never
     /// the document: on a shared document it runs locally instead of going to the host.
     public static let viewOnly = CommandFlags(rawValue: 1)
-    /// Only the editor's `:` line takes it (it needs the screen, the engine or the file dialogs).
-    public static let editorOnly = CommandFlags(rawValue: 2)
+    /// Runs on the session's `SessionHost` (the transport, files, formats, the screen): never an undo step, never
+    /// sent to a shared document's host, never heard by the observer; a script skips it with one line.
+    public static let host = CommandFlags(rawValue: 2)
     /// Refused on a shared document (it would leave the share: open another file, start a new document).
     public static let refusedWhenShared = CommandFlags(rawValue: 4)
     /// Changes every selected marker: on a shared document it is refused when the selection is larger than a

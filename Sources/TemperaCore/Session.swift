@@ -53,6 +53,10 @@ public final class Session {
     /// participant's own cursor, track, selection or modes still run here.
     public var remote: ((Command) throws -> String?)?
 
+    /// Runs the commands that reach past the document (`play`, `open`, `import`, `q`...: those flagged `.host`);
+    /// nil (a script, a test) refuses them. The editor, `tempera play` and `tempera serve` set it.
+    public weak var host: (any SessionHost)?
+
     /// What `observer` hears.
     public enum Event: Sendable {
         /// A command ran without error, in the participant state `view` held just before (the cursor, track,
@@ -111,6 +115,8 @@ public final class Session {
     /// changes nothing. Returns a message for the user when there is something to say.
     @discardableResult
     public func run(_ command: Command) throws -> String? {
+        // The transport, files and the screen: the host's, neither the shared document's nor a step.
+        if command.spec.flags.contains(.host) { return try execute(command) }
         if let remote, !command.changesOnlyTheView { return try remote(command) }
         guard let observer else { return try execute(command) }
         let before = view

@@ -7,7 +7,7 @@ import TemperaCore
 /// - Documents: `load` / `update` publish a document (its samples loaded on the caller's thread, problems
 ///   returned one line a slot), or the `InBackground` forms (samples read on a queue; `finishedLoad()` hands
 ///   their problems back once they are in). Which of them to call, and when, is `PlaybackController`'s business.
-/// - Transport: `play`, `pause`, `rewind`, `jump`, `nudge`, `stop` (the output closes).
+/// - Transport: `play`, `pause`, `rewind`, `locate`, `jump`, `nudge`, `stop` (the output closes).
 /// - Pads and previews: `hitPad`, `preview`; `takeMidiHits` for the hits MIDI in played.
 /// - What it says: `state` (a snapshot), `playheadClock` (for placing a recorded hit), `slotSound`.
 public protocol Player: AnyObject {
@@ -38,6 +38,8 @@ public protocol Player: AnyObject {
     func pause()
     /// Back to the start of the loop region (playing goes on from there if it was playing).
     func rewind()
+    /// To `seconds` on the timeline, inside the loop region (playing goes on from there if it was playing).
+    func locate(seconds: Double)
     /// Song mode: plays section `n` (from 0) from its first pass.
     func jump(toSection n: Int)
     /// Moves the music `seconds` later (earlier when negative) while it plays.
@@ -60,10 +62,15 @@ public protocol Player: AnyObject {
     /// The note-ons MIDI in played since the last call, oldest first (they sounded already, on their frames); each
     /// placed at the music heard on its arrival less the output latency, as a pad hit is.
     func takeMidiHits() -> [PadHit]
+    /// The controllers and note-ons MIDI in received since the last call, oldest first, for what they are bound
+    /// to (`midi learn`); none from a player without MIDI in.
+    func takeMidiControls() -> [MidiControl]
 }
 
 extension Player {
     public func takeMidiHits() -> [PadHit] { [] }
+
+    public func takeMidiControls() -> [MidiControl] { [] }
 
     public func play() { play(loops: 0) }
 
@@ -78,9 +85,8 @@ extension Player {
     }
 }
 
-/// Work on whole files away from the live output: a document rendered to a sound file or a MIDI file, a
-/// recording imported as a document. Implemented beside the player (`TemperaAudio.OfflineWork`), because they
-/// read sounds the way playback does.
+/// Work on whole files away from the live output: a document rendered to a sound file or a MIDI file.
+/// Implemented beside the player (`TemperaAudio.OfflineWork`), because they read sounds the way playback does.
 public protocol OfflineRendering: Sendable {
     /// Writes `document` to `path` (relative samples resolved against `baseDirectory`), as WAV or FLAC by its
     /// extension, 24-bit; `progress` is told how far it got (0...1) from the rendering thread.
@@ -89,17 +95,4 @@ public protocol OfflineRendering: Sendable {
     /// The document as Standard MIDI File bytes (the song, or one pass of the loop), its sounds' lengths read from
     /// their files; and every line of what could not be said exactly.
     func midi(_ document: Document, baseDirectory: String?, song: Bool) -> (bytes: [UInt8], warnings: [String])
-    /// Whether `bytes` (a file's start) look like a recording this side reads.
-    func isRecording(_ bytes: [UInt8]) -> Bool
-    /// A recording as a new document, as `tempera import` makes it (its onsets as markers; `split` into low, mid
-    /// and high tracks, or `slice`d into slots naming `fileReference`), and the one line that sums it up. A
-    /// recording it cannot take throws `OfflineError` with the line to show.
-    func importRecording(path: String, split: Bool, slice: Bool, fileReference: String) throws
-        -> (document: Document, summary: String)
-}
-
-/// What offline work could not do, in one line for the status line.
-public struct OfflineError: Error, CustomStringConvertible, Equatable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }

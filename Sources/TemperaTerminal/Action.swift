@@ -21,7 +21,7 @@ public struct Action: Hashable, Sendable, CustomStringConvertible {
             self.init(verb, argument)
         } else if let line = Action.commandLines[name] {
             self.init(.run, argument.isEmpty ? line : line + " " + argument)
-        } else if CommandTable.names.contains(name) || EditorCommands.entry(named: name) != nil {
+        } else if CommandTable.entry(named: name) != nil {
             self.init(.run, argument.isEmpty ? name : name + " " + argument)
         } else {
             return nil

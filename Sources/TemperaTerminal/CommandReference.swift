@@ -1,6 +1,6 @@
 import TemperaCore
 
-/// The command reference, generated from the command table (`CommandTable` and `EditorCommands`): the `?`
+/// The command reference, generated from the command table (`CommandTable`): the `?`
 /// screen's list of commands, docs/commands.md and the man page's section on the command language. A test
 /// holds the files to what this generates; `make reference` writes them again.
 public enum CommandReference {
@@ -12,14 +12,16 @@ public enum CommandReference {
         public var aliases: [String]
     }
 
-    /// The language's commands, in table order.
-    public static var language: [Item] {
-        CommandTable.entries.map { Item(usage: $0.spec.usage, help: $0.spec.help, flags: $0.spec.flags, aliases: $0.spec.aliases) }
-    }
+    /// The commands on the document, in table order.
+    public static var language: [Item] { items { !$0.contains(.host) } }
 
-    /// The editor's own commands, in table order.
-    public static var editor: [Item] {
-        EditorCommands.entries.map { Item(usage: $0.spec.usage, help: $0.spec.help, flags: $0.spec.flags, aliases: $0.spec.aliases) }
+    /// The commands on the transport, files and the screen (run by the editor or a player; scripts skip them), in
+    /// table order.
+    public static var host: [Item] { items { $0.contains(.host) } }
+
+    static func items(_ wanted: (CommandFlags) -> Bool) -> [Item] {
+        CommandTable.entries.filter { wanted($0.spec.flags) }
+            .map { Item(usage: $0.spec.usage, help: $0.spec.help, flags: $0.spec.flags, aliases: $0.spec.aliases) }
     }
 
     /// What a command's flags and aliases add to its help.
@@ -36,8 +38,8 @@ public enum CommandReference {
         var out = """
             # Command reference
 
-            <!-- Generated from the command table (Sources/TemperaCore/CommandTable.swift and
-                 Sources/TemperaTerminal/EditorCommands.swift) by `make reference`; a test checks it is current. -->
+            <!-- Generated from the command table (Sources/TemperaCore/CommandTable.swift) by `make reference`;
+                 a test checks it is current. -->
 
             One command a line, `#` starts a comment, tracks, slots and sections count from 1. TIME, FACTOR and
             every number take exact expressions: `3/8`, `sqrt(2)/4`, `2*pi`, `0.25+1/3` (without spaces, or in
@@ -52,13 +54,15 @@ public enum CommandReference {
         for item in language { out += "- `\(item.usage)`: \(item.help)\(notes(item))\n" }
         out += """
 
-            ## Editor commands
+            ## The transport, files and the screen
 
-            Only the editor's `:` line takes these (FILE may be quoted; `~` is your home folder).
+            The editor runs these (from its `:` line, keys, OSC or MIDI bindings), and `tempera play` and
+            `tempera serve` the ones they can over OSC; a script skips them, saying so in one line. FILE may be
+            quoted; `~` is your home folder.
 
 
             """
-        for item in editor { out += "- `\(item.usage)`: \(item.help)\(notes(item))\n" }
+        for item in host { out += "- `\(item.usage)`: \(item.help)\(notes(item))\n" }
         return out
     }
 
@@ -71,8 +75,8 @@ public enum CommandReference {
         }
         var out = ""
         for item in language { out += ".TP\n.B\n\(escape(item.usage))\n\(escape(item.help + notes(item)))\n" }
-        out += ".PP\nThe editor's\n.B :\nline also takes:\n"
-        for item in editor { out += ".TP\n.B\n\(escape(item.usage))\n\(escape(item.help + notes(item)))\n" }
+        out += ".PP\nThe transport, files and the screen (the editor runs them; scripts skip them):\n"
+        for item in host { out += ".TP\n.B\n\(escape(item.usage))\n\(escape(item.help + notes(item)))\n" }
         return out
     }
 

@@ -45,7 +45,7 @@ extension Dispatcher {
                 view.question = nil
                 // Without a file name the save asks for one first; the quit follows the save.
                 quitAfterSave = session.path == nil
-                if save(nil, thenQuit: true) { quitRequested = true }
+                if save(nil, overwrite: false, thenQuit: true) { quitRequested = true }
             case "n":
                 view.question = nil
                 discardedChanges = true
@@ -106,7 +106,9 @@ extension Dispatcher {
             return false
         }
         do {
-            let message = try switching && path != nil ? session.saveAs(path!) : session.run(.save(path))
+            // The file itself (`save` run here would come back to this host); a shared document's host saves its own.
+            let message = session.remote != nil ? try session.run(.save(path))
+                : switching && path != nil ? try session.saveAs(path!) : try session.save(to: path)
             if session.path == path || path == nil { unsavedRecovery = false }
             say(message ?? "saved \(session.path ?? "")")
             if quitAfterSave {
@@ -133,7 +135,7 @@ extension Dispatcher {
         }
     }
 
-    func open(_ path: String) {
+    func openFile(_ path: String) {
         if !FileManager.default.fileExists(atPath: path) {
             let dir = (path as NSString).deletingLastPathComponent
             var isDir: ObjCBool = false

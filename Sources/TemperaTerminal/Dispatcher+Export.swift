@@ -7,7 +7,6 @@ extension Dispatcher {
     /// song plays, else one pass of the loop. Samples are read from the document's folder, as playback reads
     /// them; the file is written atomically, and the status line says where, or what went wrong, in one line.
     func exportMidi(_ argument: String) {
-        guard !argument.isEmpty else { return say("export needs a file name: export song.mid", error: true) }
         guard let offline else { return say("no MIDI writer in this session", error: true) }
         let path = Dispatcher.expand(argument)
         let doc = session.document

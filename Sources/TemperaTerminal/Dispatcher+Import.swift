@@ -1,53 +1,29 @@
 import Foundation
 import TemperaCore
-import TemperaPlayback
+import TemperaStudio
 
 extension Dispatcher {
-    /// `:import FILE [split] [slice]` (the words may be written `--split`, `--slice`): a recording (any sound file
-    /// libsndfile reads) or a Standard MIDI File as a new, unsaved document in place of this one, as
-    /// `tempera import` makes it. A sliced recording names the file by its absolute path, so the document plays it
-    /// wherever it is saved.
-    func importFile(_ arg: String) {
-        var words = arg.split(separator: " ").map(String.init)
-        var split = false, slice = false
-        while let last = words.last, ["split", "--split", "slice", "--slice"].contains(last) {
-            if last.hasSuffix("split") { split = true } else { slice = true }
-            words.removeLast()
-        }
-        let path = Dispatcher.expand(Dispatcher.unquote(words.joined(separator: " ")))
-        guard !path.isEmpty else { return say("import needs a file name (a recording or a .mid file)", error: true) }
-        let bytes: [UInt8]
-        do { bytes = try DocumentFile.readFile(path) } catch { return fail(error) }
+    /// `:import FILE [split] [slice]`: a recording, a Standard MIDI File or a Hydrogen song as a new, unsaved
+    /// document in place of this one, read by the same registry of formats as `tempera import` (`Formats`). A
+    /// sliced recording names the file by its absolute path, so the document plays it wherever it is saved.
+    func importDocument(_ path: String, split: Bool, slice: Bool) {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        if let offline, offline.isRecording(bytes) {
-            do {
-                let (doc, summary) = try offline.importRecording(path: path, split: split, slice: slice,
-                                                                 fileReference: absolute)
-                whenDiscarded {
-                    self.replaceSession(Session(document: doc))
-                    self.say("imported \(path): " + summary)
-                }
-            } catch let error as OfflineError {
-                say(error.description, error: true)
-            } catch {
-                fail(error)
-            }
-            return
-        }
-        guard !split, !slice else { return say("split and slice are for recordings (a sound file)", error: true) }
-        guard bytes.starts(with: Array("MThd".utf8)) else {
-            return say("\(path): not a file tempera imports here (a recording or a Standard MIDI File)", error: true)
-        }
+        let imported: Formats.Imported
         do {
-            let (doc, warnings) = try MidiImport.document(from: try MidiFile.parse(bytes))
-            whenDiscarded {
-                self.replaceSession(Session(document: doc))
-                self.say("imported \(path)" + (warnings.isEmpty ? "" : " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"): \(warnings[0]))"))
-            }
-        } catch let error as MidiFileError {
-            say("\(path): \(error.message)", error: true)
+            imported = try Formats.importDocument(
+                path: path, options: Formats.ImportOptions(split: split, slice: slice, fileReference: absolute))
         } catch {
-            fail(error)
+            return fail(error)
+        }
+        whenDiscarded {
+            self.replaceSession(Session(document: imported.document))
+            var message = "imported \(path)"
+            if let first = imported.lines.first {
+                // A recording's line names the file first; other formats' lines are what could not be carried.
+                message = first.hasPrefix(path + ": ") ? "imported " + first
+                    : message + " (\(imported.lines.count) warning\(imported.lines.count == 1 ? "" : "s"): \(first))"
+            }
+            self.say(message)
         }
     }
 }

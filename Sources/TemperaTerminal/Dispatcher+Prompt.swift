@@ -104,7 +104,7 @@ extension Dispatcher {
         case .complete:
             // A pattern code or a name has no command names to complete.
             if p.purpose != .command { break }
-            let candidates = p.complete(from: EditorCommands.completions)
+            let candidates = p.complete(from: CommandTable.completions)
             if candidates.count > 1 { say(candidates.joined(separator: " ")) }
         }
         view.prompt = p
@@ -133,21 +133,28 @@ extension Dispatcher {
         }
     }
 
-    /// Runs one line as the `:` line does: the editor's commands (`EditorCommands`: quit, write, open,
-    /// theme...) first, then the document's command language.
+    /// Runs one line as the `:` line does: any command of the table, the transport's, files' and screen's
+    /// landing on this dispatcher as the session's host. A command that would leave a shared document is refused.
     public func runLine(_ line: String) throws {
         let trimmed = line.trimmingCharacters(in: " ")
-        guard !trimmed.isEmpty else { return }
-        let word = String(trimmed.prefix { $0 != " " })
-        if let entry = EditorCommands.entry(named: word) {
-            if entry.spec.flags.contains(.refusedWhenShared), session.remote != nil {
-                return say("\(entry.spec.head) is not available on a shared document", error: true)
-            }
-            let rest = String(trimmed.dropFirst(word.count)).trimmingCharacters(in: " ")
-            return try entry.run(self, Dispatcher.unquote(rest))
+        guard let command = try CommandParser.parse(trimmed) else { return }
+        if command.spec.flags.contains(.refusedWhenShared), session.remote != nil {
+            return say("\(command.spec.head) is not available on a shared document", error: true)
         }
         let cursor = session.cursor
         defer { revealIfMoved(from: cursor) }
-        if let message = try session.run(line: trimmed) { say(message) } else { say("") }
+        // The host's commands (and `save`, which the editor runs as its host) say what they did themselves.
+        let host = command.spec.flags.contains(.host) || command.is(Command.Save.self) && session.remote == nil
+        let message: String?
+        do {
+            message = try session.run(command)
+        } catch {
+            // The transport's, files' and screen's problems are said here, as their questions are; the document's
+            // go to the caller, which says them with the line's column.
+            guard host else { throw error }
+            return fail(error)
+        }
+        // A host command says what it did itself (its questions included); the others' lines are shown here.
+        if let message { say(message) } else if !host { say("") }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TemperaCore
 import TemperaPlayback
+import TemperaStudio
 
 /// The one place input becomes editing: a key becomes an `Action` through the key map, a mouse report
 /// becomes a hit through `EditorView.hitTest`, and one switch on the action's `Verb`, the mode and the chosen
@@ -18,7 +19,8 @@ import TemperaPlayback
 ///
 /// - Warning: main (editor) thread only.
 public final class Dispatcher {
-    public internal(set) var session: Session
+    /// The session edited; the dispatcher is its host (`SessionHost`: the transport, files, the screen).
+    public internal(set) var session: Session { didSet { session.host = self } }
     public var view: ViewState
     /// Decides when the player hears the document (the editor loop asks it after every event).
     public let playback: PlaybackController
@@ -60,6 +62,8 @@ public final class Dispatcher {
     var pressedOnTimeline = false
     /// Quitting waits for the file name the save asked for.
     var quitAfterSave = false
+    /// MIDI in's bindings (`midi learn`), read from the configuration folder when first needed.
+    var midi: MidiLearn?
     /// The `:` line's accepted lines (kept across sessions by the editor); an open prompt walks it.
     public var commandHistory = CommandHistory()
 
@@ -75,6 +79,7 @@ public final class Dispatcher {
         self.height = height
         self.paths = paths
         self.clock = clock
+        session.host = self
     }
 
     /// The layout of the current screen.
@@ -252,10 +257,10 @@ public final class Dispatcher {
         case .groupStore: try command(.groupStore(view.chosenGroup))
         case .groupStamp: try command(.drawGroup(view.chosenGroup))
         case .save:
-            if s.path == nil { openPrompt("save " + suggestedPath(), keep: 5) } else { _ = save(nil) }
+            if s.path == nil { openPrompt("save " + suggestedPath(), keep: 5) } else { _ = save(nil, overwrite: false) }
         case .saveAs: openPrompt("saveas " + (s.path ?? suggestedPath()), keep: 7)
         case .open: openPrompt("open " + directoryOfDocument(), keep: 5)
-        case .new: whenDiscarded { self.replaceSession(Session(document: .newDocument())) ; self.say("a new document") }
+        case .new: _ = try newDocument()
         case .quit: requestQuit()
         case .help: view.helpOffset = 0
         case .command: openPrompt(action.argument)

@@ -130,6 +130,7 @@ public final class Editor {
         syncEngine()
         takeLoadedSamples()
         if dispatcher.takeMidiHits() { dirty = true }
+        if dispatcher.takeMidiControls() { dirty = true }
         if let problem = autosave.tick(dispatcher.session, now: clock()) {
             dispatcher.say(problem, error: true)
             dirty = true

@@ -44,9 +44,9 @@ public enum Help {
                     indent: descriptionColumn)
             }
         }
-        // The commands, from the command table: the language's, then the editor's own.
+        // The commands, from the command table: the document's, then the transport's, files' and screen's.
         for (title, items) in [("the : line's commands (scripts take them too)", CommandReference.language),
-                               ("the : line's editor commands", CommandReference.editor)] {
+                               ("the transport, files and the screen (not in scripts)", CommandReference.host)] {
             out.append(("", .normal))
             out.append((title, .title))
             for item in items {
@@ -65,8 +65,7 @@ public enum Help {
     /// The help of the command a `run` line runs, from the command table (nil for a line that does not read).
     static func commandHelp(_ line: String) -> String? {
         let word = String(line.prefix { $0 != " " })
-        if let entry = EditorCommands.entry(named: word) { return entry.spec.help }
-        return (try? CommandParser.parse(line))?.spec.help
+        return (try? CommandParser.parse(line))?.spec.help ?? CommandTable.entry(named: word)?.spec.help
     }
 
     /// `text` broken at spaces into lines of at most `width` characters; continuation lines start with

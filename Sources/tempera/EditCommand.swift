@@ -5,6 +5,7 @@ import TemperaAudio
 import TemperaCore
 import TemperaKits
 import TemperaNet
+import TemperaOSC
 import TemperaTerminal
 
 /// `tempera [FILE]`: the editor. With no file it opens the demo, which plays at once with Space.
@@ -55,6 +56,8 @@ struct EditCommand: ParsableCommand {
 
     @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only).")
     var pan: Double = 0
+
+    @OptionGroup var osc: OSCOptions
 
     func run() throws {
         // A shared document's players keep their phase over the connection; the host does not follow Link too.
@@ -113,6 +116,9 @@ struct EditCommand: ParsableCommand {
             s.enable()
             engine.follow(link: s)
         }
+        // Listening is set up before curses starts, so a port taken is said on a plain terminal.
+        let control: OSCControl?
+        do { control = try osc.start(wakeup: { wakeup.signal() }) } catch { fail("\(error)") }
         engine.pan = pan
         engine.start()
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, player: engine, offline: OfflineWork(), paths: paths)
@@ -126,10 +132,20 @@ struct EditCommand: ParsableCommand {
 
         let screen: CursesScreen
         do { screen = try CursesScreen(theme: chosenTheme) } catch { fail("\(error)") }
-        if link { screen.wakeup = wakeup }
+        if link || control != nil { screen.wakeup = wakeup }
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: autosave)
         editor.loadsInBackground = true
+        if let control {
+            // OSC's lines run here, on the editor's thread, between keys: the reading thread only queues them.
+            editor.poll = {
+                control.service(now: monotonicSeconds(), run: { line, _ in dispatcher.runRemote(line) }) {
+                    OSCState(engine.state, playing: dispatcher.session.document)
+                }
+            }
+            editor.pollInterval = Int(OSCControl.stateInterval * 1000 / 2)
+        }
         editor.run()
+        control?.close()
         screen.close()
         dispatcher.commandHistory.save(paths: paths)
         let sig = CursesScreen.pendingSignal.load(ordering: .relaxed)

@@ -1,7 +1,6 @@
 import ArgumentParser
-import TemperaAudio
 import TemperaCore
-import TemperaKits
+import TemperaStudio
 
 /// `tempera import FILE -o OUT.json`: a Standard MIDI File, a Hydrogen song or a recording as a tempera document.
 struct ImportCommand: ParsableCommand {
@@ -41,90 +40,19 @@ struct ImportCommand: ParsableCommand {
     var threshold: Double?
 
     func run() throws {
-        let bytes: [UInt8]
-        do {
-            bytes = try DocumentFile.readFile(file)
-        } catch let error as CommandError {
-            throw fail(error.message)
-        }
-        // What a file holds is told by its first bytes, whatever its name: each format its own importer.
-        if AudioImport.looksLikeAudio(bytes) {
-            try importAudio()
-            return
-        }
-        if split || slice {
-            throw CommandLineFailure.report("\(file): --split and --slice are for recordings (a sound file)")
-        }
-        if Self.looksLikeHydrogenSong(bytes) {
-            do {
-                let (doc, warnings) = try HydrogenSong.document(path: file)
-                for w in warnings { warn(w) }
-                try DocumentFile.save(doc, to: output)
-                return
-            } catch let error as KitError {
-                throw CommandLineFailure.report("tempera: \(error.description)")
-            } catch let error as CommandError {
-                throw fail(error.message)
-            }
-        }
-        guard bytes.starts(with: Array("MThd".utf8)) else {
-            throw CommandLineFailure.report("\(file): not a file tempera imports (a Standard MIDI File starts with MThd, "
-                + "a Hydrogen song with <song>)")
-        }
-        let document: Document
-        do {
-            let midi = try MidiFile.parse(bytes)
-            let (doc, warnings) = try MidiImport.document(from: midi)
-            for w in warnings { warn(w) }
-            document = doc
-        } catch let error as MidiFileError {
-            throw CommandLineFailure.report("\(file): \(error.message)")
-        }
-        do {
-            try DocumentFile.save(document, to: output)
-        } catch let error as CommandError {
-            throw fail(error.message)
-        }
-    }
-
-    /// A recording: onsets as markers (see the discussion above).
-    func importAudio() throws {
-        // The document names the file relative to its own folder when the file lies inside it, else absolutely.
+        // Every format is read where the editor's `:import` reads it (`Formats`); only where the document names a
+        // recording is this command's: relative to the output's folder when the recording lies inside it.
         let folder = PathRebase.folder(of: output)
         var reference = PathRebase.rebase(file, from: PathRebase.folder(of: nil), to: folder) ?? file
         if reference.hasPrefix(folder + "/") { reference.removeFirst(folder.count + 1) }
         do {
-            var options = AudioImport.Options(split: split, slice: slice, fileReference: reference)
-            if let threshold {
-                guard threshold > 0, threshold <= 10 else { throw CommandLineFailure.report("tempera: --threshold must be above 0 and at most 10") }
-                options.settings.threshold = threshold
-            }
-            let (doc, onsets, sound) = try AudioImport.document(path: file, options: options)
-            try DocumentFile.save(doc, to: output)
-            var line = "\(file): " + AudioImport.summary(onsets, duration: sound.duration)
-            if split {
-                line += "; " + doc.tracks.map { "\($0.name) \($0.markers.count)" }.joined(separator: ", ")
-            }
-            warn(line)
-        } catch let error as AudioImport.ImportError {
-            throw CommandLineFailure.report("tempera: \(error.description)")
+            let options = Formats.ImportOptions(split: split, slice: slice, threshold: threshold, fileReference: reference)
+            let imported = try Formats.importDocument(path: file, options: options)
+            try DocumentFile.save(imported.document, to: output)
+            for line in imported.lines { warn(line) }
         } catch let error as CommandError {
-            throw fail(error.message)
-        }
-    }
-
-    /// XML whose first element is `<song>` (after the declaration and comments).
-    static func looksLikeHydrogenSong(_ bytes: [UInt8]) -> Bool {
-        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
-        var rest = Substring(head)
-        while true {
-            rest = rest.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
-            if rest.hasPrefix("<?") || rest.hasPrefix("<!") {
-                guard let close = rest.firstIndex(of: ">") else { return false }
-                rest = rest[rest.index(after: close)...]
-                continue
-            }
-            return rest.hasPrefix("<song>") || rest.hasPrefix("<song ")
+            // Lines about the file name it first; the others say they are tempera's.
+            throw CommandLineFailure.report(error.message.hasPrefix(file + ":") ? error.message : "tempera: " + error.message)
         }
     }
 }

@@ -4,6 +4,10 @@ import Synchronization
 import TemperaApp
 import TemperaAudio
 import TemperaCore
+import TemperaKits
+import TemperaNet
+import TemperaOSC
+import TemperaStudio
 
 /// Set by SIGINT so `tempera play` can fade out and exit.
 let playInterrupted = Atomic<Bool>(false)
@@ -54,10 +58,13 @@ struct PlayCommand: ParsableCommand {
                                valueName: "OUT.json"))
     var record: String?
 
+    @OptionGroup var osc: OSCOptions
+
     func run() throws {
         guard loops >= 1 else { throw fail("--loops must be 1 or more (got \(loops))") }
         if record != nil && !pads { throw fail("--record needs --pads (the pads to record come from standard input)") }
         if let record, record.isEmpty { throw fail("--record needs a file name") }
+        if osc.port != nil && pads { throw fail("--osc and --pads cannot be combined (pads come from standard input)") }
         var document = try CommandLineFailure.loadDocument(file, song: song)
         // The document's click setting is for the editor; on the command line the flag decides.
         document.transport.click = click
@@ -77,6 +84,25 @@ struct PlayCommand: ParsableCommand {
             s.enable()
             engine.follow(link: s)
             session = s
+        }
+        // Over OSC the document is edited, saved and played as the editor's is: its session's host is the player.
+        var remote: (control: OSCControl, host: PlayerSession)?
+        do {
+            if let control = try osc.start(wakeup: {}) {
+                let host = PlayerSession(session: Session(document: try CommandLineFailure.loadDocument(file), path: file),
+                                         controller: controller, baseDirectory: base.isEmpty ? "." : base)
+                host.session.kits = HydrogenKits()
+                host.loops = forever ? 0 : loops
+                host.played = { [click, song] in
+                    var d = $0
+                    d.transport.click = click
+                    d.song.on = song
+                    return d
+                }
+                remote = (control, host)
+            }
+        } catch let error as OSCError {
+            throw fail(error.description)
         }
         engine.start()
         // Wait for the server: it answers at once, or it is missing (a connection that hangs counts as missing).
@@ -123,7 +149,14 @@ struct PlayCommand: ParsableCommand {
             }
             return
         }
-        while following || !engine.isFinished {
+        // With OSC it plays on until interrupted or told `q`: a client may play it again.
+        while following || remote.map({ !$0.host.quitRequested }) ?? !engine.isFinished {
+            if let remote {
+                let host = remote.host
+                remote.control.service(now: monotonicSeconds(), run: { line, _ in host.runRemote(line) }) {
+                    OSCState(engine.state, playing: host.played(host.session.document))
+                }
+            }
             if playInterrupted.load(ordering: .relaxed) {
                 engine.pause()
                 usleep(60_000)
@@ -139,10 +172,11 @@ struct PlayCommand: ParsableCommand {
                 throw failure
             }
             followPeers()
-            usleep(session == nil ? 20_000 : 2_000)
+            usleep(session == nil ? (remote == nil ? 20_000 : 5_000) : 2_000)
         }
         // Let the last block reach the speakers.
         if case .running(let ms) = engine.status { usleep(useconds_t(min(ms, 500) * 1000) + 20_000) }
+        remote?.control.close()
         engine.stop()
         Self.reportTrouble(engine)
     }

@@ -64,6 +64,11 @@ struct ScriptCommand: ParsableCommand {
                 if let path = save.path, path != target { copies.append((path, session.document)) }
                 continue
             }
+            // The transport, files and the screen need the editor or a player: skipped, said in one line.
+            if command.spec.flags.contains(.host) {
+                warn("\(script):\(number): skipped '\(command.text)': it needs the editor or a player")
+                continue
+            }
             do {
                 let message = try session.run(command)
                 if verbose, let message { print("\(script):\(number): \(message)") }

@@ -2,7 +2,9 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import TemperaCore
+import TemperaApp
 import TemperaNet
+import TemperaOSC
 import TemperaTerminal
 
 /// `tempera serve FILE`: hosts a document for participants (`tempera join`), without a screen.
@@ -52,9 +54,19 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The most connections at once.")
     var maxConnections: Int = 64
 
+    @OptionGroup var osc: OSCOptions
+
     func run() throws {
         if stdio { return try StdioRelay.run(file: file) }
         LogWriter.ignoreWriteSignals()
+        if osc.port != nil && socket != nil { throw CommandLineFailure.report("tempera: --osc needs a TCP host, not --socket") }
+        // OSC's port is taken before anything is shared, so a port in use is said at once.
+        let oscServer: OSCServer?
+        do {
+            oscServer = try osc.port.map { try OSCServer(listen: osc.listen, port: $0, arrived: {}) }
+        } catch {
+            throw CommandLineFailure.report("tempera: \(error)")
+        }
         var exists = stat()
         let document = stat(file, &exists) == 0 ? try CommandLineFailure.loadDocument(file) : Document.newDocument()
         let session = Session(document: document, path: file)
@@ -87,6 +99,27 @@ struct ServeCommand: ParsableCommand {
                 + "after a crash (not yet saved in \(file): 'save' or stopping the host saves them)")
         }
         ServeCommand.report("tempera serve: sharing \(file) on " + (socket ?? "\(listen):\(host.port)"))
+        if let oscServer {
+            // OSC is a participant of this host ("osc"), on a thread of its own.
+            let address = listen == "0.0.0.0" ? "127.0.0.1" : listen == "::" ? "::1" : listen
+            let participant = Participant(host: address, port: host.port, name: "osc", token: options.token)
+            let listening = "\(osc.listen):\(oscServer.port)"
+            let thread = Thread {
+                do {
+                    let shared = try SharedOSC(participant: participant, control: OSCControl(server: oscServer))
+                    ServeCommand.report("tempera serve: OSC on \(listening)")
+                    while true {
+                        shared.step(now: monotonicSeconds())
+                        usleep(5_000)
+                    }
+                } catch {
+                    ServeCommand.report("tempera serve: OSC could not join: \(error)")
+                    Foundation.exit(1)
+                }
+            }
+            thread.name = "tempera-osc-participant"
+            thread.start()
+        }
         let timer = DispatchSource.makeTimerSource(queue: host.queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler {

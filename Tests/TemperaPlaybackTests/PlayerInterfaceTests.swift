@@ -74,26 +74,98 @@ final class PlayerInterfaceTests: XCTestCase {
         XCTAssertEqual(s.outputProblem, "connecting to audio")
     }
 
-    /// The terminal module must build without the engine: no file of it imports TemperaAudio or a C audio
-    /// library, and its target depends on the interface only. (SwiftPM finds every module built in the package,
-    /// so a stray import would compile; this keeps it out.)
-    func testTheTerminalReachesThePlayerOnlyThroughItsInterface() throws {
+    /// The layers: the terminal reaches the player through its interface and files through the application core
+    /// (TemperaStudio), never the engine, the kits, the net or a C library other than curses; TemperaApp (the
+    /// subcommands' editor, pads) never the engine, the kits or a C library. Every form of import counts
+    /// (`internal import`, `@preconcurrency import`, `@_exported import`, `import struct M.T`...), and every C
+    /// module the manifest declares. (SwiftPM lets a target import any module the package has built, so a stray
+    /// import would compile; this keeps it out.)
+    func testTheTerminalAndTheAppReachTheEngineKitsAndNetOnlyThroughTheCore() throws {
         let root = TestPaths.packageRoot
-        let folder = root + "/Sources/TemperaTerminal"
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }
-        XCTAssertGreaterThan(files.count, 20)
-        for file in files {
-            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
-            for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ")
-                || line.hasPrefix("@_exported import ") {
-                for forbidden in ["TemperaAudio", "CPulse", "CSndfile", "CSamplerate", "CFluidSynth", "CLink"] {
-                    XCTAssertFalse(line.hasSuffix(" " + forbidden), "\(file): \(line)")
+        let manifest = try String(contentsOfFile: root + "/Package.swift", encoding: .utf8)
+        let cModules = Self.declaredCModules(manifest)
+        XCTAssertTrue(Set(["CJack", "CAubio", "CPulse", "CNcursesw", "CLink", "CAllocCounter"]).isSubset(of: cModules),
+                      "\(cModules.sorted())")
+        let rules: [(target: String, allowed: Set<String>, forbidden: Set<String>)] = [
+            ("TemperaTerminal", ["CNcursesw"], Set(["TemperaAudio", "TemperaKits", "TemperaNet", "TemperaXML", "TemperaApp"])
+                .union(cModules.subtracting(["CNcursesw"]))),
+            ("TemperaApp", [], Set(["TemperaAudio", "TemperaKits", "TemperaXML"]).union(cModules)),
+        ]
+        for rule in rules {
+            let folder = root + "/Sources/" + rule.target
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }
+            XCTAssertGreaterThan(files.count, rule.target == "TemperaApp" ? 2 : 20)
+            var seen: Set<String> = []
+            for file in files {
+                for module in Self.importedModules(try String(contentsOfFile: folder + "/" + file, encoding: .utf8)) {
+                    seen.insert(module)
+                    XCTAssertFalse(rule.forbidden.contains(module), "\(rule.target)/\(file) imports \(module)")
                 }
             }
+            XCTAssertTrue(seen.contains("TemperaCore"), "\(rule.target): the import reader found \(seen.sorted())")
+            let dependencies = try XCTUnwrap(Self.dependencies(of: rule.target, in: manifest), rule.target)
+            for module in dependencies {
+                XCTAssertFalse(rule.forbidden.contains(module), "\(rule.target) depends on \(module) in Package.swift")
+            }
         }
-        let manifest = try String(contentsOfFile: root + "/Package.swift", encoding: .utf8)
-        let target = try XCTUnwrap(manifest.split(separator: "\n").first { $0.contains(".target(name: \"TemperaTerminal\"") })
-        XCTAssertFalse(target.contains("TemperaAudio"), String(target))
-        XCTAssertTrue(target.contains("TemperaPlayback"), String(target))
+        XCTAssertTrue(try XCTUnwrap(Self.dependencies(of: "TemperaTerminal", in: manifest)).contains("TemperaStudio"))
+    }
+
+    /// The import reader sees every form of import, and nothing that only looks like one.
+    func testTheImportReaderSeesEveryFormOfImport() {
+        let text = """
+            import Foundation
+            internal import TemperaAudio
+            @preconcurrency import CJack
+            @_exported import TemperaKits
+            @testable import TemperaNet
+            public import struct CAubio.fvec_t
+            @preconcurrency internal import CPulse
+              import CLink
+            // import CSndfile
+            let important = 1
+            """
+        XCTAssertEqual(Self.importedModules(text), ["Foundation", "TemperaAudio", "CJack", "TemperaKits", "TemperaNet",
+                                                    "CAubio", "CPulse", "CLink"])
+    }
+
+    /// The modules a Swift file imports, whatever the form (attributes, access level, `import kind M.T`).
+    static func importedModules(_ text: String) -> [String] {
+        var out: [String] = []
+        for raw in text.split(separator: "\n") {
+            var words = raw.split(separator: " ").map(String.init)
+            while let first = words.first, first.hasPrefix("@") || ["public", "package", "internal", "fileprivate", "private"].contains(first) {
+                words.removeFirst()
+            }
+            guard words.first == "import", words.count >= 2 else { continue }
+            words.removeFirst()
+            if ["struct", "class", "enum", "protocol", "typealias", "func", "var", "let"].contains(words[0]), words.count >= 2 {
+                words.removeFirst()
+            }
+            out.append(String(words[0].split(separator: ".")[0]))
+        }
+        return out
+    }
+
+    /// Every C module the manifest declares: system libraries and targets whose name starts with C and a capital.
+    static func declaredCModules(_ manifest: String) -> Set<String> {
+        var out: Set<String> = []
+        for part in manifest.components(separatedBy: "name: \"").dropFirst() {
+            let name = String(part.prefix { $0 != "\"" })
+            if name.count > 1, name.hasPrefix("C"), name.dropFirst().first!.isUppercase { out.insert(name) }
+        }
+        return out
+    }
+
+    /// The quoted names in a target's `dependencies:` list (up to the target's closing parenthesis).
+    static func dependencies(of target: String, in manifest: String) -> [String]? {
+        guard let start = manifest.range(of: ".target(name: \"\(target)\"") else { return nil }
+        var depth = 1, text = ""
+        for c in manifest[start.upperBound...] {
+            if c == "(" { depth += 1 }
+            if c == ")" { depth -= 1; if depth == 0 { break } }
+            text.append(c)
+        }
+        return text.components(separatedBy: "\"").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
     }
 }

@@ -22,7 +22,8 @@ extension Command {
     public struct Save: CommandBody {
         public var path: String?
         public static let spec = CommandSpec("save", usage: "save [PATH]",
-                                             help: "save the document (to PATH: a copy there, the document staying on its file; a script writes it at the end)")
+                                             help: "save the document (to PATH: a copy there, the document staying on its file; a script writes it at the end)",
+                                             aliases: ["w", "write"])
         public static let examples = [Save(path: nil), Save(path: "my song.tempera")]
         public static func parse(_ p: inout LineParser) throws -> Save {
             let usage = "save [PATH]"
@@ -36,7 +37,11 @@ extension Command {
             return Save(path: path)
         }
         public var text: String { path.map { "save \(Command.quote($0))" } ?? "save" }
-        public func run(in session: Session) throws -> String? { try session.save(to: path) }
+        /// With a host (the editor) the host saves, asking what it asks (a file changed on disk, no file name yet).
+        public func run(in session: Session) throws -> String? {
+            if let host = session.host { return try host.save(path, thenQuit: false) }
+            return try session.save(to: path)
+        }
     }
 
     public static func undo(_ count: Int) -> Command { Command(Undo(count: count)) }
