@@ -38,6 +38,9 @@ public final class JoinedEditor {
     private var reconnectAt: Double?
     /// Set when this editor is also the host: the address it listens on, said at the start.
     public var hosting: String?
+    /// Said (as an error) when the editor starts, and again instead of the hosting line: what the host found
+    /// wrong at start (a damaged journal, and what became of it).
+    public var startProblem: String?
     /// The shared transport the engine follows, and how far the music heard here was from where the host's clock says it should be (seconds, recent looks).
     private var following: SharedTransport?
     /// A song started together: the host's moment its song time 0 is heard (its pass 0's start, host seconds), as
@@ -137,7 +140,12 @@ public final class JoinedEditor {
                 }
                 dispatcher.view.sharedWith = others.map(\.name)
             case .joined(_, let host):
-                dispatcher.say(hosting.map { "sharing on \($0): others join with tempera join" } ?? "joined \(host)'s document")
+                if let problem = startProblem {
+                    dispatcher.say(problem, error: true)
+                    startProblem = nil
+                } else {
+                    dispatcher.say(hosting.map { "sharing on \($0): others join with tempera join" } ?? "joined \(host)'s document")
+                }
                 reconnectAt = nil
                 lastSentView = nil
             case .notice(let text):
@@ -280,6 +288,7 @@ public final class JoinedEditor {
         dispatcher = Dispatcher(session: session, keyMap: keyMap, player: player, offline: offline, paths: paths)
         dispatcher.sharedPlay = { [participant] on in participant.play(on) }
         dispatcher.view.sharedWith = []
+        if let problem = startProblem { dispatcher.say(problem, error: true) }
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: Autosave(paths: paths))
         editor.poll = { [unowned self] in self.poll() }
         editor.pollInterval = JoinedEditor.lookMs

@@ -121,7 +121,11 @@ extension DocumentHost {
         case .view(let v):
             client.pendingView = v
             flushSoon(client)
-        case .run(let text, let id, let view): run(text, id: id, view: view, from: client)
+        case .run(let text, let id, let view):
+            // A view still waiting is older than the request: it goes first (or is overtaken by the request's own).
+            let latest = view ?? client.pendingView
+            client.pendingView = nil
+            run(text, id: id, view: latest, from: client)
         }
     }
 

@@ -182,6 +182,7 @@ struct EditCommand: ParsableCommand {
             fail("\(error)")
         }
         joined.hosting = "\(listen):\(host.port)"
+        joined.startProblem = host.journalDamage
         try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: OfflineWork(), keyMap: keyMap, theme: theme,
                        paths: paths)
         timer.cancel()

@@ -92,4 +92,14 @@ final class JoinedEditorTests: XCTestCase {
         XCTAssertEqual(Viewport(start: 0, secondsPerColumn: 0.01).column(of: -1e308), -(1 << 40))
         XCTAssertEqual(Viewport(start: 0, secondsPerColumn: 0.01).column(of: 0.5), 50)
     }
+
+    /// A host's editor that found its journal damaged says so as it starts, as an error.
+    func testAStartProblemIsSaidAsTheEditorStarts() {
+        joined.startProblem = "the journal j is damaged at record 7 (its checksum does not match)"
+        let paths = ConfigPaths(config: dir + "/config", state: dir + "/state")
+        editor = joined.makeEditor(screen: MemoryScreen(width: 120, height: 40), player: engine, offline: nil,
+                                   keyMap: .standard, paths: paths)
+        XCTAssertEqual(editor.dispatcher.view.message, "the journal j is damaged at record 7 (its checksum does not match)")
+        XCTAssertTrue(editor.dispatcher.view.messageIsError)
+    }
 }
