@@ -24,7 +24,7 @@ test: test-deps
 	SWIFT="$(SWIFT)" scripts/test-suite all
 
 # The fast tier: the core, parsing, the engine in process, the editor on an in-memory screen; no test that waits
-# on a clock (about 75 s of processor time, in two processes).
+# on a clock (about 55 s of processor time, in two processes).
 check: test-deps
 	$(SWIFT) build --build-tests
 	SWIFT="$(SWIFT)" scripts/test-suite check
