@@ -21,13 +21,13 @@ run: deps release
 # Everything, as CI runs it: the fast tier and the real-time groups side by side (scripts/test-suite).
 test: test-deps
 	$(SWIFT) build --build-tests
-	SWIFT="$(SWIFT)" scripts/test-suite all
+	scripts/test-suite all
 
 # The fast tier: the core, parsing, the engine in process, the editor on an in-memory screen; no test that waits
 # on a clock (about 55 s of processor time, in two processes).
 check: test-deps
 	$(SWIFT) build --build-tests
-	SWIFT="$(SWIFT)" scripts/test-suite check
+	scripts/test-suite check
 
 build: deps
 	$(SWIFT) build
