@@ -1,5 +1,5 @@
-# Set-up and everyday commands. `make run` installs what building and running need; `make test` installs what the
-# tests use as well (Debian packages, with apt-get).
+# Set-up and everyday commands. `make run` installs what building and running need; `make check` and `make test`
+# install what the tests use as well (Debian packages, with apt-get).
 
 SWIFT ?= swift
 # Building and running: the C libraries' headers (their run-time libraries come with them), pkg-config to find
@@ -14,14 +14,21 @@ TEST_PACKAGES = pulseaudio pulseaudio-utils jackd2 python3 python3-jack-client p
                 sonic-pi-samples sox man-db time procps iproute2 \
                 liblo-tools python3-liblo
 
-.PHONY: run test build release bench deps test-deps kit clean install install-files uninstall fuzz reference
+.PHONY: run test check build release bench deps test-deps kit clean install install-files uninstall fuzz reference
 
 run: deps release
 	.build/release/tempera $(FILE)
 
+# Everything, as CI runs it: the fast tier and the real-time groups side by side (scripts/test-suite).
 test: test-deps
-	$(SWIFT) build
-	$(SWIFT) test
+	$(SWIFT) build --build-tests
+	scripts/test-suite all
+
+# The fast tier: the core, parsing, the engine in process, the editor on an in-memory screen; no test that waits
+# on a clock (about 55 s of processor time, in two processes).
+check: test-deps
+	$(SWIFT) build --build-tests
+	scripts/test-suite check
 
 build: deps
 	$(SWIFT) build

@@ -11,32 +11,6 @@ final class AudioCommandLineTests: XCTestCase {
     override func setUp() { dir = TestPaths.temporaryDirectory("cli") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    struct Run {
-        var status: Int32
-        var stderr: String
-        var seconds: Double
-    }
-
-    func tempera(_ args: [String], env: [String: String] = [:]) throws -> Run {
-        let exe = TestPaths.binary
-        guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera first (swift build)") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
-        var environment = ProcessInfo.processInfo.environment
-        for (k, v) in env { environment[k] = v }
-        p.environment = environment
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        let t0 = Date()
-        try p.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, stderr: String(decoding: data, as: UTF8.self),
-                   seconds: Date().timeIntervalSince(t0))
-    }
-
     func clickDocumentFile() throws -> (Document, String) {
         let click = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "click.wav")
         _ = click
@@ -53,12 +27,12 @@ final class AudioCommandLineTests: XCTestCase {
         doc.transport.click = true
         let path = dir + "/metronome.tempera"
         try DocumentFile.save(doc, to: path)
-        let plain = try tempera(["render", path, "-o", dir + "/plain.wav", "--bits", "32f", "--tail", "0"])
+        let plain = try TemperaProgram.run(["render", path, "-o", dir + "/plain.wav", "--bits", "32f", "--tail", "0"])
         XCTAssertEqual(plain.status, 0, plain.stderr)
         let silent = try AudioFile.read(dir + "/plain.wav")
         XCTAssertEqual(silent.samples.count, 2 * 96_000)
         XCTAssertTrue(silent.samples.allSatisfy { $0 == 0 })
-        let clicked = try tempera(["render", path, "-o", dir + "/click.wav", "--bits", "32f", "--tail", "0", "--click"])
+        let clicked = try TemperaProgram.run(["render", path, "-o", dir + "/click.wav", "--bits", "32f", "--tail", "0", "--click"])
         XCTAssertEqual(clicked.status, 0, clicked.stderr)
         let file = try AudioFile.read(dir + "/click.wav")
         // A bar of count-in, then the bar: a click every 24000 frames, accents on 0 and 96000.
@@ -70,7 +44,7 @@ final class AudioCommandLineTests: XCTestCase {
 
     func testRenderWritesTheOfflineRenderToAFile() throws {
         let (doc, path) = try clickDocumentFile()
-        let run = try tempera(["render", path, "-o", dir + "/out.wav", "--loops", "3", "--bits", "32f"])
+        let run = try TemperaProgram.run(["render", path, "-o", dir + "/out.wav", "--loops", "3", "--bits", "32f"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stderr, "", "no progress bar when stderr is not a terminal")
         let file = try AudioFile.read(dir + "/out.wav")
@@ -82,7 +56,7 @@ final class AudioCommandLineTests: XCTestCase {
 
     func testARenderWithNoTailEndsOnTheLastPassWithAFade() throws {
         let (doc, path) = try clickDocumentFile()
-        let run = try tempera(["render", path, "-o", dir + "/out.wav", "--loops", "2", "--bits", "32f", "--tail", "0"])
+        let run = try TemperaProgram.run(["render", path, "-o", dir + "/out.wav", "--loops", "2", "--bits", "32f", "--tail", "0"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let file = try AudioFile.read(dir + "/out.wav")
         let expected = OfflineRenderer(document: doc, baseDirectory: dir, loops: 2, maxTail: 0).renderAll()
@@ -92,7 +66,7 @@ final class AudioCommandLineTests: XCTestCase {
 
     func testRenderAtAnotherRateAndAsFlac() throws {
         let (doc, path) = try clickDocumentFile()
-        let run = try tempera(["render", path, "-o", dir + "/out.flac", "--sample-rate", "44100", "--tail", "0"])
+        let run = try TemperaProgram.run(["render", path, "-o", dir + "/out.flac", "--sample-rate", "44100", "--tail", "0"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let file = try AudioFile.read(dir + "/out.flac")
         XCTAssertEqual(file.sampleRate, 44_100)
@@ -101,7 +75,7 @@ final class AudioCommandLineTests: XCTestCase {
 
     func testBadRenderOptionsGiveOneLine() throws {
         let (_, path) = try clickDocumentFile()
-        let run = try tempera(["render", path, "-o", dir + "/out.flac", "--bits", "32f"])
+        let run = try TemperaProgram.run(["render", path, "-o", dir + "/out.flac", "--bits", "32f"])
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stderr, "tempera: FLAC holds 16 or 24 bits, not 32f\n")
     }
@@ -109,7 +83,7 @@ final class AudioCommandLineTests: XCTestCase {
     func testAnUnwritableOutputIsOneLineNamingIt() throws {
         let (_, path) = try clickDocumentFile()
         let out = dir + "/no-such-folder/out.wav"
-        let run = try tempera(["render", path, "-o", out])
+        let run = try TemperaProgram.run(["render", path, "-o", out])
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stderr, "tempera: cannot write '\(out)': the folder '\(dir)/no-such-folder' does not exist\n")
     }
@@ -118,7 +92,7 @@ final class AudioCommandLineTests: XCTestCase {
         var (doc, path) = try clickDocumentFile()
         doc.slots[1] = ClipSlot(file: "gone.wav")
         try DocumentFile.save(doc, to: path)
-        let run = try tempera(["render", path, "-o", dir + "/out.wav"])
+        let run = try TemperaProgram.run(["render", path, "-o", dir + "/out.wav"])
         XCTAssertEqual(run.status, 0)
         XCTAssertEqual(run.stderr, "tempera: slot 2: gone.wav: file not found (\(dir)/gone.wav)\n")
     }
@@ -142,7 +116,7 @@ final class AudioCommandLineTests: XCTestCase {
 
     func testPlayWithNoServerSaysSoInOneLineWithinTwoSeconds() throws {
         let (_, path) = try clickDocumentFile()
-        let run = try tempera(["play", path], env: ["PULSE_SERVER": "unix:\(dir)/no-such-socket"])
+        let run = try TemperaProgram.run(["play", path], environment: ["PULSE_SERVER": "unix:\(dir)/no-such-socket"])
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stderr, "tempera: no PulseAudio server (Connection refused)\n")
         XCTAssertLessThan(run.seconds, 2)
@@ -155,7 +129,7 @@ final class AudioCommandLineTests: XCTestCase {
         let recording = dir + "/rec.wav"
         let recorder = try server.record(to: recording)
         usleep(800_000)
-        let run = try tempera(["play", path, "--loops", "2"], env: ["PULSE_SERVER": server.address])
+        let run = try TemperaProgram.run(["play", path, "--loops", "2"], environment: ["PULSE_SERVER": server.address])
         usleep(200_000)
         PulseTestServer.finish(recorder)
         XCTAssertEqual(run.status, 0, run.stderr)

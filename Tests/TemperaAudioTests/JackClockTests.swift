@@ -18,17 +18,17 @@ final class JackClockTests: JackTestCase {
         engine.sendsClock = true
         XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         XCTAssertEqual(engine.state.studio, "jack clock out", "what the transport bar says")
         XCTAssertNotNil(rec.waitReady())
         let f0 = engine.renderedFrames
         engine.play()
-        XCTAssertTrue(waitFor(15) { engine.renderedFrames > f0 + playing })
+        XCTAssertTrue(waitUntil(15) { engine.renderedFrames > f0 + playing })
         engine.pause()
         usleep(300_000)
         engine.play()
         let f1 = engine.renderedFrames
-        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f1 + 48_000 })
+        XCTAssertTrue(waitUntil(10) { engine.renderedFrames > f1 + 48_000 })
         engine.pause()
         usleep(100_000)
         engine.stop()
@@ -187,12 +187,12 @@ final class JackClockTests: JackTestCase {
         engine.followsClock = true
         XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         XCTAssertNotNil(rec.waitReady())
         let sender = try server.startClient(name: "clock", send: sends, onlySend: true, lead: 9_600)
         XCTAssertNotNil(sender.waitReady())
         // The editor's part: the engine takes the clock's tempo as it is looked at.
-        XCTAssertTrue(waitFor(20) { _ = engine.isPlaying; return engine.clockTempo != nil && !engine.isPlaying && engine.renderedFrames > 48_000 * 7 })
+        XCTAssertTrue(waitUntil(20) { _ = engine.isPlaying; return engine.clockTempo != nil && !engine.isPlaying && engine.renderedFrames > 48_000 * 7 })
         XCTAssertTrue(engine.state.studio.hasPrefix("jack clock in 1"), engine.state.studio)
         XCTAssertEqual(try XCTUnwrap(engine.clockTempo), 120, accuracy: 0.3)
         usleep(100_000)
@@ -242,12 +242,12 @@ final class JackClockTests: JackTestCase {
         engine.followsClock = true
         XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         XCTAssertNotNil(rec.waitReady())
         let sender = try server.startClient(name: "clock", send: sends, onlySend: true, lead: 9_600)
         XCTAssertNotNil(sender.waitReady())
         var sections = Set<Int>()
-        XCTAssertTrue(waitFor(20) {
+        XCTAssertTrue(waitUntil(20) {
             _ = engine.isPlaying
             if let s = engine.songPosition, engine.isPlaying { sections.insert(s.section) }
             return engine.clockTempo != nil && !engine.isPlaying && engine.renderedFrames > 48_000 * 6

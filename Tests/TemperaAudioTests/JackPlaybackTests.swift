@@ -30,13 +30,13 @@ final class JackPlaybackTests: JackTestCase {
         engineSetup(engine)
         XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) }, "\(engine.status)")
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) }, "\(engine.status)")
         XCTAssertNotNil(client.waitReady(), "the test client never saw tempera's ports")
         // Clients joining and ports connecting may cost the graph a period or two: those are not playback's.
         usleep(200_000)
         let before = engine.underruns
         engine.play(loops: loops)
-        XCTAssertTrue(waitFor(20) { engine.isFinished }, "the engine never finished its \(loops) passes")
+        XCTAssertTrue(waitUntil(20) { engine.isFinished }, "the engine never finished its \(loops) passes")
         usleep(100_000)
         let during = engine.underruns - before
         engine.stop()
@@ -61,7 +61,7 @@ final class JackPlaybackTests: JackTestCase {
         let engine = AudioEngine(sampleRate: 44_100, output: .jack)
         XCTAssertEqual(engine.sampleRate, 48_000, "the server's rate, whatever was asked")
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         let ports = Spawn.run("/usr/bin/jack_lsp", ["-c"], environment: ["JACK_DEFAULT_SERVER": servers[0].name]).stdout
         XCTAssertTrue(ports.contains("tempera:out_1\n   system:playback_1"), ports)
         XCTAssertTrue(ports.contains("tempera:out_2\n   system:playback_2"), ports)
@@ -104,12 +104,12 @@ final class JackPlaybackTests: JackTestCase {
         let client = try server.startClient()
         let engine = AudioEngine(output: .jack)
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         XCTAssertNotNil(client.waitReady())
         usleep(200_000)
         let before = engine.underruns
         client.command("stall")
-        XCTAssertTrue(waitFor(5) { engine.underruns > before }, "a period of 100 ms is an xrun")
+        XCTAssertTrue(waitUntil(5) { engine.underruns > before }, "a period of 100 ms is an xrun")
         engine.stop()
         _ = try client.finish()
     }
@@ -118,14 +118,14 @@ final class JackPlaybackTests: JackTestCase {
         let server = try startServer()
         let engine = AudioEngine(output: .jack)
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         server.stop()
-        XCTAssertTrue(waitFor(5) { if case .unavailable = engine.status { return true } else { return false } })
+        XCTAssertTrue(waitUntil(5) { if case .unavailable = engine.status { return true } else { return false } })
         guard case .unavailable(let why) = engine.status else { return XCTFail() }
         XCTAssertTrue(why.hasPrefix("JACK server lost"), why)
         XCTAssertFalse(why.contains("\n"))
         // Retried every two seconds: with no server, that is said too.
-        XCTAssertTrue(waitFor(5) {
+        XCTAssertTrue(waitUntil(5) {
             if case .unavailable(let w) = engine.status { return w.hasPrefix("no JACK server") } else { return false }
         }, "\(engine.status)")
         engine.stop()

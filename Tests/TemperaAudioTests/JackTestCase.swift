@@ -27,14 +27,5 @@ class JackTestCase: XCTestCase {
         return s
     }
 
-    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
-
     func isRunning(_ e: AudioEngine) -> Bool { if case .running = e.status { return true } else { return false } }
 }

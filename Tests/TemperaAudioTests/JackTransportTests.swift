@@ -31,22 +31,22 @@ final class JackTransportTests: JackTestCase {
         engine.jackTransport = .follow
         XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         XCTAssertEqual(engine.state.studio, "jack transport follow")
         XCTAssertNotNil(rec.waitReady())
         rec.command("start")
-        XCTAssertTrue(waitFor(5) { engine.isPlaying }, "rolling plays")
+        XCTAssertTrue(waitUntil(5) { engine.isPlaying }, "rolling plays")
         usleep(1_200_000)
         rec.command("stop")
-        XCTAssertTrue(waitFor(5) { !engine.isPlaying }, "stopped pauses")
+        XCTAssertTrue(waitUntil(5) { !engine.isPlaying }, "stopped pauses")
         usleep(200_000)
         rec.command("locate:24000")
         usleep(200_000)
         rec.command("start")
-        XCTAssertTrue(waitFor(5) { engine.isPlaying })
+        XCTAssertTrue(waitUntil(5) { engine.isPlaying })
         usleep(1_000_000)
         rec.command("stop")
-        XCTAssertTrue(waitFor(5) { !engine.isPlaying })
+        XCTAssertTrue(waitUntil(5) { !engine.isPlaying })
         usleep(100_000)
         engine.stop()
         let recording = try rec.finish()
@@ -96,7 +96,7 @@ final class JackTransportTests: JackTestCase {
         engine.jackTransport = .follow
         XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         XCTAssertNotNil(rec.waitReady())
         // Song time 3.8 s: section B's second pass (B's first pass ends where the ramp reaches x0.75, 4·ln 1.5 = 1.62 s
         // after B starts at 2 s).
@@ -105,20 +105,20 @@ final class JackTransportTests: JackTestCase {
         XCTAssertEqual(place.section, 1)
         XCTAssertEqual(place.pass, 1)
         rec.command("locate:\(located)")
-        XCTAssertTrue(waitFor(5) { engine.songPosition.map { $0.section == 1 && $0.pass == 1 } ?? false },
+        XCTAssertTrue(waitUntil(5) { engine.songPosition.map { $0.section == 1 && $0.pass == 1 } ?? false },
                       "stopped, the song stands at B's second pass")
         rec.command("start")
-        XCTAssertTrue(waitFor(5) { engine.isPlaying }, "rolling plays")
+        XCTAssertTrue(waitUntil(5) { engine.isPlaying }, "rolling plays")
         // 0.8 s of frames (a loaded machine's server runs behind the wall clock).
         var f = engine.renderedFrames
-        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f + 38_400 })
+        XCTAssertTrue(waitUntil(10) { engine.renderedFrames > f + 38_400 })
         // While rolling: back into A's first pass, then on through A and into B.
         rec.command("locate:24000")
-        XCTAssertTrue(waitFor(5) { engine.songPosition.map { $0.section == 0 && $0.pass == 0 } ?? false })
+        XCTAssertTrue(waitUntil(5) { engine.songPosition.map { $0.section == 0 && $0.pass == 0 } ?? false })
         f = engine.renderedFrames
-        XCTAssertTrue(waitFor(10) { engine.renderedFrames > f + 120_000 })
+        XCTAssertTrue(waitUntil(10) { engine.renderedFrames > f + 120_000 })
         rec.command("stop")
-        XCTAssertTrue(waitFor(5) { !engine.isPlaying }, "stopped pauses")
+        XCTAssertTrue(waitUntil(5) { !engine.isPlaying }, "stopped pauses")
         usleep(100_000)
         engine.stop()
         let recording = try rec.finish()
@@ -150,7 +150,7 @@ final class JackTransportTests: JackTestCase {
         engine.jackTransport = .follow
         XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         XCTAssertNotNil(rec.waitReady())
         rec.command("locate:\(end + 48_000)")
         usleep(200_000)
@@ -159,8 +159,8 @@ final class JackTransportTests: JackTestCase {
         XCTAssertFalse(engine.isPlaying, "past the end: nothing to play")
         // Back to 0.4 s before the end, while rolling: the rest of the song, then stopped again.
         rec.command("locate:\(end - 19_200)")
-        XCTAssertTrue(waitFor(5) { engine.isPlaying })
-        XCTAssertTrue(waitFor(5) { !engine.isPlaying }, "the song ended")
+        XCTAssertTrue(waitUntil(5) { engine.isPlaying })
+        XCTAssertTrue(waitUntil(5) { !engine.isPlaying }, "the song ended")
         usleep(400_000)
         XCTAssertFalse(engine.isPlaying, "and stays ended while the transport rolls")
         rec.command("stop")
@@ -184,7 +184,7 @@ final class JackTransportTests: JackTestCase {
         engine.jackTransport = .lead
         XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
         engine.start()
-        XCTAssertTrue(waitFor(5) { isRunning(engine) })
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         XCTAssertEqual(engine.state.studio, "jack transport lead")
         XCTAssertNotNil(rec.waitReady())
         engine.play()

@@ -11,13 +11,6 @@ final class MidiCommandLineTests: XCTestCase {
     override func setUp() { dir = TestPaths.temporaryDirectory("midi") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func tempera(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
-            throw XCTSkip("build tempera first (swift build)")
-        }
-        return Spawn.run(TestPaths.binary, args)
-    }
-
     /// Runs a Python program that imports mido and returns what it printed.
     func python(_ program: String, _ args: [String] = []) throws -> String {
         let script = dir + "/script-\(UUID().uuidString.prefix(6)).py"
@@ -38,7 +31,7 @@ final class MidiCommandLineTests: XCTestCase {
 
     /// `tempera events` lines as (track, time, amp).
     func events(_ path: String, loops: Int = 1) throws -> [(track: Int, time: Double, amp: Double)] {
-        let r = try tempera(["events", path, "--loops", String(loops)])
+        let r = try TemperaProgram.run(["events", path, "--loops", String(loops)])
         XCTAssertEqual(r.status, 0, r.stderr)
         return try r.stdout.split(separator: "\n").map { line in
             let o = try json(String(line)) as! [String: Any]
@@ -80,7 +73,7 @@ final class MidiCommandLineTests: XCTestCase {
         ], slots: slots, transport: Transport(tempo: 1.25, loopStart: 0, loopEnd: 2, loopOn: true, length: 2))
         let path = dir + "/song.json"
         try DocumentFile.save(doc, to: path)
-        let run = try tempera(["export", path, "-o", dir + "/song.mid", "--loops", "3"])
+        let run = try TemperaProgram.run(["export", path, "-o", dir + "/song.mid", "--loops", "3"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stderr, "")
 
@@ -167,13 +160,13 @@ final class MidiCommandLineTests: XCTestCase {
                                    Song.Section(name: "A", start: 0, end: 1, repeats: 1)])
         let path = dir + "/song.json"
         try DocumentFile.save(doc, to: path)
-        let run = try tempera(["export", path, "-o", dir + "/song.mid", "--song", "--loops", "2"])
+        let run = try TemperaProgram.run(["export", path, "-o", dir + "/song.mid", "--song", "--loops", "2"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let out = try json(try python(Self.songReader, [dir + "/song.mid"])) as! [String: Any]
         // 120 BPM, 180 BPM from beat 4 (two passes of A), 120 again from beat 6, and so on in the second pass.
         XCTAssertEqual(out["tempos"] as! [[Int]], [[0, 500_000], [3840, 333_333], [5760, 500_000], [11_520, 333_333],
                                                    [13_440, 500_000]])
-        let r = try tempera(["events", path, "--song", "--loops", "2"])
+        let r = try TemperaProgram.run(["events", path, "--song", "--loops", "2"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = try r.stdout.split(separator: "\n").map { try json(String($0)) as! [String: NSNumber] }
         // The tick of a note counts the beats of everything before it: sections are 4, 2 and 2 beats a song pass,
@@ -267,7 +260,7 @@ final class MidiCommandLineTests: XCTestCase {
         let keys = Set(notes.map { [$0.channel, $0.note] }).sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
         for source in [type0, type1] {
             let doc = dir + "/imported.json"
-            let r = try tempera(["import", source, "-o", doc])
+            let r = try TemperaProgram.run(["import", source, "-o", doc])
             XCTAssertEqual(r.status, 0, r.stderr)
             XCTAssertEqual(r.stderr, "")
             let played = try events(doc)
@@ -294,7 +287,7 @@ final class MidiCommandLineTests: XCTestCase {
         for (name, bytes) in cases {
             let path = dir + "/" + name
             _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-            let r = try tempera(["import", path, "-o", dir + "/out.json"])
+            let r = try TemperaProgram.run(["import", path, "-o", dir + "/out.json"])
             XCTAssertEqual(r.status, 1, name)
             XCTAssertEqual(r.stderr.filter { $0 == "\n" }.count, 1, r.stderr)
             XCTAssertTrue(r.stderr.hasPrefix(path + ": "), r.stderr)

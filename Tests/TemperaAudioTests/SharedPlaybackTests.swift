@@ -72,7 +72,7 @@ final class SharedPlaybackTests: XCTestCase {
                                    slots: [ClipSlot(file: dir + "/onset.wav")], span: 0.9, volume: 0.8)
         try DocumentFile.save(doc, to: dir + "/shared.tempera")
 
-        let port = SharedPlaybackTests.freePort()
+        let port = freeTCPPort()
         let address = "127.0.0.1:\(port)"
         let (h, l, r) = (Self.players[0], Self.players[1], Self.players[2])
         let host = start("host", "shared.tempera --serve --port \(port) --name host --pan=\(h.pan)",
@@ -179,7 +179,7 @@ final class SharedPlaybackTests: XCTestCase {
                         on: true, loop: true)
         try DocumentFile.save(doc, to: dir + "/song.tempera")
 
-        let port = SharedPlaybackTests.freePort()
+        let port = freeTCPPort()
         let host = start("host", "serve song.tempera --port \(port)", pulse: server.address)
         usleep(500_000)
         let left = start("left", "join 127.0.0.1:\(port) --name left --pan=-1", pulse: server.address)
@@ -231,23 +231,6 @@ final class SharedPlaybackTests: XCTestCase {
             XCTAssertLessThanOrEqual(worst, 96, "the stalled player was not back within 2 ms of the other")
             break
         }
-    }
-
-    /// A TCP port nothing listens on now (the kernel's choice for port 0).
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Int32 in
-                _ = bind(fd, p, len)
-                return getsockname(fd, p, &len)
-            }
-        }
-        return Int(UInt16(bigEndian: addr.sin_port))
     }
 
     /// The underruns an editor's transport shows ("3 underruns"), 0 when it shows none.

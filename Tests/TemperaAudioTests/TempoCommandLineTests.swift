@@ -10,13 +10,6 @@ final class TempoCommandLineTests: XCTestCase {
     override func setUp() { dir = TestPaths.temporaryDirectory("tempo-cli") }
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    func tempera(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
-            throw XCTSkip("build tempera first (swift build)")
-        }
-        return Spawn.run(TestPaths.binary, args)
-    }
-
     func python(_ program: String, _ args: [String] = []) throws -> String {
         let script = dir + "/script.py"
         try program.write(toFile: script, atomically: true, encoding: .utf8)
@@ -58,11 +51,11 @@ final class TempoCommandLineTests: XCTestCase {
     func testMidoReadsTheExportedRampAndPlacesEveryNoteWithinHalfAMillisecondOfEvents() throws {
         let path = dir + "/ramp.tempera"
         try DocumentFile.save(document(), to: path)
-        let export = try tempera(["export", path, "-o", dir + "/ramp.mid", "--loops", "2"])
+        let export = try TemperaProgram.run(["export", path, "-o", dir + "/ramp.mid", "--loops", "2"])
         XCTAssertEqual(export.status, 0, export.stderr)
         let read = try JSONSerialization.jsonObject(with: Data(try python(Self.reader, [dir + "/ramp.mid"]).utf8)) as! [String: Any]
         let seconds = read["seconds"] as! [Double]
-        let events = try lines(try tempera(["events", path, "--loops", "2"]).stdout).map { ($0["time"] as! NSNumber).doubleValue }
+        let events = try lines(try TemperaProgram.run(["events", path, "--loops", "2"]).stdout).map { ($0["time"] as! NSNumber).doubleValue }
         XCTAssertEqual(seconds.count, 32)
         XCTAssertEqual(seconds.count, events.count)
         let worst = zip(seconds, events).map { abs($0 - $1) }.max() ?? 1
@@ -86,12 +79,12 @@ final class TempoCommandLineTests: XCTestCase {
         doc.song.sections[0].shape = .exp
         doc.song.sections[0].meter = Meter(3)
         try DocumentFile.save(doc, to: path)
-        let export = try tempera(["export", path, "-o", dir + "/song.mid", "--song"])
+        let export = try TemperaProgram.run(["export", path, "-o", dir + "/song.mid", "--song"])
         XCTAssertEqual(export.status, 0, export.stderr)
         let read = try JSONSerialization.jsonObject(with: Data(try python(Self.reader, [dir + "/song.mid"]).utf8)) as! [String: Any]
         XCTAssertEqual(read["meters"] as! [[Int]], [[0, 4], [0, 3], [8_640, 4]], "3/4 for the ramp's nine beats, then 4/4")
         let seconds = read["seconds"] as! [Double]
-        let events = try lines(try tempera(["events", path, "--song"]).stdout).map { ($0["time"] as! NSNumber).doubleValue }
+        let events = try lines(try TemperaProgram.run(["events", path, "--song"]).stdout).map { ($0["time"] as! NSNumber).doubleValue }
         XCTAssertEqual(seconds.count, events.count)
         XCTAssertLessThanOrEqual(zip(seconds, events).map { abs($0 - $1) }.max() ?? 1, 0.0005)
     }
@@ -100,11 +93,11 @@ final class TempoCommandLineTests: XCTestCase {
         let path = dir + "/ramp.tempera"
         let doc = document()
         try DocumentFile.save(doc, to: path)
-        let events = try lines(try tempera(["events", path, "--loops", "2", "--sample-rate", "44100"]).stdout)
+        let events = try lines(try TemperaProgram.run(["events", path, "--loops", "2", "--sample-rate", "44100"]).stdout)
         let schedule = Schedule(document: doc, sampleRate: 44_100).onsets(loops: 2)
         XCTAssertEqual(events.map { ($0["frame"] as! NSNumber).int64Value }, schedule.map(\.frame))
         // The marker at 1.53 s (3.06 beats) is nearest 28/9 beats (1.5556 s): early by the map's play time between.
-        let analysed = try lines(try tempera(["analyse", path]).stdout)
+        let analysed = try lines(try TemperaProgram.run(["analyse", path]).stdout)
         let early = analysed[3]
         XCTAssertEqual(early["n"] as? Int, 9)
         XCTAssertEqual(early["k"] as? Int, 1)

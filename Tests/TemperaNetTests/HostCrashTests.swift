@@ -14,7 +14,7 @@ final class HostCrashTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = dir + "/shared.tempera"
         try DocumentFile.save(Document(tracks: [Track(name: "one")]), to: file)
-        let port = ServeProcess.freePort()
+        let port = freeTCPPort()
         var server = try ServeProcess([file], in: dir, port: port)
         let a = Participant(host: "127.0.0.1", port: port, name: "ana")
         let b = Participant(host: "127.0.0.1", port: port, name: "bo")

@@ -34,7 +34,7 @@ final class JournalFailureTests: XCTestCase {
     func testAChangeTheHostCannotJournalIsRefusedAndNobodyHearsOfIt() throws {
         let file = dir + "/shared.tempera"
         try DocumentFile.save(Document(tracks: [Track(name: "one")]), to: file)
-        let port = ServeProcess.freePort()
+        let port = freeTCPPort()
         var server = try ServeProcess([file], in: dir, port: port)
         defer { _ = server.stop() }
         let ana = Participant(host: "127.0.0.1", port: port, name: "ana")

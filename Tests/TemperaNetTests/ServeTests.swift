@@ -74,20 +74,6 @@ final class ServeProcess: Sendable {
         try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)
     }
 
-    /// A TCP port free now on 127.0.0.1.
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var a = sockaddr_in()
-        a.sin_family = sa_family_t(AF_INET)
-        a.sin_addr.s_addr = inet_addr("127.0.0.1")
-        a.sin_port = 0
-        _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return Int(UInt16(bigEndian: a.sin_port))
-    }
-
     /// SIGTERM, then the exit status.
     func stop() -> Int32 {
         kill(pid, SIGTERM)

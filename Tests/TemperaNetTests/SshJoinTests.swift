@@ -22,7 +22,7 @@ final class SshJoinTests: XCTestCase {
             XCTAssertEqual(Spawn.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", "\(dir)/\(key)"]).status, 0)
         }
         try FileManager.default.copyItem(atPath: dir + "/id.pub", toPath: dir + "/authorized_keys")
-        port = ServeProcess.freePort()
+        port = freeTCPPort()
         let user = String(cString: getpwuid(getuid())!.pointee.pw_name)
         try """
             Port \(port)

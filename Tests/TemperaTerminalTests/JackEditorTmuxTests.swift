@@ -208,13 +208,4 @@ final class JackEditorTmuxTests: XCTestCase {
     func ports(_ server: JackTestServer) -> String {
         Spawn.run("/usr/bin/jack_lsp", [], environment: ["JACK_DEFAULT_SERVER": server.name]).stdout
     }
-
-    func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            usleep(50_000)
-        }
-        return condition()
-    }
 }

@@ -3,7 +3,7 @@ import TemperaTestSupport
 import XCTest
 
 /// The repository as a newcomer meets it: `make run` installs only what building and running need and `make test`
-/// the rest, no Swift file is longer than a screenful can hold in
+/// the rest, CI runs exactly the README's test command, no Swift file is longer than a screenful can hold in
 /// mind, and the benchmark answers `--help`.
 final class RepositoryTests: XCTestCase {
     let root = TestPaths.packageRoot
@@ -61,6 +61,44 @@ final class RepositoryTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(named.count, 3, "the tests' messages were not found")
         XCTAssertEqual(named.subtracting(packages), [], "named by a test, installed by nothing")
+    }
+
+    func testCIRunsTheReadmesTestCommand() throws {
+        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        let ci = try String(contentsOfFile: root + "/.ci/run", encoding: .utf8)
+        let command = try XCTUnwrap(readme.components(separatedBy: "\n").first { $0.hasPrefix("make test ") || $0 == "make test" })
+        let run = ci.components(separatedBy: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.last
+        XCTAssertEqual(run, String(command.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces))
+    }
+
+    func testEveryClassThatStartsAJackServerIsInTheJackGroup() throws {
+        // JACK allows eight servers on a machine: the suite's groups run side by side, so the classes that start one
+        // run one after another in one group.
+        let r = Spawn.run(root + "/scripts/test-suite", ["list"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var groups: [String: Set<String>] = [:]
+        var current = ""
+        for line in r.stdout.split(separator: "\n").map(String.init) {
+            if line.hasPrefix("  ") { groups[current, default: []].insert(String(line.dropFirst(2))) }
+            else if line.hasSuffix(":") { current = String(line.dropLast()) }
+        }
+        XCTAssertGreaterThan(groups["fast"]?.count ?? 0, 50)
+        let listed = groups.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        var starters: Set<String> = []
+        let tests = root + "/Tests"
+        let declaration = try NSRegularExpression(pattern: #"class (\w+): (?:XCTestCase|JackTestCase)"#)
+        for case let file as String in FileManager.default.enumerator(atPath: tests)!
+        where file.hasSuffix(".swift") && !file.hasPrefix("TemperaTestSupport") && !file.hasSuffix("/RepositoryTests.swift") {
+            let text = try String(contentsOfFile: tests + "/" + file, encoding: .utf8)
+            guard text.contains("JackTestServer") || text.contains(": JackTestCase") else { continue }
+            let module = String(file.prefix { $0 != "/" })
+            for m in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let name = module + "." + String(text[Range(m.range(at: 1), in: text)!])
+                if listed.contains(name) { starters.insert(name) }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(starters.count, 5)
+        XCTAssertEqual(starters.subtracting(groups["jack"] ?? []), [], "start a JACK server outside the jack group")
     }
 
     /// Files still over the limit, each to be split by extension files; the list only shrinks.

@@ -72,7 +72,7 @@ extension TmuxTests {
     /// The pid of the program the pane runs (the shell's child).
     func editorPid() -> pid_t? {
         let shell = tmux("display", "-p", "-t", "t", "#{pane_pid}").trimmingCharacters(in: .whitespacesAndNewlines)
-        let child = TmuxTests.run("/usr/bin/pgrep", ["-P", shell]).stdout.split(separator: "\n").first
+        let child = Spawn.run("/usr/bin/pgrep", ["-P", shell]).stdout.split(separator: "\n").first
         return child.flatMap { pid_t($0.trimmingCharacters(in: .whitespaces)) }
     }
 
@@ -176,7 +176,7 @@ extension TmuxTests {
     /// output rate) holds up neither keys nor SIGTERM.
     func testASlowSampleHoldsUpNeitherKeysNorSigterm() throws {
         let big = home + "/long.wav"
-        let made = TmuxTests.run("/usr/bin/sox", ["-n", "-r", "44100", "-b", "16", "-c", "1", big, "synth", "180", "sine", "440"])
+        let made = Spawn.run("/usr/bin/sox", ["-n", "-r", "44100", "-b", "16", "-c", "1", big, "synth", "180", "sine", "440"])
         try XCTSkipUnless(made.status == 0, "sox could not make the sample: \(made.stderr)")
         // How long the load takes here, now.
         let t0 = Date()

@@ -46,12 +46,6 @@ final class TmuxTests: XCTestCase {
 
     // MARK: Driving tmux
 
-    /// Runs a program to its end (see `Spawn`).
-    @discardableResult
-    static func run(_ path: String, _ args: [String]) -> (status: Int32, stdout: String, stderr: String) {
-        Spawn.run(path, args)
-    }
-
     /// The tmux server of this test; a new socket name makes a new one.
     var session: TmuxSession { TmuxSession(server: socket) }
 
@@ -275,10 +269,10 @@ final class TmuxTests: XCTestCase {
         keys("Enter")
         waitFor("the modified mark", { $0.contains("kept.tempera ●") })
         let panePID = tmux("display-message", "-p", "-t", "t", "#{pane_pid}").trimmingCharacters(in: .whitespacesAndNewlines)
-        let child = TmuxTests.run("/usr/bin/pgrep", ["-P", panePID, "-f", "tempera"]).stdout
+        let child = Spawn.run("/usr/bin/pgrep", ["-P", panePID, "-f", "tempera"]).stdout
             .split(separator: "\n").first.map(String.init) ?? ""
         XCTAssertFalse(child.isEmpty, "no tempera process under the pane")
-        TmuxTests.run("/bin/kill", ["-TERM", child])
+        Spawn.run("/bin/kill", ["-TERM", child])
         let after = waitFor("tempera-exited-143")
         // The terminal is given back: the shell's line shows, not the editor's frame.
         XCTAssertFalse(after.contains("timeline"), after)
@@ -321,7 +315,7 @@ final class TmuxTests: XCTestCase {
     func testMalformedFileIsOneLineOnStderrBeforeTheScreenStarts() throws {
         let path = home + "/bad.tempera"
         try "{ \"format\": ".write(toFile: path, atomically: true, encoding: .utf8)
-        let r = TmuxTests.run(TmuxTests.binary, [path])
+        let r = Spawn.run(TmuxTests.binary, [path])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertEqual(r.stdout, "")
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
