@@ -163,6 +163,10 @@ public final class SoundFontBank {
         if isFolder.boolValue { throw FontError(description: "\(label): is a folder, not a SoundFont") }
         if let why = SampleLoader.notARegularFile(path) { throw FontError(description: "\(label): \(why) (\(path))") }
         if let why = SoundFontHeader.problem(path, limits: SampleLoader.limits) { throw FontError(description: "\(label): \(why)") }
+        // FluidSynth is opened here, the first time a note is rendered, not when the program starts.
+        if let why = CFluidSynth_load() {
+            throw FontError(description: "\(label): FluidSynth could not be loaded (\(String(cString: why)))")
+        }
         guard let settings = new_fluid_settings() else { throw FontError(description: "\(label): FluidSynth could not start") }
         fluid_settings_setnum(settings, "synth.sample-rate", synthRate)
         fluid_settings_setnum(settings, "synth.gain", Self.gain)

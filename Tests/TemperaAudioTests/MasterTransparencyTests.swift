@@ -90,4 +90,18 @@ final class MasterTransparencyTests: XCTestCase {
         // Before the tone, nothing changes either.
         assertSamplesEqual(Array(limited[..<(2 * 4_700)]), Array(plain[..<(2 * 4_700)]))
     }
+
+    func testTheRenderCommandTakesTruePeak() throws {
+        let tone = (0..<4_800).map { Float(1.3 * sin(Double.pi / 2 * Double($0) + Double.pi / 4)) }
+        let a = try Fixture.wav([Float](repeating: 0, count: 96) + tone, in: dir, name: "tone.wav")
+        let path = dir + "/doc.tempera"
+        try DocumentFile.save(Fixture.document(tracks: [[(0.1, .clip(1))]], slots: [ClipSlot(file: a)]), to: path)
+        let run = Spawn.run(TestPaths.binary, ["render", path, "-o", dir + "/out.wav", "--bits", "32f", "--true-peak"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let out = try AudioFile.read(dir + "/out.wav").samples
+        XCTAssertEqual(out.count, 2 * 48_000)
+        let peak = (0..<(out.count / 2)).map { TruePeakLimiter.truePeak(of: out, at: $0) }.max()!
+        XCTAssertLessThanOrEqual(peak, OfflineRenderer.truePeakCeiling * 1.001)
+        XCTAssertGreaterThan(peak, OfflineRenderer.truePeakCeiling * 0.98)
+    }
 }
