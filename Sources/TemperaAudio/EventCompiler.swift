@@ -44,6 +44,8 @@ final class EventCompiler {
     /// Every slot's layer ranges when the cached events chose their layers: when they change, every event is
     /// compiled afresh (a slot edit, rare next to marker edits).
     private var layerRanges: [[Double]] = []
+    /// Each group's elements sorted for expanding its linked instances (`Document.expandingInstances`).
+    private let instanceCache = InstanceCache()
 
     /// Drops the compiled events when a slot's velocity layers changed since they were compiled.
     private func checkLayers(_ doc: Document) {
@@ -77,7 +79,8 @@ final class EventCompiler {
 
     /// What the document plays: the loop as one endless section, or the song's sections over their regions'
     /// events (each distinct region once, in order of first use).
-    func playback(for doc: Document) -> Playback {
+    func playback(for document: Document) -> Playback {
+        let doc = document.expandingInstances(cache: instanceCache)
         checkLayers(doc)
         guard doc.song.plays else {
             let (a, b) = Schedule.region(of: doc.transport)

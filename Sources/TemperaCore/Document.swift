@@ -1,7 +1,8 @@
 /// Everything a tempera file holds: tracks, clip slots, groups, the rhythm designer, transport settings.
 public struct Document: Hashable, Sendable {
     /// The file format's version; a file with a higher one is refused rather than misread.
-    public static let formatVersion = 1
+    /// 2: the song may hold linked instances of groups (a file of version 1 reads as it always did).
+    public static let formatVersion = 2
 
     public var tracks: [Track]
     /// Exactly 16 slots; `slots[0]` is slot 1.

@@ -171,7 +171,7 @@ extension DocumentFile {
 
         /// The song: optional (an older file has none and loads with an empty song, off).
         static func song(_ v: JSONValue) throws -> Song {
-            let o = try Object(v, "song", allowed: ["on", "loop", "sections"])
+            let o = try Object(v, "song", allowed: ["on", "loop", "sections", "instances"])
             var song = Song()
             if let x = o.optional("on") { song.on = try bool(x, "song on") }
             if let x = o.optional("loop") { song.loop = try bool(x, "song loop") }
@@ -211,6 +211,7 @@ extension DocumentFile {
                     song.sections.append(section)
                 }
             }
+            if let x = o.optional("instances") { song.instances = try instances(x) }
             return song
         }
 

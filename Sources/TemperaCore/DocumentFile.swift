@@ -202,7 +202,14 @@ public enum DocumentFile {
                 + (s.meter.map { ", \"meter\": \(meter($0))" } ?? "") + "}"
             out += j == song.sections.count - 1 ? "\n  " : ","
         }
-        return out + "]},\n"
+        out += "]"
+        if !song.instances.isEmpty {
+            // One instance a line: group, start, track (from 1), times.
+            out += ", \"instances\": [" + song.instances.map {
+                "\n    [\($0.group), \(number($0.start)), \($0.track + 1), \($0.times)]"
+            }.joined(separator: ",") + "\n  ]"
+        }
+        return out + "},\n"
     }
 
     /// A meter: its count alone for a quarter-note meter in the usual groups (as files always held it), else its

@@ -170,7 +170,8 @@ public enum MidiExport {
     /// The file, and one line for each thing it could not say exactly. With `song`, the document's song
     /// (every section of `loops` passes of it, a tempo event where a section's tempo differs); else `loops`
     /// passes of the loop region.
-    public static func file(_ doc: Document, options: Options = Options(), song: Bool = false) -> (file: MidiFile, warnings: [String]) {
+    public static func file(_ document: Document, options: Options = Options(), song: Bool = false) -> (file: MidiFile, warnings: [String]) {
+        let doc = document.expandingInstances()
         let beat = doc.transport.beat
         let (voices, slotWarnings) = self.voices(of: doc.slots)
         var warnings = slotWarnings

@@ -86,7 +86,8 @@ public struct Schedule: Sendable, Equatable {
     @inlinable public var span: Double { end - start }
 
     /// Compiles a document. `sampleRate` only affects the frames reported.
-    public init(document doc: Document, sampleRate: Double) {
+    public init(document: Document, sampleRate: Double) {
+        let doc = document.expandingInstances()
         (start, end) = Schedule.region(of: doc.transport)
         looping = doc.transport.loopOn
         (clock, pieces) = Schedule.clock(of: doc.transport, start: start, end: end)

@@ -48,6 +48,11 @@ public struct Song: Hashable, Sendable {
 
     /// The most sections a song holds.
     public static let maxSections = 10_000
+    /// Linked instances of groups placed on the timeline (`GroupInstance`), by start time: the arrangement's
+    /// patterns, played wherever they stand, in the loop as in every section.
+    public var instances: [GroupInstance] = []
+    /// The most instances a song holds.
+    public static let maxInstances = 10_000
     /// The most repeats of one section.
     public static let maxRepeats = 1_000_000
 

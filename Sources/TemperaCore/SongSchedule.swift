@@ -32,7 +32,8 @@ public struct SongSchedule: Sendable {
     public let sectionRegion: [Int]
 
     /// Compiles the song of `doc` (its sections may be empty: then nothing plays).
-    public init(document doc: Document, sampleRate: Double) {
+    public init(document: Document, sampleRate: Double) {
+        let doc = document.expandingInstances()
         timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
         self.sampleRate = sampleRate
         seed = doc.seed

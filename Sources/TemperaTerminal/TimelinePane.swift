@@ -22,6 +22,7 @@ enum TimelinePane {
             drawName(session: session, track: track, layout: l, g, into: &canvas)
             drawMarkers(session: session, view: view, track: track, layout: l, g, columns: &columns,
                         ghost: track == session.currentTrack ? audition : nil, into: &canvas)
+            drawInstances(session: session, view: view, track: track, layout: l, g, into: &canvas)
         }
 
         var spots: [Spot] = []

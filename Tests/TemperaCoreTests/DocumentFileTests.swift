@@ -116,7 +116,7 @@ final class DocumentFileTests: XCTestCase {
         let text = DocumentFile.encode(richDocument())
         let lines = text.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines[0], "{")
-        XCTAssertEqual(lines[1], "  \"tempera\": 1,")
+        XCTAssertEqual(lines[1], "  \"tempera\": 2,")
         XCTAssertEqual(lines[2], "  \"seed\": 18446744073709551615,")
         XCTAssertEqual(lines[3], "  \"pattern\": \"(1 -)x2 \\\"?\\\"\",")
         XCTAssertEqual(lines[4], "  \"transport\": {\"tempo\": 1.5, \"volume\": 0.65, \"length\": 3, \"loop\": {\"on\": false, \"start\": 0.5, \"end\": 1.75}},")
@@ -210,8 +210,8 @@ final class DocumentFileTests: XCTestCase {
     func testVersionIsRequiredAndANewerOneRefused() {
         XCTAssertEqual(decodeError("{\"tempera\": 9223372036854775808}"),
                        CommandError("the format version must be a whole number from 0, not 9.223372036854776e+18", line: 1, column: 13))
-        XCTAssertEqual(decodeError("{\"tempera\": 2, \"tracks\": [], \"future\": true}"),
-                       CommandError("this file was written by a newer tempera (format 2; this one reads up to 1)", line: 1, column: 13))
+        XCTAssertEqual(decodeError("{\"tempera\": 3, \"tracks\": [], \"future\": true}"),
+                       CommandError("this file was written by a newer tempera (format 3; this one reads up to 2)", line: 1, column: 13))
         XCTAssertEqual(decodeError("{\"tracks\": []}"),
                        CommandError("not a tempera document (no \"tempera\" version field)", line: 1, column: 1))
         XCTAssertEqual(decodeError("[]"), CommandError("a tempera document is a JSON object, found a list", line: 1, column: 1))

@@ -1,0 +1,55 @@
+/// Linked instances of groups: placing a group as a pattern that plays its content wherever it stands, and
+/// turning instances back into plain markers (`GroupInstance`).
+extension Command {
+    /// `place group N [at=TIME] [track=K] [times=R]`: a linked instance of group N.
+    struct PlaceGroup: CommandBody {
+        var group: Int
+        var at: Double?
+        var track: Int?
+        var times: Int
+        static let spec = CommandSpec("place group", usage: "place group N [at=TIME] [track=K] [times=R]",
+                                      help: "a linked instance of group N (at the cursor, on the current track), R times end to end: editing the group changes it")
+        static let examples = [PlaceGroup(group: 1, at: nil, track: nil, times: 1), PlaceGroup(group: 2, at: 4, track: 3, times: 4)]
+        static func parse(_ p: inout LineParser) throws -> PlaceGroup {
+            let usage = spec.usage
+            let n = try p.integer(try p.next("N", usage: usage), "group", GroupBank.range)
+            let opts = try p.options(["at", "track", "times"], usage: usage)
+            return PlaceGroup(group: n, at: try opts["at"].map { try p.time($0, "at") },
+                              track: try opts["track"].map { try p.integer($0, "track", 1...Limits.maxTracks) },
+                              times: try opts["times"].map { try p.integer($0, "times", 1...GroupInstance.maxTimes) } ?? 1)
+        }
+        var text: String {
+            "place group \(group)" + (at.map { " at=\(Command.number($0))" } ?? "") + (track.map { " track=\($0)" } ?? "")
+                + (times == 1 ? "" : " times=\(times)")
+        }
+        func run(in session: Session) throws -> String? {
+            try session.runPlaceGroup(group, at: at, track: track.map { $0 - 1 }, times: times)
+        }
+    }
+
+    /// `unlink [all]`: the linked instances under the cursor on the current track (all: every one) become plain
+    /// markers that no longer follow their group.
+    struct Unlink: CommandBody {
+        var all: Bool
+        static let spec = CommandSpec("unlink", usage: "unlink [all]",
+                                      help: "the linked instances under the cursor on the current track (all: every one) become plain markers")
+        static let examples = [Unlink(all: false), Unlink(all: true)]
+        static func parse(_ p: inout LineParser) throws -> Unlink {
+            var all = false
+            if p.position < p.words.count {
+                let w = try p.next("all", usage: spec.usage)
+                guard p.isKeyword(w, "all") else { throw p.fail("unlink takes 'all' or nothing, not '\(Limits.echo(w.text))'", at: w) }
+                all = true
+            }
+            try p.end(usage: spec.usage)
+            return Unlink(all: all)
+        }
+        var text: String { all ? "unlink all" : "unlink" }
+        func run(in session: Session) throws -> String? { try session.runUnlink(all: all) }
+    }
+
+    public static func placeGroup(_ n: Int, at: Double? = nil, track: Int? = nil, times: Int = 1) -> Command {
+        Command(PlaceGroup(group: n, at: at, track: track, times: times))
+    }
+    public static func unlink(all: Bool) -> Command { Command(Unlink(all: all)) }
+}
