@@ -16,10 +16,11 @@ extension Dispatcher {
         }
         let path = Dispatcher.expand(Dispatcher.unquote(words.joined(separator: " ")))
         guard !path.isEmpty else { return say("import needs a file name (a recording or a .mid file)", error: true) }
-        let bytes: [UInt8]
-        do { bytes = try DocumentFile.readFile(path) } catch { return fail(error) }
+        // The kind is told from the head alone: a recording is read (or refused) from its header by its reader.
+        let head: [UInt8]
+        do { head = try DocumentFile.readHead(path) } catch { return fail(error) }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        if let offline, offline.isRecording(bytes) {
+        if let offline, offline.isRecording(head) {
             do {
                 let (doc, summary) = try offline.importRecording(path: path, split: split, slice: slice,
                                                                  fileReference: absolute)
@@ -35,11 +36,11 @@ extension Dispatcher {
             return
         }
         guard !split, !slice else { return say("split and slice are for recordings (a sound file)", error: true) }
-        guard bytes.starts(with: Array("MThd".utf8)) else {
+        guard head.starts(with: Array("MThd".utf8)) else {
             return say("\(path): not a file tempera imports here (a recording or a Standard MIDI File)", error: true)
         }
         do {
-            let (doc, warnings) = try MidiImport.document(from: try MidiFile.parse(bytes))
+            let (doc, warnings) = try MidiImport.document(from: try MidiFile.parse(try DocumentFile.readFile(path)))
             whenDiscarded {
                 self.replaceSession(Session(document: doc))
                 self.say("imported \(path)" + (warnings.isEmpty ? "" : " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"): \(warnings[0]))"))

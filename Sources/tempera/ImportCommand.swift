@@ -41,21 +41,22 @@ struct ImportCommand: ParsableCommand {
     var threshold: Double?
 
     func run() throws {
-        let bytes: [UInt8]
+        // The kind is told from the head alone: a recording is read (or refused) by its own reader, from its header.
+        let head: [UInt8]
         do {
-            bytes = try DocumentFile.readFile(file)
+            head = try DocumentFile.readHead(file, count: 4096)
         } catch let error as CommandError {
             throw fail(error.message)
         }
         // What a file holds is told by its first bytes, whatever its name: each format its own importer.
-        if AudioImport.looksLikeAudio(bytes) {
+        if AudioImport.looksLikeAudio(head) {
             try importAudio()
             return
         }
         if split || slice {
             throw CommandLineFailure.report("\(file): --split and --slice are for recordings (a sound file)")
         }
-        if Self.looksLikeHydrogenSong(bytes) {
+        if Self.looksLikeHydrogenSong(head) {
             do {
                 let (doc, warnings) = try HydrogenSong.document(path: file)
                 for w in warnings { warn(w) }
@@ -67,18 +68,20 @@ struct ImportCommand: ParsableCommand {
                 throw fail(error.message)
             }
         }
-        guard bytes.starts(with: Array("MThd".utf8)) else {
+        guard head.starts(with: Array("MThd".utf8)) else {
             throw CommandLineFailure.report("\(file): not a file tempera imports (a Standard MIDI File starts with MThd, "
                 + "a Hydrogen song with <song>)")
         }
         let document: Document
         do {
-            let midi = try MidiFile.parse(bytes)
+            let midi = try MidiFile.parse(try DocumentFile.readFile(file))
             let (doc, warnings) = try MidiImport.document(from: midi)
             for w in warnings { warn(w) }
             document = doc
         } catch let error as MidiFileError {
             throw CommandLineFailure.report("\(file): \(error.message)")
+        } catch let error as CommandError {
+            throw fail(error.message)
         }
         do {
             try DocumentFile.save(document, to: output)
