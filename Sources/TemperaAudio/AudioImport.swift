@@ -87,15 +87,24 @@ public enum AudioImport {
             || bytes.starts(with: [0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11])
     }
 
-    /// Reads a sound file with libsndfile.
+    /// The longest recording `import` reads: 30 minutes at any sample rate.
+    public static let maxSeconds = 30.0 * 60
+
+    /// Reads a sound file with libsndfile, once its header says it is short and small enough.
     public static func read(_ path: String) throws -> Sound {
         var info = SF_INFO()
         guard let f = sf_open(path, Int32(SFM_READ), &info) else {
             throw ImportError("\(path): \(sndfileMessage())")
         }
         defer { sf_close(f) }
-        guard info.frames > 0, info.channels > 0 else { throw ImportError("\(path): the file holds no sound") }
-        guard info.frames < 48_000 * 60 * 30 else { throw ImportError("\(path): longer than 30 minutes, too long to import") }
+        guard info.frames > 0, info.channels > 0, info.samplerate > 0 else {
+            throw ImportError("\(path): the file holds no sound")
+        }
+        // Told from the header, before any sample is read: the length at the file's own rate.
+        let seconds = Double(info.frames) / Double(info.samplerate)
+        guard seconds <= maxSeconds else {
+            throw ImportError("\(path): \(SampleLimits.duration(seconds)) long; a recording to import is at most 30 minutes")
+        }
         if let why = SampleLoader.limits.readingProblem(frames: Int(info.frames), channels: Int(info.channels),
                                                         rate: Int(info.samplerate)) {
             throw ImportError("\(path): \(why)")

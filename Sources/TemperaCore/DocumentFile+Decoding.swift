@@ -139,6 +139,9 @@ extension DocumentFile {
             // track's list is built once.
             var nextID: MarkerID = 0
             doc.tracks = try o.optional("tracks").map { try self.tracks($0, nextID: &nextID) } ?? []
+            if let problem = Limits.cycleProblem(doc.tracks), let t = o.optional("tracks") {
+                throw t.error("the tracks " + problem)
+            }
             doc.nextMarkerID = nextID
             return doc
         }
@@ -165,6 +168,7 @@ extension DocumentFile {
                 } else if t.loopEnd <= t.loopStart {
                     throw l.error("the loop must end after it starts")
                 }
+                do { try Limits.checkLoop(t.loopStart, t.loopEnd) } catch let e as CommandError { throw l.error(e.message) }
             }
             return t
         }
@@ -187,6 +191,10 @@ extension DocumentFile {
                                            { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
                     let end = try double(try so.required("end", in: "a section"), "end",
                                          { $0 > start && $0 <= maxTime }, "must be after the section's start (\(number(start)))")
+                    if end - start < Limits.minSpan {
+                        throw item.error("a section's region must be at least \(Limits.seconds(Limits.minSpan)) s long, "
+                            + "not \(Limits.seconds(end - start)) s")
+                    }
                     var section = Song.Section(name: name, start: start, end: end)
                     if let r = so.optional("repeats") { section.repeats = try int(r, "repeats", 1...Song.maxRepeats) }
                     if let t = so.optional("tempo") {

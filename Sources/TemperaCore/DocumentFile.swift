@@ -487,8 +487,9 @@ public enum DocumentFile {
         }
     }
 
-    /// Reads a whole file; a missing or unreadable file is a one-line `CommandError`.
-    public static func readFile(_ path: String) throws -> [UInt8] {
+    /// Reads a whole file of at most `limit` bytes (else one line saying so, before reading any of it); a
+    /// missing or unreadable file is a one-line `CommandError`.
+    public static func readFile(_ path: String, limit: Int = Limits.maxFileBytes) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw CommandError("cannot open '\(path)': \(systemError(errno))") }
         defer { close(fd) }
@@ -496,6 +497,10 @@ public enum DocumentFile {
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             throw CommandError("cannot open '\(path)': it is a folder")
         }
+        func tooBig() -> CommandError {
+            CommandError("cannot read '\(path)': larger than \(Limits.count(limit)) bytes, the most tempera reads")
+        }
+        if Int(info.st_size) > limit { throw tooBig() }
         // Read straight into an array of the file's size; a file that grows meanwhile is read on in chunks.
         var failure: Int32 = 0
         let size = Int(max(info.st_size, 0))
@@ -522,8 +527,32 @@ public enum DocumentFile {
                 throw CommandError("cannot read '\(path)': \(systemError(errno))")
             }
             if n == 0 { break }
+            if bytes.count + n > limit { throw tooBig() }
             bytes.append(contentsOf: chunk[0..<n])
         }
         return bytes
+    }
+
+    /// The first `count` bytes of a file (fewer when it is shorter): enough to tell its kind without reading it.
+    public static func readHead(_ path: String, count: Int = 64) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw CommandError("cannot open '\(path)': \(systemError(errno))") }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw CommandError("cannot open '\(path)': it is a folder")
+        }
+        var head = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, count - got) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CommandError("cannot read '\(path)': \(systemError(errno))")
+            }
+            if n == 0 { break }
+            got += n
+        }
+        return Array(head[0..<got])
     }
 }

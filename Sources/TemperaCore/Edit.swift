@@ -330,7 +330,9 @@ struct EditRecord {
         if let song, song != document.song { step.song = (song, document.song) }
         if let designer, designer != document.designer { step.designer = (designer, document.designer) }
         if let pattern, pattern != document.pattern { step.pattern = (pattern, document.pattern) }
-        return step.changesDocument ? step : nil
+        guard step.changesDocument else { return nil }
+        step.bytes = step.measuredBytes
+        return step
     }
 }
 

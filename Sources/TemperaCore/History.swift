@@ -1,6 +1,7 @@
-/// Unlimited undo and redo as a list of named steps, each holding the before and after state of only what it
-/// touched: a track's changed markers, a slot, a group, the transport, the designer, the pattern text, the
-/// tracks it added and the next marker id. Memory grows with the edits made, never with the document's size.
+/// Undo and redo as a list of named steps, each holding the before and after state of only what it touched: a
+/// track's changed markers, a slot, a group, the transport, the designer, the pattern text, the tracks it added
+/// and the next marker id. Memory grows with the edits made, never with the document's size, up to `maxBytes`:
+/// past that the oldest steps are dropped (`dropped` counts them; `takeNotice` says so once).
 ///
 /// - Warning: main (editor) thread only (owned by a `Session`).
 public struct History {
@@ -54,6 +55,34 @@ public struct History {
         /// Markers held by the step (before and after states, added tracks included): what it costs to keep.
         public var storedMarkers: Int {
             markers.reduce(0) { $0 + $1.before.count + $1.after.count } + addedTracks.reduce(0) { $0 + $1.markers.count }
+        }
+
+        /// What keeping the step costs, in bytes (`measuredBytes`, taken when the step is recorded).
+        public internal(set) var bytes = 0
+
+        /// What keeping the step costs, in bytes: its own records (markers, values, the runs of a tempo map it
+        /// changed), not the storage it shares with the document. An estimate, close for the big parts.
+        var measuredBytes: Int {
+            var n = 256 + name.utf8.count
+            n += storedMarkers * MemoryLayout<Marker>.stride
+            n += slots.count * 2 * (MemoryLayout<ClipSlot>.stride + 64)
+            n += groups.reduce(0) { $0 + ($1.before.elements.count + $1.after.elements.count) * MemoryLayout<GroupElement>.stride }
+            n += trackSettings.count * 2 * (MemoryLayout<TrackSettings>.stride + 32)
+            if let transport {
+                n += 2 * MemoryLayout<Transport>.stride
+                n += transport.before.tempoMap.bytes(notSharedWith: transport.after.tempoMap)
+                n += transport.after.tempoMap.bytes(notSharedWith: transport.before.tempoMap)
+            }
+            if let song { n += (song.before.sections.count + song.after.sections.count) * (MemoryLayout<Song.Section>.stride + 16) }
+            if designer != nil { n += 2 * MemoryLayout<Temperament>.stride + 1024 }
+            if let pattern { n += pattern.before.utf8.count + pattern.after.utf8.count }
+            if let tracks {
+                // The markers of a deleted track live on only here.
+                let before = tracks.before.reduce(0) { $0 + $1.markers.count }, after = tracks.after.reduce(0) { $0 + $1.markers.count }
+                n += (tracks.before.count + tracks.after.count) * MemoryLayout<Track>.stride
+                n += max(before - after, 0) * MemoryLayout<Marker>.stride
+            }
+            return n
         }
 
         /// Takes the document from the state before the step to the state after it.
@@ -116,8 +145,25 @@ public struct History {
     private var undoSerials: [Int] = []
     private var redoSerials: [Int] = []
     private var nextSerial = 1
+    /// The bytes every step held costs (`Step.bytes`, undo and redo).
+    public private(set) var bytes = 0
+    /// The most bytes the steps may hold; past it the oldest are dropped (the newest step always stays).
+    public let maxBytes: Int
+    /// Steps dropped so far to keep within `maxBytes`.
+    public private(set) var dropped = 0
+    private var told = false
 
-    public init() {}
+    public init(maxBytes: Int = Limits.maxHistoryBytes) {
+        self.maxBytes = maxBytes
+    }
+
+    /// The one line to tell the user the first time steps are dropped; nil otherwise (and ever after).
+    public mutating func takeNotice() -> String? {
+        guard dropped > 0, !told else { return nil }
+        told = true
+        return "undo keeps the latest \(Limits.bytes(maxBytes)) of steps: the oldest are dropped from now on "
+            + "(\(Limits.count(dropped)) so far)"
+    }
 
     /// The serial of the state the document is in (0: the state it was loaded in).
     public var currentSerial: Int { undoSerials.last ?? 0 }
@@ -127,9 +173,39 @@ public struct History {
         undoSteps.append(step)
         undoSerials.append(nextSerial)
         nextSerial += 1
+        bytes += step.bytes - redoSteps.reduce(0) { $0 + $1.bytes }
         redoSteps.removeAll()
         redoSerials.removeAll()
+        let k = History.oldestBeyond(maxBytes, in: undoSteps, total: bytes)
+        guard k > 0 else { return }
+        bytes -= undoSteps[..<k].reduce(0) { $0 + $1.bytes }
+        undoSteps.removeFirst(k)
+        undoSerials.removeFirst(k)
+        dropped += k
     }
+
+    /// How many of the oldest of `steps` (oldest first, costing `total` bytes together) to drop so that the rest
+    /// cost at most `maxBytes`; the newest always stays.
+    public static func oldestBeyond(_ maxBytes: Int, in steps: [Step], total: Int) -> Int {
+        var k = 0, left = total
+        while k < steps.count - 1 && left > maxBytes {
+            left -= steps[k].bytes
+            k += 1
+        }
+        return k
+    }
+
+    /// Drops the oldest of `steps` (oldest first) beyond `maxBytes`: another stack of steps (a participant's
+    /// own undo on a shared document) kept within the same bound. Returns how many were dropped.
+    @discardableResult
+    public static func trim(_ steps: inout [Step], to maxBytes: Int = Limits.maxHistoryBytes) -> Int {
+        let k = oldestBeyond(maxBytes, in: steps, total: steps.reduce(0) { $0 + $1.bytes })
+        steps.removeFirst(k)
+        return k
+    }
+
+    /// How many steps were ever recorded: it moves on every new step, even when the oldest are dropped.
+    public var recorded: Int { nextSerial - 1 }
 
     /// Undoes the last step; false when there is none.
     mutating func undo(_ doc: inout Document) -> Bool {

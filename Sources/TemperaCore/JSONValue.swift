@@ -471,8 +471,14 @@ struct JSONValue {
             let open = (line, column)
             index += 1
             let start = index
+            // Refused as soon as it is too long, before any of it is copied.
+            let end = min(bytes.count, start + Limits.maxStringBytes + 1)
+            func tooLong() -> CommandError {
+                CommandError("the string that starts here is longer than \(Limits.count(Limits.maxStringBytes)) bytes, "
+                    + "the most a string may hold", line: open.0, column: open.1)
+            }
             // Fast path: no escapes.
-            while index < bytes.count {
+            while index < end {
                 let b = bytes[index]
                 if b == UInt8(ascii: "\"") {
                     let s = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -489,6 +495,7 @@ struct JSONValue {
                 }
                 index += 1
             }
+            if index == end && end < bytes.count { throw tooLong() }
             var scalars = String.UnicodeScalarView()
             var utf8: [UInt8] = Array(bytes[start..<index])
             func flush() {
@@ -496,6 +503,7 @@ struct JSONValue {
                 utf8.removeAll(keepingCapacity: true)
             }
             while index < bytes.count {
+                if index - start > Limits.maxStringBytes { throw tooLong() }
                 let b = bytes[index]
                 if b == UInt8(ascii: "\"") {
                     index += 1

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The bounds every document keeps, one set for the commands and the file reader alike, so that whatever a
 /// command produces can be saved and opened again, and no input makes tempera trap or work for hours.
 ///
@@ -39,6 +45,37 @@ public enum Limits {
     /// Sanity bound on how many tracks a document holds (each is a lane on the screen).
     public static let maxTracks = 10_000
 
+    /// The most events a second of the timeline (at tempo x1) that the tracks with their own cycle may make
+    /// together: a track's cycle repeats by itself, so without a bound a cycle of a nanosecond holding one
+    /// marker would make a billion events a second of playing from one line. A track makes (the markers in its
+    /// cycle, at least 1) × its ratio / the cycle's length; a tempo (at most x20) plays them faster still.
+    public static let maxCycleEventsPerSecond = 100_000.0
+
+    /// The longest loop region (seconds at x1): what plays over and over, and what `render` writes once a pass.
+    /// An hour renders in well under a minute; a timeline may be longer (the song plays its sections).
+    public static let maxLoopLength = 3_600.0
+
+    /// The shortest loop region or section (seconds at x1): a pass may hold one marker, so this bounds the
+    /// passes, and the events of an emptied-out region, a second of playing may make.
+    public static let minSpan = 1 / maxCycleEventsPerSecond
+
+    /// The longest string a document or a message may hold (a name, a path, the pattern's text), in bytes of
+    /// UTF-8: a reader refuses a longer one as soon as it has seen this much of it.
+    public static let maxStringBytes = 1 << 20
+
+    /// The most memory an undo history holds (`History.Step.bytes`): past it the oldest steps are dropped. A
+    /// shift of 100,000 markers costs about 10 MB a step, a tempo point some kilobytes. 256 MiB, or
+    /// `TEMPERA_MAX_HISTORY_MB` megabytes when set (1 or more).
+    public static let maxHistoryBytes: Int = {
+        if let text = getenv("TEMPERA_MAX_HISTORY_MB"), let mb = Int(String(cString: text)), mb >= 1 {
+            return min(mb, 1 << 20) << 20
+        }
+        return 256 << 20
+    }()
+
+    /// The largest file a document is read from: ten million markers (`maxMarkers`) write 350-450 MB.
+    public static let maxFileBytes = 1 << 30
+
     /// `1000000` as `1,000,000`: counts in messages.
     public static func count(_ n: Int) -> String {
         let digits = Array(String(n.magnitude))
@@ -48,6 +85,13 @@ public enum Limits {
             out.append(d)
         }
         return (n < 0 ? "-" : "") + out
+    }
+
+    /// A size for a message: `256 MiB`, `64 KiB`, `100 bytes` (whole units, rounded down).
+    public static func bytes(_ n: Int) -> String {
+        if n >= 1 << 20 { return count(n >> 20) + " MiB" }
+        if n >= 1 << 10 { return count(n >> 10) + " KiB" }
+        return count(n) + " bytes"
     }
 
     /// A time in seconds for a message: a whole number without a fraction, else shortest round trip.
@@ -107,6 +151,39 @@ public enum Limits {
             return "would put a group element at \(seconds(e.offset)) s, \(limit)"
         }
         return nil
+    }
+
+    /// The events a second of the timeline (at x1) the tracks of `tracks` with their own cycle make together:
+    /// each max(1, its markers in the cycle) × ratio / the cycle's length.
+    public static func cycleEventsPerSecond(_ tracks: [Track]) -> (total: Double, worst: Int?) {
+        var total = 0.0, worst: Int?, most = 0.0
+        for (i, t) in tracks.enumerated() {
+            guard let c = t.cycle else { continue }
+            let n = t.markers.lowerBound(time: c.end) - t.markers.lowerBound(time: c.start)
+            let rate = Double(max(n, 1)) * t.ratio / (c.end - c.start)
+            total += rate
+            if rate > most { (most, worst) = (rate, i) }
+        }
+        return (total, worst)
+    }
+
+    /// Why the tracks' own cycles make too many events a second of playing, as a phrase to follow a command's
+    /// name ("would make ..."); nil when they keep the limit.
+    public static func cycleProblem(_ tracks: [Track]) -> String? {
+        let (total, worst) = cycleEventsPerSecond(tracks)
+        guard !(total <= maxCycleEventsPerSecond), let worst, let c = tracks[worst].cycle else { return nil }
+        let rate = total >= 1e18 || !total.isFinite ? "more than 10^18" : count(Int(total.rounded(.up)))
+        return "would make \(rate) events a second of playing (track \(worst + 1)'s cycle of "
+            + "\(seconds(c.end - c.start)) s); the tracks' own cycles make at most \(count(Int(maxCycleEventsPerSecond)))"
+    }
+
+    /// Throws unless `a..b` may be the loop region: at least `minSpan`, at most `maxLoopLength` long.
+    public static func checkLoop(_ a: Double, _ b: Double) throws {
+        let span = b - a
+        if span < minSpan { throw CommandError("the loop must be at least \(seconds(minSpan)) s long, not \(seconds(span)) s") }
+        if span > maxLoopLength {
+            throw CommandError("the loop must be at most \(seconds(maxLoopLength)) s long, not \(seconds(span)) s")
+        }
     }
 
     /// A piece of user text for a message: at most `limit` characters (the rest elided as `…`), control

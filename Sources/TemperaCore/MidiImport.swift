@@ -122,7 +122,9 @@ public enum MidiImport {
             length = lastOnset + Double(map.changes.last!.microsecondsPerQuarter) / 1_000_000
         }
         length = min(length, CommandParser.maxTime)
-        doc.transport = Transport(tempo: 1, volume: 0.8, loopStart: 0, loopEnd: length, loopOn: true, length: length)
+        // A loop is at most an hour: a longer file keeps its first hour as the loop.
+        let loopEnd = min(max(length, Limits.minSpan), Limits.maxLoopLength)
+        doc.transport = Transport(tempo: 1, volume: 0.8, loopStart: 0, loopEnd: loopEnd, loopOn: true, length: length)
         // The beat is the first tempo's quarter note; the meter counts the first time signature in quarters.
         let firstBeat = Double(map.changes[0].microsecondsPerQuarter) / 1_000_000
         doc.transport.beat = min(max(firstBeat, Transport.beatRange.lowerBound), Transport.beatRange.upperBound)

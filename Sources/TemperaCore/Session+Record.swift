@@ -17,11 +17,11 @@ extension Session {
     /// Returns how many markers the take added.
     @discardableResult
     public func endTake() -> Int {
-        let before = history.undoSteps.count
+        let before = history.recorded
         if takeOpen { commitTransaction() }
         takeOpen = false
         recordArmed = false
-        guard history.undoSteps.count > before, let step = history.undoSteps.last else { return 0 }
+        guard history.recorded > before, let step = history.undoSteps.last else { return 0 }
         return step.markers.reduce(0) { $0 + $1.after.count - $1.before.count }
             + step.addedTracks.reduce(0) { $0 + $1.markers.count }
     }

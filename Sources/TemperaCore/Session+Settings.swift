@@ -82,10 +82,18 @@ extension Session {
         var transport = document.transport
         // A loop region still on its default (the whole timeline) follows the length, and the status line says
         // so (a spread or the transport then covers the new length); a loop the user set stays as it is.
-        let follows = transport.loopStart == 0 && transport.loopEnd == transport.length && transport.loopEnd != t
+        let following = transport.loopStart == 0 && transport.loopEnd == transport.length && transport.loopEnd != t
+        // A loop that would be longer than the longest one, or shorter than the shortest, stays where it is.
+        let follows = following && t <= Limits.maxLoopLength && t >= Limits.minSpan
         if follows { transport.loopEnd = t }
         transport.length = t
         try perform("length") { $0.setTransport(transport) }
+        if following && !follows {
+            let bound = t > Limits.maxLoopLength ? "at most \(Limits.seconds(Limits.maxLoopLength))"
+                                                 : "at least \(Limits.seconds(Limits.minSpan))"
+            return "length \(Limits.seconds(t)) s: the loop stays 0-\(Limits.seconds(transport.loopEnd)) s, as a loop is "
+                + "\(bound) s long"
+        }
         guard follows else { return nil }
         return "length \(Limits.seconds(t)) s: the loop was the whole timeline and follows it, now 0-\(Limits.seconds(t)) s "
             + "(loop A B sets another)"
@@ -95,6 +103,7 @@ extension Session {
         guard a.isFinite, b.isFinite, a >= 0 else { throw CommandError("loop start must be a time >= 0") }
         guard b > a else { throw CommandError("loop end must be after its start") }
         try checkTime(b, "loop end")
+        try Limits.checkLoop(a, b)
         var transport = document.transport
         transport.loopStart = a
         transport.loopEnd = b

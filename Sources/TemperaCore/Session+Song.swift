@@ -15,6 +15,9 @@ extension Session {
             throw CommandError("a section's region must lie within 0 to 10000000")
         }
         guard b > a else { throw CommandError("a section's region must end after it starts (it is empty)") }
+        guard b - a >= Limits.minSpan else {
+            throw CommandError("a section's region must be at least \(Limits.seconds(Limits.minSpan)) s long, not \(Limits.seconds(b - a)) s")
+        }
     }
 
     func checkRepeats(_ r: Int) throws {

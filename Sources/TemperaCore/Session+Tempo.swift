@@ -21,9 +21,8 @@ extension Session {
         }
         let x = try tempoValue(value, bpm: bpm)
         var transport = document.transport
-        let i = transport.tempoMap.index(atOrAfter: time)
-        let replacing = i < transport.tempoMap.points.count && transport.tempoMap.points[i].time == time
-        guard replacing || transport.tempoMap.points.count < TempoMap.maxPoints else {
+        let replacing = transport.tempoMap.point(at: time) != nil
+        guard replacing || transport.tempoMap.count < TempoMap.maxPoints else {
             throw CommandError("the tempo map is full (\(TempoMap.maxPoints) points)")
         }
         transport.tempoMap.set(TempoMap.Point(time: time, tempo: x, shape: shape))

@@ -118,11 +118,17 @@ public final class Session {
         // The transport, files and the screen: the host's, neither the shared document's nor a step.
         if command.spec.flags.contains(.host) { return try execute(command) }
         if let remote, !command.changesOnlyTheView { return try remote(command) }
-        guard let observer else { return try execute(command) }
+        guard let observer else { return withHistoryNotice(try execute(command)) }
         let before = view
         let message = try execute(command)
         observer(.ran(command, before))
-        return message
+        return withHistoryNotice(message)
+    }
+
+    /// A command's message, and the history's one line the first time it dropped its oldest steps.
+    private func withHistoryNotice(_ message: String?) -> String? {
+        guard let notice = history.takeNotice() else { return message }
+        return message.map { "\($0); \(notice)" } ?? notice
     }
 
     private func execute(_ command: Command) throws -> String? {
@@ -162,6 +168,7 @@ public final class Session {
             try body(&edit)
             // One place for the limits, whichever command made the change (see `Limits`).
             if let problem = edit.violation { throw CommandError("\(name) \(problem)") }
+            if let problem = Limits.cycleProblem(edit.document.tracks) { throw CommandError("\(name) \(problem)") }
             if edit.inserted > 0 {
                 let total = edit.document.tracks.reduce(0) { $0 + $1.markers.count }
                 if total > Limits.maxMarkers {

@@ -34,43 +34,153 @@ public struct TempoMap: Hashable, Sendable {
         }
     }
 
-    /// The points, by time, no two at one time.
-    public private(set) var points: [Point]
+    /// The points, by time, no two at one time, in runs of at most `chunkLimit`: a change copies one run and
+    /// the list of runs, never the whole map, so the undo history's copies of the map share all the rest, and a
+    /// point is found by two binary searches.
+    private var chunks: [[Point]]
+    /// How many points the map holds.
+    public private(set) var count: Int
 
-    /// A map of `points` (sorted; of two at one time the later one given stays).
+    /// The most points a run holds before it is split in two.
+    static let chunkLimit = 128
+
+    /// A map of `points` (sorted; of two at one time the later one given stays): O(n log n).
     public init(_ points: [Point] = []) {
-        self.points = []
-        for p in points { set(p) }
+        var sorted = points.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+        // Of equal times the later one given is the last of its run: keep it.
+        var kept: [Point] = []
+        kept.reserveCapacity(sorted.count)
+        for p in sorted {
+            if let last = kept.last, last.time == p.time { kept[kept.count - 1] = p } else { kept.append(p) }
+        }
+        sorted = kept
+        let half = TempoMap.chunkLimit / 2
+        chunks = stride(from: 0, to: sorted.count, by: half).map { Array(sorted[$0..<min($0 + half, sorted.count)]) }
+        count = sorted.count
     }
 
-    public var isEmpty: Bool { points.isEmpty }
+    public var isEmpty: Bool { count == 0 }
+
+    /// The points, by time: O(n) (for writing the map out, listing it).
+    public var points: [Point] { Array(chunks.joined()) }
 
     /// The most points a map holds.
     public static let maxPoints = 100_000
 
-    /// Adds `p`, or replaces the point at its time.
+    /// The run that holds `time` (or would): the last whose first point is at or before it (0 for earlier).
+    private func chunk(holding time: Double) -> Int {
+        var lo = 0, hi = chunks.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if chunks[mid][0].time <= time { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// The index in a run of its first point at or after `time`.
+    private static func index(in run: [Point], atOrAfter time: Double) -> Int {
+        var lo = 0, hi = run.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if run[mid].time < time { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The point at exactly `time`, if any: O(log n).
+    public func point(at time: Double) -> Point? {
+        guard !chunks.isEmpty else { return nil }
+        let run = chunks[chunk(holding: time)]
+        let i = TempoMap.index(in: run, atOrAfter: time)
+        return i < run.count && run[i].time == time ? run[i] : nil
+    }
+
+    /// The last point at or before `time` and the one after it: O(log n).
+    public func points(around time: Double) -> (at: Point?, next: Point?) {
+        guard !chunks.isEmpty else { return (nil, nil) }
+        let c = chunk(holding: time), run = chunks[c]
+        let i = TempoMap.index(in: run, atOrAfter: time)
+        let atOrBefore = i < run.count && run[i].time == time ? i : i - 1
+        let at = atOrBefore >= 0 ? run[atOrBefore] : nil
+        let next = atOrBefore + 1 < run.count ? run[atOrBefore + 1] : (c + 1 < chunks.count ? chunks[c + 1][0] : nil)
+        return (at, next)
+    }
+
+    /// The first point at or after `time`, if any: O(log n).
+    public func point(atOrAfter time: Double) -> Point? {
+        guard !chunks.isEmpty else { return nil }
+        let c = chunk(holding: time), run = chunks[c]
+        let i = TempoMap.index(in: run, atOrAfter: time)
+        return i < run.count ? run[i] : (c + 1 < chunks.count ? chunks[c + 1][0] : nil)
+    }
+
+    /// Adds `p`, or replaces the point at its time: O(log n + `chunkLimit` + n / `chunkLimit`).
     public mutating func set(_ p: Point) {
-        let i = index(atOrAfter: p.time)
-        if i < points.count && points[i].time == p.time { points[i] = p } else { points.insert(p, at: i) }
+        guard !chunks.isEmpty else {
+            chunks = [[p]]
+            count = 1
+            return
+        }
+        let c = chunk(holding: p.time)
+        let i = TempoMap.index(in: chunks[c], atOrAfter: p.time)
+        if i < chunks[c].count && chunks[c][i].time == p.time {
+            chunks[c][i] = p
+            return
+        }
+        chunks[c].insert(p, at: i)
+        count += 1
+        if chunks[c].count > TempoMap.chunkLimit {
+            let tail = Array(chunks[c][(TempoMap.chunkLimit / 2)...])
+            chunks[c].removeLast(tail.count)
+            chunks.insert(tail, at: c + 1)
+        }
     }
 
     /// Removes the point at `time`; false when there is none.
     @discardableResult
     public mutating func remove(at time: Double) -> Bool {
-        let i = index(atOrAfter: time)
-        guard i < points.count, points[i].time == time else { return false }
-        points.remove(at: i)
+        guard !chunks.isEmpty else { return false }
+        let c = chunk(holding: time)
+        let i = TempoMap.index(in: chunks[c], atOrAfter: time)
+        guard i < chunks[c].count, chunks[c][i].time == time else { return false }
+        chunks[c].remove(at: i)
+        count -= 1
+        if chunks[c].isEmpty { chunks.remove(at: c) }
         return true
     }
 
-    /// The index of the first point at or after `time`.
-    public func index(atOrAfter time: Double) -> Int {
-        var lo = 0, hi = points.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if points[mid].time < time { lo = mid + 1 } else { hi = mid }
+    /// The same points (whatever their runs); runs the two maps share are not compared point by point.
+    public static func == (a: TempoMap, b: TempoMap) -> Bool {
+        guard a.count == b.count else { return false }
+        if a.chunks.count == b.chunks.count, zip(a.chunks, b.chunks).allSatisfy({ $0.count == $1.count }) {
+            return a.chunks == b.chunks
         }
-        return lo
+        return a.chunks.joined().elementsEqual(b.chunks.joined())
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for p in chunks.joined() { hasher.combine(p) }
+    }
+
+    /// Memory the runs hold that `other` (an earlier or later copy of the map) does not share: what keeping
+    /// both costs beyond one of them, in bytes. A copy changed in one place shares the runs before and after it,
+    /// in the same order: those are matched from both ends, by storage, without hashing.
+    func bytes(notSharedWith other: TempoMap) -> Int {
+        func same(_ a: [Point], _ b: [Point]) -> Bool {
+            a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
+        }
+        let m = min(chunks.count, other.chunks.count)
+        var front = 0
+        while front < m && same(chunks[front], other.chunks[front]) { front += 1 }
+        var back = 0
+        while back < m - front && same(chunks[chunks.count - 1 - back], other.chunks[other.chunks.count - 1 - back]) {
+            back += 1
+        }
+        var n = chunks.count * MemoryLayout<[Point]>.stride
+        for run in chunks[front..<(chunks.count - back)] { n += run.count * MemoryLayout<Point>.stride }
+        return n
     }
 
     /// The map's pieces, the document's tempo `base` before the first point: what the play time is computed from.
@@ -80,6 +190,7 @@ public struct TempoMap: Hashable, Sendable {
         if points.first.map({ $0.time > 0 }) ?? true {
             out.append(TempoPiece(start: 0, tempo: base, shape: TempoPiece.constant, rate: 0, before: 0))
         }
+        let points = self.points
         for (i, p) in points.enumerated() {
             var piece = TempoPiece(start: p.time, tempo: p.tempo, shape: TempoPiece.constant, rate: 0, before: 0)
             if i + 1 < points.count {
@@ -101,10 +212,29 @@ public struct TempoMap: Hashable, Sendable {
         return out
     }
 
-    /// The tempo at document time `u`, the document's tempo `base` before the first point.
+    /// The tempo at document time `u`, the document's tempo `base` before the first point: O(log n), from the
+    /// point before `u` and the one after it (as the piece between them computes it).
     public func tempo(at u: Double, base: Double) -> Double {
-        let ps = pieces(base: base)
-        return ps.withUnsafeBufferPointer { TempoCurve.tempo(at: u, ps: $0.baseAddress!, count: $0.count) }
+        let (at, next) = points(around: u)
+        guard let p = at else {
+            // Before the first point: the document's tempo, unless the map starts at 0 (then its first tempo).
+            guard let first = next, first.time <= 0 else { return base }
+            return first.tempo
+        }
+        var piece = TempoPiece(start: p.time, tempo: p.tempo, shape: TempoPiece.constant, rate: 0, before: 0)
+        if let q = next, q.tempo != p.tempo {
+            let length = q.time - p.time
+            switch p.shape {
+            case .step: break
+            case .linear:
+                piece.shape = TempoPiece.linear
+                piece.rate = (q.tempo - p.tempo) / length
+            case .exp:
+                piece.shape = TempoPiece.exponential
+                piece.rate = log(q.tempo / p.tempo) / length
+            }
+        }
+        return piece.tempo(at: u)
     }
 
     /// The play time from document time `a` to `b`: P(a, b) = ∫ du / τ(u), in closed form piece by piece.

@@ -187,7 +187,8 @@ public enum HydrogenSong {
             })))
         }
         var doc = Document(tracks: tracks, slots: slots)
-        doc.transport = Transport(tempo: 1, volume: master, loopStart: 0, loopEnd: cursor, loopOn: true, length: cursor)
+        doc.transport = Transport(tempo: 1, volume: master, loopStart: 0, loopEnd: min(cursor, Limits.maxLoopLength), loopOn: true,
+                                  length: cursor)
         doc.transport.beat = 60 / bpm
         let firstSize = patterns[columns.first { !$0.isEmpty }?.first ?? ""]?.size ?? 192
         let beats = firstSize / ticksPerBeat

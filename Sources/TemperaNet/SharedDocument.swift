@@ -223,6 +223,23 @@ public final class SharedDocument {
         return before != (p.view.cursor, p.view.currentTrack)
     }
 
+    /// The most marker records the changes kept with a participant's recent outcomes hold: older outcomes keep
+    /// their answer only (the changes went to everyone already), so 4,096 changes of 100,000 markers do not
+    /// hold gigabytes.
+    static let recentMarkers = 4 * maxTouched
+
+    /// Drops the changes of all but the latest outcomes in `recent`, past `recentMarkers` records.
+    static func forgetOldChanges(in recent: inout [(id: Int, outcome: Outcome)]) {
+        var held = 0
+        for k in recent.indices.reversed() where !recent[k].outcome.deltas.isEmpty {
+            held += recent[k].outcome.deltas.reduce(0) { n, d in
+                n + d.change.markers.reduce(0) { $0 + $1.put.count + $1.removed.count }
+                    + (d.change.whole?.tracks.reduce(0) { $0 + $1.markers.count } ?? 0)
+            }
+            if held > recentMarkers { recent[k].outcome.deltas = [] }
+        }
+    }
+
     /// Outcomes of the participant's requests with ids after `id` (what a reconnecting participant missed).
     public func outcomes(of key: String, after id: Int) -> [(id: Int, outcome: Outcome)] {
         participants[key]?.recent.filter { $0.id > id } ?? []
@@ -267,6 +284,7 @@ public final class SharedDocument {
         }
         if let id {
             p.recent.append((id, outcome))
+            SharedDocument.forgetOldChanges(in: &p.recent)
             if p.recent.count > SharedDocument.recentLimit { p.recent.removeFirst(p.recent.count - SharedDocument.recentLimit) }
         }
         participants[key] = p
@@ -315,10 +333,10 @@ public final class SharedDocument {
             p.view = session.view
             session.view = before
         }
-        let steps = session.history.undoSteps.count
+        let steps = session.history.recorded
         let oldView = p.view
         outcome.message = try session.run(command)
-        if session.history.undoSteps.count > steps, let step = session.lastStep {
+        if session.history.recorded > steps, let step = session.lastStep {
             let touched = SharedDocument.touched(by: step, in: session.document)
             if touched > SharedDocument.maxTouched {
                 _ = try? session.undo(1)
@@ -326,6 +344,7 @@ public final class SharedDocument {
                     + "at most \(Limits.count(SharedDocument.maxTouched))")
             }
             p.undo.append(step)
+            History.trim(&p.undo, to: session.history.maxBytes)
             p.redo.removeAll()
             outcome.deltas.append(record(step, by: p.name))
         }

@@ -75,8 +75,10 @@ public enum Formats {
     /// Reads `path` with the format its first bytes name. One-line `CommandError`s for a file that cannot be read,
     /// one no format takes, or `split`/`slice` asked of a file that is not a recording.
     public static func importDocument(path: String, options: ImportOptions = ImportOptions()) throws -> Imported {
-        let bytes = try DocumentFile.readFile(path)
-        guard let importer = importers.first(where: { $0.recognises(bytes) }) else {
+        // The kind is told from the head alone: each format's reader reads (or refuses) the rest itself, a
+        // recording from its header before any sample, so a huge file is refused without being read.
+        let head = try DocumentFile.readHead(path, count: 4096)
+        guard let importer = importers.first(where: { $0.recognises(head) }) else {
             throw CommandError("\(path): not a file tempera imports (\(importable))")
         }
         if !importer.isRecording, options.split || options.slice {

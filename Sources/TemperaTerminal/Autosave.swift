@@ -164,9 +164,30 @@ public struct Autosave {
 
     /// A recovery copy to offer at start: this editor's recovery file exists, reads, and holds something the
     /// document's file does not (whatever the two files' dates: a `touch`, a clock set back or a copy must not
-    /// hide a crash's work).
+    /// hide a crash's work). Without one, the recovery file another editor of the document left when it crashed
+    /// (no editor holds its lock) is taken over as this editor's own and offered, so that after two editors
+    /// crash each one's work is offered in turn, one start after the other.
     public func recoverable(for documentPath: String?, loaded: Document) -> Document? {
-        let path = file(for: documentPath)
+        if let doc = Autosave.offer(file(for: documentPath), loaded: loaded) { return doc }
+        guard let documentPath, lockFD >= 0 else { return nil }
+        let own = file(for: documentPath)
+        let base = String(own.dropLast(".tempera".count + (instance > 1 ? "-\(instance)".count : 0)))
+        for k in 1...64 where k != instance {
+            let other = base + (k > 1 ? "-\(k)" : "") + ".tempera"
+            guard FileManager.default.fileExists(atPath: other) else { continue }
+            let fd = open(other + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            // Held: its editor still runs, and keeps it.
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0, let doc = Autosave.offer(other, loaded: loaded) else { continue }
+            guard rename(other, own) == 0 else { continue }
+            return doc
+        }
+        return nil
+    }
+
+    /// The document of a recovery file that reads and holds something `loaded` does not.
+    private static func offer(_ path: String, loaded: Document) -> Document? {
         guard FileManager.default.fileExists(atPath: path), let doc = try? DocumentFile.load(path) else { return nil }
         guard DocumentFile.encode(doc) != DocumentFile.encode(loaded) else { return nil }
         return doc

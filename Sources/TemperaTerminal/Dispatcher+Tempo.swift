@@ -84,12 +84,10 @@ extension Dispatcher {
         let s = session
         let map = s.document.transport.tempoMap
         let to = max(0, time)
-        let i = map.index(atOrAfter: d.anchor)
-        guard i < map.points.count, map.points[i].time == d.anchor else { return }
-        let p = map.points[i]
+        guard let p = map.point(at: d.anchor) else { return }
         let value = tempo ?? p.tempo
         if to == p.time && value == p.tempo { return }
-        if to != p.time, map.points.contains(where: { $0.time == to }) {
+        if to != p.time, map.point(at: to) != nil {
             return say("another tempo point is at \(Format.seconds(to)) s", error: true)
         }
         if to != p.time { _ = try s.run(.tempoPointDelete(p.time)) }

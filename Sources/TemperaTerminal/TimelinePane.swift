@@ -273,9 +273,8 @@ enum TimelinePane {
     static func tempoPointAtCursor(session: Session, view: ViewState) -> TempoMap.Point? {
         let map = session.document.transport.tempoMap
         let half = view.viewport.secondsPerColumn / 2
-        let i = map.index(atOrAfter: session.cursor - half)
-        guard i < map.points.count, abs(map.points[i].time - session.cursor) <= half else { return nil }
-        return map.points[i]
+        guard let p = map.point(atOrAfter: session.cursor - half), abs(p.time - session.cursor) <= half else { return nil }
+        return p
     }
 
     static func drawName(session: Session, track: Int, layout l: Layout, _ g: Glyphs, into canvas: inout Canvas) {

@@ -86,12 +86,12 @@ enum CoreBench {
                 session.selection = [0: ten]
                 session.clipMode = name == "draw clip"
                 session.cursor = t0
-                let steps = session.history.undoSteps.count
+                let steps = session.history.recorded
                 let a = ContinuousClock.now
                 do { try session.run(cmd) } catch { fatalError("\(name): \(error)") }
                 let b = ContinuousClock.now
                 runs.append(micros(b - a))
-                guard session.history.undoSteps.count > steps else { continue }
+                guard session.history.recorded > steps else { continue }
                 let c = ContinuousClock.now
                 _ = try? session.undo(1)
                 let d = ContinuousClock.now

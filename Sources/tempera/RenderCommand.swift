@@ -57,6 +57,11 @@ struct RenderCommand: ParsableCommand {
         document.transport.click = click
         let t = document.transport
         let span = t.loopOn ? t.loopEnd - t.loopStart : t.length
+        // A pass is the loop (at most `Limits.maxLoopLength`), or with the loop off the whole timeline: bounded alike.
+        guard song || span <= Limits.maxLoopLength else {
+            throw fail("a pass of this document is \(Limits.seconds(span)) s (the timeline, the loop being off); "
+                + "render plays at most \(Limits.seconds(Limits.maxLoopLength)) s a pass: set a loop (loop A B)")
+        }
         // The slowest tempo anywhere bounds the play time (a tempo map's points, or the tempo).
         let slowest = t.tempoMap.points.map(\.tempo).reduce(t.tempo, min)
         guard Double(loops) * span / slowest * Double(sampleRate) < 0x1p62 else {

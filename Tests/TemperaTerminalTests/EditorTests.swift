@@ -392,6 +392,55 @@ final class EditorTests: XCTestCase {
         third.release()
     }
 
+    func testEachOfTwoCrashedEditorsAutosavesIsOfferedInTurn() throws {
+        let path = dir + "/song.tempera"
+        try DocumentFile.save(.newDocument(), to: path)
+        // Two editors on the file, each with its own unsaved change, end without a clean quit (their locks go).
+        var first = Autosave(paths: paths), second = Autosave(paths: paths)
+        XCTAssertNil(first.claim(for: path))
+        XCTAssertNotNil(second.claim(for: path))
+        let a = Session(document: .newDocument(), path: path), b = Session(document: .newDocument(), path: path)
+        try a.run(.markerAdd(time: 0.3, amp: 0.5))
+        try b.run(.markerAdd(time: 0.7, amp: 0.5))
+        XCTAssertNil(first.write(a))
+        XCTAssertNil(second.write(b))
+        first.release()
+        second.release()
+        // The next start is offered the first one's work; recovered and saved, its recovery file goes.
+        var next = Autosave(paths: paths)
+        XCTAssertNil(next.claim(for: path))
+        let offered = try XCTUnwrap(next.recoverable(for: path, loaded: try DocumentFile.load(path)))
+        XCTAssertEqual(DocumentFile.encode(offered), DocumentFile.encode(a.document))
+        try DocumentFile.save(offered, to: path)
+        next.remove(for: path)
+        next.release()
+        // The start after that is offered the second one's.
+        var again = Autosave(paths: paths)
+        XCTAssertNil(again.claim(for: path))
+        let second2 = try XCTUnwrap(again.recoverable(for: path, loaded: try DocumentFile.load(path)))
+        XCTAssertEqual(DocumentFile.encode(second2), DocumentFile.encode(b.document))
+        // Taken over: it is this editor's recovery file now, and no other is left to offer.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: again.file(for: path)))
+        again.remove(for: path)
+        XCTAssertNil(again.recoverable(for: path, loaded: try DocumentFile.load(path)))
+        again.release()
+    }
+
+    func testTheAutosaveOfAnEditorStillRunningIsNotTakenOver() throws {
+        let path = dir + "/song.tempera"
+        try DocumentFile.save(.newDocument(), to: path)
+        var running = Autosave(paths: paths), other = Autosave(paths: paths)
+        XCTAssertNil(running.claim(for: path))
+        let edited = Session(document: .newDocument(), path: path)
+        try edited.run(.markerAdd(time: 0.3, amp: 0.5))
+        XCTAssertNil(running.write(edited))
+        XCTAssertNotNil(other.claim(for: path))
+        XCTAssertNil(other.recoverable(for: path, loaded: try DocumentFile.load(path)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: running.file(for: path)))
+        running.release()
+        other.release()
+    }
+
     func testAutosaveFilesAreKeptApartPerDocument() {
         let a = Autosave(paths: paths)
         XCTAssertNotEqual(a.file(for: "/x/song.tempera"), a.file(for: "/y/song.tempera"))

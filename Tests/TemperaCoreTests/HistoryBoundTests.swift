@@ -1,0 +1,75 @@
+import XCTest
+@testable import TemperaCore
+
+/// The undo history holds at most `maxBytes` of steps: past it the oldest are dropped, the user is told once in
+/// one line, and what is left undoes and redoes exactly as before.
+final class HistoryBoundTests: XCTestCase {
+    func testTheOldestStepsAreDroppedPastTheBoundAndTheUserIsToldOnce() throws {
+        let s = Session(document: .newDocument())
+        s.history = History(maxBytes: 64 << 10)
+        try s.run(line: "select all tracks=all")
+        let start = s.document
+        var messages: [String] = []
+        for _ in 0..<200 {
+            if let m = try s.run(line: "shift 1/1024") { messages.append(m) }
+        }
+        let dropped = s.history.dropped
+        XCTAssertGreaterThan(dropped, 0)
+        XCTAssertEqual(messages.count, 1, "\(messages)")
+        XCTAssertTrue(messages[0].hasPrefix("undo keeps the latest 64 KiB of steps: the oldest are dropped from now on ("),
+                      messages[0])
+        XCTAssertLessThanOrEqual(s.history.bytes, 64 << 10)
+        XCTAssertEqual(s.history.undoSteps.count + dropped, 200)
+        XCTAssertEqual(s.history.bytes, s.history.undoSteps.reduce(0) { $0 + $1.bytes })
+        // Everything held undoes: the markers stand where the dropped shifts left them.
+        let held = s.history.undoSteps.count
+        try s.run(.undo(held))
+        XCTAssertFalse(s.canUndo)
+        let expected = start.tracks[0].markers.map { $0.time + Double(dropped) / 1024 }
+        XCTAssertEqual(s.document.tracks[0].markers.map(\.time), expected)
+        // Undone steps still count; redoing them all comes back to where it was.
+        XCTAssertEqual(s.history.bytes, s.history.redoSteps.reduce(0) { $0 + $1.bytes })
+        try s.run(.redo(held))
+        XCTAssertEqual(s.document.tracks[0].markers.map(\.time), start.tracks[0].markers.map { $0.time + 200.0 / 1024 })
+        // A new step after undoing drops the redo steps' bytes.
+        try s.run(.undo(3))
+        try s.run(line: "shift 1/1024")
+        XCTAssertEqual(s.history.bytes, s.history.undoSteps.reduce(0) { $0 + $1.bytes })
+        XCTAssertTrue(s.history.redoSteps.isEmpty)
+    }
+
+    func testAStepCostsAboutWhatItsMarkersTake() throws {
+        let s = Session(document: .newDocument())
+        try s.run(line: "select all tracks=all")
+        try s.run(line: "subdivide 100")
+        try s.run(line: "select all tracks=all")
+        try s.run(line: "shift 1/1024")
+        let step = try XCTUnwrap(s.history.undoSteps.last)
+        let markers = step.storedMarkers
+        XCTAssertEqual(markers, 2 * s.document.tracks.reduce(0) { $0 + $1.markers.count })
+        XCTAssertGreaterThanOrEqual(step.bytes, markers * MemoryLayout<Marker>.stride)
+        XCTAssertLessThan(step.bytes, markers * MemoryLayout<Marker>.stride + 4096)
+    }
+
+    func testTheNewestStepStaysEvenWhenItAloneIsPastTheBound() throws {
+        let s = Session(document: .newDocument())
+        s.history = History(maxBytes: 100)
+        try s.run(line: "select all tracks=all")
+        try s.run(line: "shift 1/1024")
+        XCTAssertEqual(try s.run(line: "shift 1/1024"),
+                       "undo keeps the latest 100 bytes of steps: the oldest are dropped from now on (1 so far)")
+        XCTAssertEqual(s.history.undoSteps.count, 1)
+        XCTAssertNil(try s.run(line: "shift 1/1024"))
+        XCTAssertTrue(s.canUndo)
+    }
+
+    func testAnotherStackOfStepsIsTrimmedToTheSameBound() throws {
+        let s = Session(document: .newDocument())
+        try s.run(line: "select all tracks=all")
+        for _ in 0..<10 { try s.run(line: "shift 1/1024") }
+        var steps = s.history.undoSteps
+        let one = steps[0].bytes
+        XCTAssertEqual(History.trim(&steps, to: 3 * one), 7)
+        XCTAssertEqual(steps.count, 3)
+    }
+}
