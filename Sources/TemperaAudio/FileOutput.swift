@@ -16,7 +16,10 @@ final class FileOutput: AudioOutput {
     let path: String
     /// With a true-peak ceiling: the limiter every block passes through on its way to the file.
     private var truePeak: TruePeakLimiter?
-    private var limited: [Float] = []
+    /// Rendered frames not yet written: written in runs of `writeFrames`, not one call per block (each call is a
+    /// system call; a song's 512-frame blocks made thousands).
+    private var pending: [Float] = []
+    static let writeFrames = 32_768
 
     /// Creates the file; throws a one-line error naming it.
     init(path: String, format: OfflineRenderer.Format, bits: OfflineRenderer.Bits, sampleRate: Double,
@@ -76,15 +79,17 @@ final class FileOutput: AudioOutput {
         precondition(frames <= capacity)
         RenderState.render(render, into: buffer, frames: frames)
         Fades.fadeOut(buffer, frames: frames, last: fadeOutLast)
-        guard truePeak != nil else { return try write(file, buffer, frames: frames) }
-        limited.removeAll(keepingCapacity: true)
-        truePeak!.process(UnsafeBufferPointer(start: buffer, count: frames * 2), into: &limited)
-        try limited.withUnsafeBufferPointer { try write(file, $0.baseAddress!, frames: $0.count / 2) }
+        let block = UnsafeBufferPointer(start: buffer, count: frames * 2)
+        if truePeak != nil { truePeak!.process(block, into: &pending) } else { pending.append(contentsOf: block) }
+        if pending.count >= 2 * Self.writeFrames { try writePending(file) }
     }
 
-    private func write(_ file: OpaquePointer, _ samples: UnsafePointer<Float>, frames: Int) throws {
+    private func writePending(_ file: OpaquePointer) throws {
+        let frames = pending.count / 2
         guard frames > 0 else { return }
-        guard sf_writef_float(file, samples, sf_count_t(frames)) == frames else {
+        let written = pending.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress!, sf_count_t(frames)) }
+        pending.removeAll(keepingCapacity: true)
+        guard written == frames else {
             throw OfflineRenderer.RenderError(description: "\(path): write failed (\(sndfileMessage(file)))")
         }
     }
@@ -92,16 +97,13 @@ final class FileOutput: AudioOutput {
     /// Completes the file and puts it in place, reporting a failure to finish it (the target is then untouched).
     func finish() throws {
         guard let f = file, var target = atomic else { return }
-        if truePeak != nil {
-            // The frames the limiter still holds.
-            limited.removeAll(keepingCapacity: true)
-            truePeak!.flush(into: &limited)
-            do {
-                try limited.withUnsafeBufferPointer { try write(f, $0.baseAddress!, frames: $0.count / 2) }
-            } catch {
-                close()
-                throw error
-            }
+        // The frames the limiter still holds, and what is not written yet.
+        if truePeak != nil { truePeak!.flush(into: &pending) }
+        do {
+            try writePending(f)
+        } catch {
+            close()
+            throw error
         }
         file = nil
         atomic = nil

@@ -11,9 +11,24 @@ extension RenderState {
         // The output's own pan (a player's, to tell players apart): the far side fades, the near one stays.
         let pan = Float(shared.pointee.outputPan.load(ordering: .relaxed)) / 1000
         let left: Float = pan > 0 ? 1 - pan : 1, right: Float = pan < 0 ? 1 + pan : 1
+        let limit = Self.limit
+        // Settled (the volume reached, the limiter's gain at 1, no output pan) and below the ceiling: the common
+        // case, one multiply a sample, the very numbers the frame-by-frame path below gives (it changes nothing
+        // there). A NaN or a frame over the ceiling takes the full path.
+        if m == target && limiterGain == 1 && left == 1 && right == 1 {
+            var fits = true
+            for i in 0..<(2 * count) where !(abs(out[i] * m) <= limit) {
+                fits = false
+                break
+            }
+            if fits {
+                if m != 1 { for i in 0..<(2 * count) { out[i] *= m } }
+                return
+            }
+        }
         var finite = true
         var g = limiterGain
-        let release = limiterRelease, limit = Self.limit
+        let release = limiterRelease
         for i in 0..<count {
             m += (target - m) * k
             // Land exactly on the target, so a settled gain is the same number as the offline render's.

@@ -181,11 +181,12 @@ final class H2cliComparisonTests: XCTestCase {
             for o in onsets { byFrame[Int(o.frame), default: []].insert(o.track) }
             let frames = byFrame.keys.sorted()
             var worst: [Int: Double] = [:]
-            var compared = 0
+            var compared = 0, offFrames = 0
             for (i, f) in frames.enumerated() {
                 if i > 0, f - frames[i - 1] < 1_500 { continue }
                 if i + 1 < frames.count, frames[i + 1] - f < 1_500 { continue }
                 guard let h = heard.min(by: { abs($0 - f) < abs($1 - f) }), abs(h - f) <= 48 else { continue }
+                offFrames = max(offFrames, abs(h - f))
                 let t = Self.peaks(tempera, f..<(f + 1_100)), w = Self.peaks(hydrogen, max(0, h - 2)..<(h + 1_100))
                 var error = 0.0
                 for (a, b) in [(t.left, w.left), (t.right, w.right)] where max(a, b) > 1e-3 {
@@ -196,9 +197,10 @@ final class H2cliComparisonTests: XCTestCase {
             }
             let tPeak = tempera.map(abs).max() ?? 0, hPeak = hydrogen.map(abs).max() ?? 0
             let peakDB = 20 * log10(Double(tPeak) / Double(hPeak))
-            print(String(format: "h2cli levels %@: %d places, %d of %d instruments, worst %.3f dB; peaks tempera %.4f "
-                + "h2cli %.4f (%.3f dB)", name, compared, worst.count, doc.tracks.count, worst.values.max() ?? 0,
-                tPeak, hPeak, peakDB))
+            print(String(format: "h2cli levels %@: %d places, %d of %d instruments, worst %.3f dB, onsets %d frames apart; "
+                + "peaks tempera %.4f h2cli %.4f (%.3f dB)", name, compared, worst.count, doc.tracks.count,
+                worst.values.max() ?? 0, offFrames, tPeak, hPeak, peakDB))
+            XCTAssertEqual(offFrames, 0, "\(name): every note on h2cli's frame")
             XCTAssertGreaterThan(compared, 10, name)
             XCTAssertEqual(worst.count, doc.tracks.count, "\(name): every instrument is compared somewhere")
             for (track, dB) in worst {
