@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "TemperaAppTests", dependencies: ["TemperaApp", "TemperaOSC", "TemperaPlayback", "TemperaAudio", "TemperaCore",
                                                             "TemperaNet", "TemperaTerminal", "TemperaTestSupport"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
-        .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",
+        .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaStudio", "TemperaCore", "TemperaAudio",
                                                                  "TemperaPlayback", "TemperaShipped", "TemperaTestSupport"]),
     ]
 )
