@@ -89,10 +89,10 @@ let package = Package(
         .testTarget(name: "TemperaNetTests", dependencies: ["TemperaNet", "TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaPlaybackTests", dependencies: ["TemperaPlayback", "TemperaAudio", "TemperaCore",
                                                                  "TemperaTestSupport"]),
-        .testTarget(name: "TemperaAppTests", dependencies: ["TemperaApp", "TemperaPlayback", "TemperaAudio", "TemperaCore",
+        .testTarget(name: "TemperaAppTests", dependencies: ["TemperaApp", "TemperaOSC", "TemperaPlayback", "TemperaAudio", "TemperaCore",
                                                             "TemperaNet", "TemperaTerminal", "TemperaTestSupport"]),
         .testTarget(name: "TemperaAudioTests", dependencies: ["TemperaAudio", "TemperaCore", "TemperaTestSupport"]),
-        .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaCore", "TemperaAudio",
+        .testTarget(name: "TemperaTerminalTests", dependencies: ["TemperaTerminal", "TemperaStudio", "TemperaCore", "TemperaAudio",
                                                                  "TemperaPlayback", "TemperaShipped", "TemperaTestSupport"]),
     ]
 )

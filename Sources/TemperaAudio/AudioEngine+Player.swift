@@ -32,20 +32,3 @@ extension AudioEngine: Player {
         return s
     }
 }
-
-/// Sound files and MIDI files of a whole document, off the live output: what `tempera render` and `tempera
-/// export` do, for the editor's `:render` and `:export`.
-public struct OfflineWork: OfflineRendering {
-    public init() {}
-
-    public func render(_ document: Document, baseDirectory: String?, to path: String,
-                       progress: @escaping @Sendable (Double) -> Void) throws {
-        let format: OfflineRenderer.Format = (path as NSString).pathExtension.lowercased() == "flac" ? .flac : .wav
-        let renderer = OfflineRenderer(document: document, baseDirectory: baseDirectory ?? ".")
-        try renderer.write(to: path, format: format, bits: .int24, progress: progress)
-    }
-
-    public func midi(_ document: Document, baseDirectory: String?, song: Bool) -> (bytes: [UInt8], warnings: [String]) {
-        MidiExport.export(document, baseDirectory: baseDirectory, song: song)
-    }
-}

@@ -1,30 +1,25 @@
 /// Grooves from real playing (DESIGN §20): probability, ratchets, humanize, groove extract and apply, and
 /// fitting a temperament to the selection. Each edit is one undo step.
 extension Session {
-    func runGroove(_ command: GrooveCommand) throws -> String? {
-        switch command {
-        case .prob(let p):
-            guard p.isFinite, (0...1).contains(p) else { throw CommandError("prob must be from 0 to 1") }
-            let count = try changeElements("prob") { $0.p = p }
-            return "p=\(DocumentFile.number(p)) on \(count) marker\(count == 1 ? "" : "s")"
-        case .ratchet(let k, let span):
-            guard MarkerExtras.repRange.contains(k) else {
-                throw CommandError("ratchet must be from 1 to \(MarkerExtras.repRange.upperBound)")
-            }
-            if let span { guard span > 0, span.isFinite else { throw CommandError("the ratchet span must be positive") } }
-            let count = try changeElements("ratchet") { m in
-                m.rep = k
-                m.repSpan = k == 1 ? nil : span
-            }
-            let what = k == 1 ? "no ratchet" : "rep=\(k)" + (span.map { ":\(DocumentFile.number($0))" } ?? "")
-            return "\(what) on \(count) marker\(count == 1 ? "" : "s")"
-        case let .humanize(time, amp, seed):
-            return try runHumanize(time: time, amp: amp, seed: seed ?? document.seed)
-        case let .extract(n, grid):
-            return try runGrooveExtract(n, steps: grid ?? document.transport.grid ?? 4)
-        case let .apply(n, time, amp):
-            return try runGrooveApply(n, time: time, amp: amp)
+    /// `prob P`: the selected elements sound with probability P.
+    func runProb(_ p: Double) throws -> String? {
+        guard p.isFinite, (0...1).contains(p) else { throw CommandError("prob must be from 0 to 1") }
+        let count = try changeElements("prob") { $0.p = p }
+        return "p=\(DocumentFile.number(p)) on \(count) marker\(count == 1 ? "" : "s")"
+    }
+
+    /// `ratchet K[:SPAN]`: the selected elements play K hits (1: none).
+    func runRatchet(_ k: Int, span: Double?) throws -> String? {
+        guard MarkerExtras.repRange.contains(k) else {
+            throw CommandError("ratchet must be from 1 to \(MarkerExtras.repRange.upperBound)")
         }
+        if let span { guard span > 0, span.isFinite else { throw CommandError("the ratchet span must be positive") } }
+        let count = try changeElements("ratchet") { m in
+            m.rep = k
+            m.repSpan = k == 1 ? nil : span
+        }
+        let what = k == 1 ? "no ratchet" : "rep=\(k)" + (span.map { ":\(DocumentFile.number($0))" } ?? "")
+        return "\(what) on \(count) marker\(count == 1 ? "" : "s")"
     }
 
     /// The selected elements (clips in clip mode) changed by `change`, one undo step; how many changed.
@@ -54,7 +49,7 @@ extension Session {
     /// `humanize time=MS [amp=A] [seed=K]`: each selected element moves by up to ±MS ms and its amplitude by up to
     /// ±A (kept within 0...1), never before 0; the draws depend only on the seed and each marker's track and time.
     func runHumanize(time ms: Double, amp: Double, seed: UInt64) throws -> String? {
-        guard ms.isFinite, (0...GrooveCommand.maxHumanize).contains(ms) else { throw CommandError("humanize time must be 0-1000 ms") }
+        guard ms.isFinite, (0...Command.Humanize.maxMilliseconds).contains(ms) else { throw CommandError("humanize time must be 0-1000 ms") }
         guard amp.isFinite, (0...1).contains(amp) else { throw CommandError("humanize amp must be from 0 to 1") }
         let groups = try requireSelection().compactMap { g -> (track: Int, markers: [Marker])? in
             let ms = g.markers.filter(isElement)

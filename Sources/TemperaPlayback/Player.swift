@@ -85,14 +85,12 @@ extension Player {
     }
 }
 
-/// Work on whole files away from the live output: a document rendered to a sound file or a MIDI file.
-/// Implemented beside the player (`TemperaAudio.OfflineWork`), because they read sounds the way playback does.
+/// A document rendered to a sound file away from the live output, in the background (the editor's `:render`):
+/// implemented by the application core (`TemperaStudio.StudioFiles`, through its registry of formats), so the
+/// editor renders without seeing the engine.
 public protocol OfflineRendering: Sendable {
     /// Writes `document` to `path` (relative samples resolved against `baseDirectory`), as WAV or FLAC by its
     /// extension, 24-bit; `progress` is told how far it got (0...1) from the rendering thread.
     func render(_ document: Document, baseDirectory: String?, to path: String,
                 progress: @escaping @Sendable (Double) -> Void) throws
-    /// The document as Standard MIDI File bytes (the song, or one pass of the loop), its sounds' lengths read from
-    /// their files; and every line of what could not be said exactly.
-    func midi(_ document: Document, baseDirectory: String?, song: Bool) -> (bytes: [UInt8], warnings: [String])
 }

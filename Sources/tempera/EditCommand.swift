@@ -7,6 +7,7 @@ import TemperaKits
 import TemperaNet
 import TemperaOSC
 import TemperaTerminal
+import TemperaStudio
 
 /// `tempera [FILE]`: the editor. With no file it opens the demo, which plays at once with Space.
 struct EditCommand: ParsableCommand {
@@ -121,7 +122,7 @@ struct EditCommand: ParsableCommand {
         do { control = try osc.start(wakeup: { wakeup.signal() }) } catch { fail("\(error)") }
         engine.pan = pan
         engine.start()
-        let dispatcher = Dispatcher(session: session, keyMap: keyMap, player: engine, offline: OfflineWork(), paths: paths)
+        let dispatcher = Dispatcher(session: session, keyMap: keyMap, player: engine, offline: StudioFiles(), paths: paths)
 
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
@@ -183,7 +184,7 @@ struct EditCommand: ParsableCommand {
         }
         joined.hosting = "\(listen):\(host.port)"
         joined.startProblem = host.journalDamage
-        try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: OfflineWork(), keyMap: keyMap, theme: theme,
+        try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: StudioFiles(), keyMap: keyMap, theme: theme,
                        paths: paths)
         timer.cancel()
         let problem: String? = host.sync { s in

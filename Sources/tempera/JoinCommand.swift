@@ -7,6 +7,7 @@ import TemperaAudio
 import TemperaCore
 import TemperaNet
 import TemperaTerminal
+import TemperaStudio
 
 /// `tempera join HOST:PORT --script FILE`: a participant that sends a script's commands to a shared document.
 struct JoinCommand: ParsableCommand {
@@ -164,7 +165,7 @@ extension JoinCommand {
         } catch {
             throw CommandLineFailure.report("tempera: \(error)")
         }
-        try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: OfflineWork(), keyMap: keyMap, theme: chosen,
+        try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: StudioFiles(), keyMap: keyMap, theme: chosen,
                        paths: paths)
     }
 }

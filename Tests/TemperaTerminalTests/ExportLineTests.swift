@@ -4,6 +4,7 @@ import TemperaTestSupport
 import XCTest
 @testable import TemperaCore
 @testable import TemperaTerminal
+import TemperaStudio
 
 /// `:export FILE.mid` on the command line of the editor.
 final class ExportLineTests: XCTestCase {
@@ -13,7 +14,7 @@ final class ExportLineTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func make(_ document: Document, path: String?) -> Dispatcher {
-        Dispatcher(session: Session(document: document, path: path), offline: OfflineWork(), width: 120, height: 40,
+        Dispatcher(session: Session(document: document, path: path), offline: StudioFiles(), width: 120, height: 40,
                    paths: ConfigPaths(config: dir + "/config", state: dir + "/state"), clock: { 0 })
     }
 

@@ -30,7 +30,7 @@ final class GrooveScreenTests: XCTestCase {
     func testTheGroupsTabShowsAGroove() throws {
         let s = Session(document: .newDocument())
         s.selection[0] = Set(s.document.tracks[0].markers.map(\.id))
-        try s.run(.groove(.extract(5, grid: 4)))
+        try s.run(.grooveExtract(5, grid: 4))
         var view = ViewState()
         view.tab = .groups
         view.chosenGroup = 5

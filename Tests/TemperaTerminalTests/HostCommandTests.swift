@@ -4,6 +4,7 @@ import TemperaCore
 import TemperaPlayback
 import TemperaTestSupport
 import XCTest
+import TemperaStudio
 @testable import TemperaTerminal
 
 /// The editor is its session's host: `play`, `stop`, `locate`, `open`, `import`, `theme`... typed on the `:` line
@@ -112,5 +113,20 @@ final class HostCommandTests: XCTestCase {
         XCTAssertTrue(d.view.messageIsError)
         try d.runLine("import \(song) split")
         XCTAssertEqual(d.view.message, "\(song): split and slice are for recordings (a sound file)")
+    }
+
+    /// `:render` and `:export` write through the registry of formats: the file's ending chooses the format.
+    func testRenderAndExportGoThroughTheRegistryOfFormats() throws {
+        XCTAssertEqual(Formats.writer(for: "a.FLAC", sound: true).name, "a FLAC file")
+        XCTAssertEqual(Formats.writer(for: "a.ogg", sound: true).name, "a WAV file", "an ending none writes: the first of its kind")
+        XCTAssertEqual(Formats.writer(for: "a.midi", sound: false).name, "a Standard MIDI File")
+        let d = Dispatcher(session: Session(document: .demo()), offline: StudioFiles())
+        try d.runLine("render \(dir)/demo.flac")
+        d.waitForRender()
+        XCTAssertEqual(d.view.message, "rendered \(dir)/demo.flac")
+        XCTAssertEqual(Array(try DocumentFile.readFile(dir + "/demo.flac").prefix(4)), Array("fLaC".utf8))
+        try d.runLine("export \(dir)/demo.mid")
+        XCTAssertTrue(d.view.message?.hasPrefix("exported the loop to \(dir)/demo.mid") == true, d.view.message ?? "")
+        XCTAssertEqual(Array(try DocumentFile.readFile(dir + "/demo.mid").prefix(4)), Array("MThd".utf8))
     }
 }

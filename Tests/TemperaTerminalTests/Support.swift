@@ -2,6 +2,7 @@ import XCTest
 @testable import TemperaTerminal
 import TemperaAudio
 import TemperaCore
+import TemperaStudio
 
 /// Renders the whole editor as the terminal would show it.
 func render(_ session: Session, _ view: ViewState = ViewState(), width: Int = 80, height: Int = 24) -> Canvas {
@@ -46,7 +47,7 @@ func tenMillisecondView() -> ViewState {
 func make(_ document: Document = .newDocument(), grid: Int? = nil) -> Dispatcher {
     var document = document
     document.transport.grid = grid
-    let d = Dispatcher(session: Session(document: document), offline: OfflineWork(), width: 120, height: 40, clock: { 0 })
+    let d = Dispatcher(session: Session(document: document), offline: StudioFiles(), width: 120, height: 40, clock: { 0 })
     d.fitView()
     return d
 }

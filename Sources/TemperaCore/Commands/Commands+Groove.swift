@@ -1,4 +1,4 @@
-/// Probability, ratchets, humanize and grooves (DESIGN §20): each runs one `GrooveCommand` on the session.
+/// Probability, ratchets, humanize and grooves: each runs its own `Session` method, one undo step.
 extension Command {
     /// `prob P`: the selected elements sound with probability P on each pass (`p=`).
     struct Prob: CommandBody {
@@ -10,8 +10,8 @@ extension Command {
             let v = try p.only("P", usage: spec.usage) { try $0.number($1, "prob", in: 0...1) }
             return Prob(p: v)
         }
-        var text: String { GrooveCommand.prob(p).text }
-        func run(in session: Session) throws -> String? { try session.runGroove(.prob(p)) }
+        var text: String { "prob \(Command.number(p))" }
+        func run(in session: Session) throws -> String? { try session.runProb(p) }
     }
 
     /// `ratchet N[:SPAN]`: the selected elements play N equal hits over SPAN seconds (default: up to the next
@@ -24,25 +24,11 @@ extension Command {
                                       flags: .touchesSelection)
         static let examples = [Ratchet(count: 3, span: nil), Ratchet(count: 4, span: 0.125), Ratchet(count: 1, span: nil)]
         static func parse(_ p: inout LineParser) throws -> Ratchet {
-            let u = spec.usage
-            let w = try p.next("N", usage: u)
-            if w.equals != nil { throw p.fail("unexpected '\(Limits.echo(w.text))' (\(u))", at: w) }
-            let parts = w.text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            let countWord = LineParser.Word(text: String(parts[0]), columns: Array(w.columns.prefix(parts[0].count)),
-                                            column: w.column, end: w.column + parts[0].count, quoted: false, equals: nil)
-            let k = try p.integer(countWord, "ratchet", MarkerExtras.repRange)
-            var span: Double?
-            if parts.count == 2 {
-                let spanWord = LineParser.Word(text: String(parts[1]), columns: Array(w.columns.dropFirst(parts[0].count + 1)),
-                                               column: w.column + parts[0].count + 1, end: w.end, quoted: false, equals: nil)
-                span = try p.number(spanWord, "ratchet span", { $0 > 0 && $0 <= CommandParser.maxTime },
-                                    "must be greater than 0 and at most 10000000")
-            }
-            try p.end(usage: u)
+            let (k, span) = try p.only("N", usage: spec.usage) { try $0.ratchet($1, usage: spec.usage) }
             return Ratchet(count: k, span: span)
         }
-        var text: String { GrooveCommand.ratchet(count, span: span).text }
-        func run(in session: Session) throws -> String? { try session.runGroove(.ratchet(count, span: span)) }
+        var text: String { "ratchet \(count)" + (span.map { ":\(Command.number($0))" } ?? "") }
+        func run(in session: Session) throws -> String? { try session.runRatchet(count, span: span) }
     }
 
     /// `humanize time=MS [amp=A] [seed=K]`: each selected element moved by up to ±MS milliseconds and its
@@ -59,13 +45,19 @@ extension Command {
             let u = spec.usage
             let opts = try p.options(["time", "amp", "seed"], usage: u)
             let time = try p.number(try p.required(opts, "time", usage: u), "time",
-                                    { (0...GrooveCommand.maxHumanize).contains($0) }, "must be from 0 to 1000 (milliseconds)")
+                                    { (0...maxMilliseconds).contains($0) }, "must be from 0 to 1000 (milliseconds)")
             let amp = try opts["amp"].map { try p.number($0, "amp", in: 0...1) } ?? 0
             let seed = try opts["seed"].map { UInt64(try p.integer($0, "seed", 0...Int(Int32.max))) }
             return Humanize(time: time, amp: amp, seed: seed)
         }
-        var text: String { GrooveCommand.humanize(time: time, amp: amp, seed: seed).text }
-        func run(in session: Session) throws -> String? { try session.runGroove(.humanize(time: time, amp: amp, seed: seed)) }
+        var text: String {
+            "humanize time=\(Command.number(time))" + (amp == 0 ? "" : " amp=\(Command.number(amp))") + (seed.map { " seed=\($0)" } ?? "")
+        }
+        func run(in session: Session) throws -> String? {
+            try session.runHumanize(time: time, amp: amp, seed: seed ?? session.document.seed)
+        }
+        /// The most milliseconds `humanize` moves a marker.
+        static let maxMilliseconds = 1000.0
     }
 
     /// `groove extract N [grid=G]`: the selection's groove into group N, G steps a beat (default: the grid, or 4).
@@ -82,8 +74,10 @@ extension Command {
             let opts = try p.options(["grid"], usage: "groove extract N [grid=G]")
             return GrooveExtract(group: n, grid: try opts["grid"].map { try p.integer($0, "grid", 1...CommandParser.maxQuantize) })
         }
-        var text: String { GrooveCommand.extract(group, grid: grid).text }
-        func run(in session: Session) throws -> String? { try session.runGroove(.extract(group, grid: grid)) }
+        var text: String { "groove extract \(group)" + (grid.map { " grid=\($0)" } ?? "") }
+        func run(in session: Session) throws -> String? {
+            try session.runGrooveExtract(group, steps: grid ?? session.document.transport.grid ?? 4)
+        }
     }
 
     /// `groove apply N [time=S] [amp=S]`: the selection moves toward group N's groove by the fractions given.
@@ -104,18 +98,36 @@ extension Command {
             }
             return GrooveApply(group: n, time: try fraction("time"), amp: try fraction("amp"))
         }
-        var text: String { GrooveCommand.apply(group, time: time, amp: amp).text }
-        func run(in session: Session) throws -> String? { try session.runGroove(.apply(group, time: time, amp: amp)) }
+        var text: String {
+            "groove apply \(group)" + (time == 1 ? "" : " time=\(Command.number(time))") + (amp == 1 ? "" : " amp=\(Command.number(amp))")
+        }
+        func run(in session: Session) throws -> String? { try session.runGrooveApply(group, time: time, amp: amp) }
     }
 
-    /// The groove command `g` as a command of the table.
-    public static func groove(_ g: GrooveCommand) -> Command {
-        switch g {
-        case .prob(let p): return Command(Prob(p: p))
-        case .ratchet(let k, let span): return Command(Ratchet(count: k, span: span))
-        case .humanize(let time, let amp, let seed): return Command(Humanize(time: time, amp: amp, seed: seed))
-        case .extract(let n, let grid): return Command(GrooveExtract(group: n, grid: grid))
-        case .apply(let n, let time, let amp): return Command(GrooveApply(group: n, time: time, amp: amp))
-        }
+    public static func prob(_ p: Double) -> Command { Command(Prob(p: p)) }
+    public static func ratchet(_ count: Int, span: Double? = nil) -> Command { Command(Ratchet(count: count, span: span)) }
+    public static func humanize(time: Double, amp: Double = 0, seed: UInt64? = nil) -> Command {
+        Command(Humanize(time: time, amp: amp, seed: seed))
+    }
+    public static func grooveExtract(_ group: Int, grid: Int? = nil) -> Command { Command(GrooveExtract(group: group, grid: grid)) }
+    public static func grooveApply(_ group: Int, time: Double = 1, amp: Double = 1) -> Command {
+        Command(GrooveApply(group: group, time: time, amp: amp))
+    }
+}
+
+extension LineParser {
+    /// `N` or `N:SPAN` (a ratchet: hits, and the seconds they share).
+    func ratchet(_ w: Word, usage: String) throws -> (Int, Double?) {
+        if w.equals != nil { throw fail("unexpected '\(Limits.echo(w.text))' (\(usage))", at: w) }
+        let parts = w.text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let countWord = Word(text: String(parts[0]), columns: Array(w.columns.prefix(parts[0].count)),
+                             column: w.column, end: w.column + parts[0].count, quoted: false, equals: nil)
+        let k = try integer(countWord, "ratchet", MarkerExtras.repRange)
+        guard parts.count == 2 else { return (k, nil) }
+        let spanWord = Word(text: String(parts[1]), columns: Array(w.columns.dropFirst(parts[0].count + 1)),
+                            column: w.column + parts[0].count + 1, end: w.end, quoted: false, equals: nil)
+        let span = try number(spanWord, "ratchet span", { $0 > 0 && $0 <= CommandParser.maxTime },
+                              "must be greater than 0 and at most 10000000")
+        return (k, span)
     }
 }
