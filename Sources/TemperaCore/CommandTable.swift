@@ -102,7 +102,7 @@ public enum CommandTable {
         Command.SectionName.self, Command.SectionMove.self, Command.SectionDelete.self,
         Command.SectionDuplicate.self, Command.SongPlay.self, Command.SongLoop.self,
         // Musical time
-        Command.Beat.self, Command.SetMeter.self, Command.PlaceGroup.self, Command.Unlink.self, Command.BPM.self, Command.Grid.self, Command.Click.self,
+        Command.Beat.self, Command.SetMeter.self, Command.PlaceGroup.self, Command.Unlink.self, Command.InstanceDelete.self, Command.InstanceShift.self, Command.BPM.self, Command.Grid.self, Command.Click.self,
         Command.CountIn.self,
         // Editing the selection
         Command.Amp.self, Command.Copy.self, Command.Cut.self, Command.Paste.self, Command.Duplicate.self,

@@ -77,3 +77,36 @@ extension Session {
         return "unlinked \(targets.count) instance\(targets.count == 1 ? "" : "s"): \(count) marker\(count == 1 ? "" : "s"), now plain"
     }
 }
+
+/// Deleting and moving linked instances as whole blocks.
+extension Session {
+    func runInstanceDelete(all: Bool) throws -> String? {
+        let targets = all ? Array(document.song.instances.indices) : instancesAtCursor()
+        guard !targets.isEmpty else {
+            throw CommandError(all ? "no linked instance to delete"
+                                   : "no linked instance under the cursor on this track ('instance delete all' deletes every one)")
+        }
+        var song = document.song
+        for i in targets.sorted(by: >) { song.instances.remove(at: i) }
+        try perform(targets.count == 1 ? "delete instance" : "delete \(targets.count) instances") { $0.setSong(song) }
+        return "deleted \(targets.count) linked instance\(targets.count == 1 ? "" : "s") (the group stays in the bank)"
+    }
+
+    func runInstanceShift(_ by: Double) throws -> String? {
+        let targets = instancesAtCursor()
+        guard !targets.isEmpty else { throw CommandError("no linked instance under the cursor on this track") }
+        var song = document.song
+        for i in targets {
+            let start = song.instances[i].start + by
+            guard start >= 0 else {
+                throw CommandError("instance shift would start an instance at \(DocumentFile.number(start)) s, before 0")
+            }
+            try Limits.checkTime(start, "instance shift would start an instance at")
+            song.instances[i].start = start
+        }
+        song.instances.sort { ($0.start, $0.track, $0.group) < ($1.start, $1.track, $1.group) }
+        try perform(targets.count == 1 ? "shift instance" : "shift \(targets.count) instances") { $0.setSong(song) }
+        own.cursor = min(max(own.cursor + by, 0), Limits.maxTime)
+        return "moved \(targets.count) linked instance\(targets.count == 1 ? "" : "s") by \(DocumentFile.number(by)) s"
+    }
+}

@@ -66,6 +66,27 @@ final class GroupInstanceTests: XCTestCase {
         }
     }
 
+    func testAnInstanceMovesAndGoesWholeEachOneStep() throws {
+        let s = try session()
+        try s.run(line: "place group 1 at=0 track=2 times=2")
+        s.currentTrack = 1
+        s.cursor = 0.5
+        XCTAssertEqual(try s.run(line: "instance shift 1.5"), "moved 1 linked instance by 1.5 s")
+        XCTAssertEqual(s.document.song.instances, [GroupInstance(group: 1, start: 1.5, track: 1, times: 2)])
+        XCTAssertEqual(onsets(s).filter { $0[0] == 1 }.map { $0[1] }, [1.5, 1.75, 2.5, 2.75], "every marker moved with it")
+        XCTAssertEqual(s.cursor, 2, "the cursor stays on the block")
+        XCTAssertThrowsError(try s.run(line: "instance shift -5")) {
+            XCTAssertEqual(($0 as? CommandError)?.message, "instance shift would start an instance at -3.5 s, before 0")
+        }
+        XCTAssertEqual(try s.run(line: "instance delete"), "deleted 1 linked instance (the group stays in the bank)")
+        XCTAssertEqual(s.document.song.instances, [])
+        XCTAssertFalse(s.document.groups[1].isEmpty)
+        try s.run(line: "undo")
+        try s.run(line: "undo")
+        XCTAssertEqual(s.document.song.instances, [GroupInstance(group: 1, start: 0, track: 1, times: 2)], "one step each")
+        XCTAssertEqual(try CommandParser.parse("instance shift 3/8")?.text, "instance shift 0.375")
+    }
+
     func testFilesKeepInstancesAndAVersionOneFileStillOpens() throws {
         let s = try session()
         try s.run(line: "place group 1 at=0.5 track=2 times=3")

@@ -53,3 +53,42 @@ extension Command {
     }
     public static func unlink(all: Bool) -> Command { Command(Unlink(all: all)) }
 }
+
+extension Command {
+    /// `instance delete [all]`: the linked instances under the cursor on the current track (all: every one) go,
+    /// as whole blocks; the group stays in the bank.
+    struct InstanceDelete: CommandBody {
+        var all: Bool
+        static let spec = CommandSpec("instance delete", usage: "instance delete [all]",
+                                      help: "delete the linked instances under the cursor on the current track (all: every one)")
+        static let examples = [InstanceDelete(all: false), InstanceDelete(all: true)]
+        static func parse(_ p: inout LineParser) throws -> InstanceDelete {
+            var all = false
+            if p.position < p.words.count {
+                let w = try p.next("all", usage: spec.usage)
+                guard p.isKeyword(w, "all") else { throw p.fail("instance delete takes 'all' or nothing, not '\(Limits.echo(w.text))'", at: w) }
+                all = true
+            }
+            try p.end(usage: spec.usage)
+            return InstanceDelete(all: all)
+        }
+        var text: String { all ? "instance delete all" : "instance delete" }
+        func run(in session: Session) throws -> String? { try session.runInstanceDelete(all: all) }
+    }
+
+    /// `instance shift BY`: the linked instances under the cursor on the current track move BY seconds, whole.
+    struct InstanceShift: CommandBody {
+        var by: Double
+        static let spec = CommandSpec("instance shift", usage: "instance shift BY",
+                                      help: "move the linked instances under the cursor on the current track BY seconds, whole")
+        static let examples = [InstanceShift(by: 0.5), InstanceShift(by: -2)]
+        static func parse(_ p: inout LineParser) throws -> InstanceShift {
+            let word = try p.next("BY", usage: spec.usage)
+            let by = try p.number(word, "BY", { $0.isFinite }, "must be a finite number of seconds")
+            try p.end(usage: spec.usage)
+            return InstanceShift(by: by)
+        }
+        var text: String { "instance shift \(Command.number(by))" }
+        func run(in session: Session) throws -> String? { try session.runInstanceShift(by) }
+    }
+}
