@@ -10,7 +10,9 @@ import Darwin
 /// Commands check what they would produce before doing any work (`checkAdding`, `checkTime`), and `Edit` checks
 /// every marker, group and designer state it is given, whatever command gives it: a command that would break a
 /// limit throws one line naming the limit and the value it would have reached, and changes nothing. The reader
-/// refuses the same values in a file.
+/// refuses the same values in a file. Work is bounded by what plays, not by how a value is written: after every
+/// edit `Session.perform` checks what the tracks' own cycles make a second (`cycleProblem`), and loops and
+/// sections are bounded in length (`checkLoop`, `minSpan`); strings and files are bounded as they are read.
 ///
 /// Safe to use from any thread.
 public enum Limits {

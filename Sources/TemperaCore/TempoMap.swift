@@ -150,6 +150,23 @@ public struct TempoMap: Hashable, Sendable {
         return true
     }
 
+    /// Throws unless the runs are non-empty, at most `chunkLimit` long, strictly in time order across them, and
+    /// hold `count` points (tests call it after every change).
+    public func checkInvariants() throws {
+        func fail(_ s: String) -> MarkerList.InvariantViolation { MarkerList.InvariantViolation(description: s) }
+        var previous: Double?, seen = 0
+        for (c, run) in chunks.enumerated() {
+            if run.isEmpty { throw fail("run \(c) is empty") }
+            if run.count > TempoMap.chunkLimit { throw fail("run \(c) holds \(run.count) > \(TempoMap.chunkLimit)") }
+            for p in run {
+                if let t = previous, !(t < p.time) { throw fail("point at \(p.time) is not after \(t)") }
+                previous = p.time
+            }
+            seen += run.count
+        }
+        if seen != count { throw fail("\(seen) points but count \(count)") }
+    }
+
     /// The same points (whatever their runs); runs the two maps share are not compared point by point.
     public static func == (a: TempoMap, b: TempoMap) -> Bool {
         guard a.count == b.count else { return false }

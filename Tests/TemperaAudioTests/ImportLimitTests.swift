@@ -55,3 +55,28 @@ final class ImportLimitTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.tempera"))
     }
 }
+
+/// `render` writes at least one pass: with the loop off a pass is the whole timeline, bounded as a loop is.
+final class RenderPassLimitTests: XCTestCase {
+    func testATimelineLongerThanTheLongestLoopIsNotRenderedWithTheLoopOff() throws {
+        let exe = TestPaths.binary
+        guard FileManager.default.isExecutableFile(atPath: exe) else { throw XCTSkip("build tempera first (swift build)") }
+        let dir = TestPaths.temporaryDirectory("render-pass")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var doc = Document.newDocument()
+        doc.transport.length = 10_000_000
+        doc.transport.loopOn = false
+        try DocumentFile.save(doc, to: dir + "/long.tempera")
+        let started = Date()
+        let r = Spawn.run(exe, ["render", dir + "/long.tempera", "-o", dir + "/out.wav"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "tempera: a pass of this document is 10000000 s (the timeline, the loop being off); render plays "
+            + "at most 3600 s a pass: set a loop (loop A B)\n")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out.wav"))
+        // With the loop on (its two seconds) it renders.
+        doc.transport.loopOn = true
+        try DocumentFile.save(doc, to: dir + "/long.tempera")
+        XCTAssertEqual(Spawn.run(exe, ["render", dir + "/long.tempera", "-o", dir + "/out.wav", "--tail", "0"]).status, 0)
+    }
+}

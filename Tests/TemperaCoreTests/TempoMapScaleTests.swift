@@ -38,7 +38,7 @@ final class TempoMapScaleTests: XCTestCase {
         XCTAssertTrue(s.document.transport.tempoMap.isEmpty)
     }
 
-    func testTheMapAgreesWithAPlainSortedListThroughAnyChangesAndLooksUpAsItsPiecesDo() {
+    func testTheMapAgreesWithAPlainSortedListThroughAnyChangesAndLooksUpAsItsPiecesDo() throws {
         var random = SeededRandom(seed: 28)
         var map = TempoMap()
         var model: [Double: TempoMap.Point] = [:]
@@ -53,11 +53,13 @@ final class TempoMapScaleTests: XCTestCase {
                 model[time] = p
             }
             XCTAssertEqual(map.count, model.count)
+            XCTAssertNoThrow(try map.checkInvariants())
             if step % 500 == 0 || step == 3_999 {
                 let sorted = model.values.sorted { $0.time < $1.time }
                 XCTAssertEqual(map.points, sorted)
                 // Built at once from the same points (other runs): equal, and equal hashes.
                 let rebuilt = TempoMap(sorted.shuffled())
+                try rebuilt.checkInvariants()
                 XCTAssertEqual(rebuilt, map)
                 XCTAssertEqual(rebuilt.hashValue, map.hashValue)
                 let pieces = map.pieces(base: 1.25)
