@@ -5,7 +5,7 @@ import CAubio
 import CSndfile
 import TemperaCore
 
-/// A recording as a tempera document (DESIGN §20): its onsets found with libaubio, each refined to the start of
+/// A recording as a tempera document: its onsets found with libaubio, each refined to the start of
 /// its attack, as markers; optionally split into low, middle and high tracks, or sliced so each marker plays its
 /// own part of the file.
 ///

@@ -296,8 +296,8 @@ struct Playback {
     /// The cycle tracks the sections point into.
     var cycles: [CycleEvents] = []
 
-    /// The loop over [start, end) as one section repeated without end; its frames are the loop's of §8 (§18 with
-    /// a tempo map).
+    /// The loop over [start, end) as one section repeated without end; its frames are the loop's `(k·span + t)/tempo`
+    /// (through the tempo map when it has points).
     static func loop(events: RegionEvents, start: Double, end: Double, transport t: Transport) -> Playback {
         let (clock, pieces) = Schedule.clock(of: t, start: start, end: end)
         return Playback(regions: [events],

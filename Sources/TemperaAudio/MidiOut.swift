@@ -12,7 +12,7 @@ struct MidiMessage {
 
 /// The MIDI output, the sequencer's second consumer: from the same due events the sampler plays, the note-ons of
 /// MIDI slots (`slot N midi=CH[:NOTE]`) on the frame their sound starts, velocity max(1, round(amp·127)), and
-/// their note-offs where the sound ends (DESIGN §15: a one-shot after its sound's length, or at a `-` of its
+/// their note-offs where the sound ends (a one-shot after its sound's length, or at a `-` of its
 /// track; a gate at its gate's end; a note struck again first ends the one before). What a block sends is
 /// collected in `messages` (sorted by frame at the block's end) for the output to write, a JACK MIDI port, or a
 /// test to read. Fixed-capacity lists, allocated once: nothing here allocates, locks or waits.

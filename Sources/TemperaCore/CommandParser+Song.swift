@@ -1,4 +1,4 @@
-/// The song's commands (DESIGN §12): `section ...`, `song on|off`, `song loop on|off`.
+/// The song's commands: `section ...`, `song on|off`, `song loop on|off`.
 extension LineParser {
 
     /// `x3` (or `×3`): a repeat count written as one word; nil for anything else.

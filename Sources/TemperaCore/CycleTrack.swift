@@ -1,4 +1,4 @@
-/// A track with its own cycle or ratio (DESIGN §18), as playback reads it: one cycle's events, repeated end to end
+/// A track with its own cycle or ratio, as playback reads it: one cycle's events, repeated end to end
 /// from the start of loop playback (or of each section), R times as fast. Its marker at t on cycle m sits at the
 /// musical position `x = (m·L + (t − c)) / R` from that start (L = d − c, its region [c, d)); it sounds in the
 /// pass whose span holds x, at `x − k·span` into pass k, so a cycle of 3/4 s against a 1 s loop runs across the

@@ -176,7 +176,7 @@ public enum DocumentFile {
         }
     }
 
-    /// The tempo map's key of the `time` line (DESIGN §18), written only when the map has points: each point as
+    /// The tempo map's key of the `time` line, written only when the map has points: each point as
     /// `[time, tempo, "shape"]`.
     static func tempoMap(_ map: TempoMap) -> String {
         guard !map.isEmpty else { return "" }
@@ -184,7 +184,7 @@ public enum DocumentFile {
             .joined(separator: ", ") + "]"
     }
 
-    /// A track's own cycle and ratio (DESIGN §18), written only when set: `"cycle": [A, B], "ratio": "18/17", `.
+    /// A track's own cycle and ratio, written only when set: `"cycle": [A, B], "ratio": "18/17", `.
     static func trackTime(_ track: Track) -> String {
         var out = ""
         if let c = track.cycle { out += "\"cycle\": [\(number(c.start)), \(number(c.end))], " }

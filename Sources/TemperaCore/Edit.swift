@@ -167,7 +167,7 @@ public struct Edit {
         if let solo { document.tracks[track].solo = solo }
     }
 
-    /// Changes a track's own cycle and ratio (DESIGN §18): `cycle` nil plays the region again; `ratio` nil is 1.
+    /// Changes a track's own cycle and ratio: `cycle` nil plays the region again; `ratio` nil is 1.
     public mutating func setTrackTime(_ track: Int, cycle: Track.Cycle?, ratio: (text: String, value: Double)?) {
         if track < record.tracksBefore, record.trackSettings[track] == nil {
             record.trackSettings[track] = TrackSettings(document.tracks[track])

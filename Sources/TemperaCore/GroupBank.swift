@@ -49,7 +49,7 @@ public struct GroupBank: Hashable, Sendable {
     }
 }
 
-/// A groove (DESIGN §20): for each grid step of a span, how far from the grid its markers fell on average and how
+/// A groove: for each grid step of a span, how far from the grid its markers fell on average and how
 /// loud they were; `groove apply` moves other markers toward it. Ableton's groove pool, exact.
 public struct Groove: Hashable, Sendable {
     /// Grid steps a beat (`grid=G`): a step is `beat / steps` seconds.

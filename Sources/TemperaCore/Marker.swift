@@ -103,7 +103,7 @@ public struct Marker: Hashable, Sendable {
     }
 }
 
-/// What a marker may carry besides its time, amplitude and clip: the step-sequencer fields (DESIGN §20).
+/// What a marker may carry besides its time, amplitude and clip: the step-sequencer fields.
 public struct MarkerExtras: Hashable, Sendable {
     /// The chance it sounds on each pass, 0...1 (`p=`); 1 always. Decided per pass by a hash of the document's
     /// seed, the pass, the track and the marker's time (`Schedule.sounds`), so every render plays the same.

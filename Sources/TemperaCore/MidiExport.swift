@@ -3,7 +3,7 @@
 ///
 /// An onset at playback time T (the `time` of `tempera events`) is written at `tick = round(T·960·BPM/60)`
 /// with BPM = 60·tempo/beat (the document's beat and meter give the tempo and time signature). Where the tempo
-/// bends (a tempo map, a section's ramp: DESIGN §18) the tempo track holds a tempo event every 1/16 beat, each
+/// bends (a tempo map, a section's ramp) the tempo track holds a tempo event every 1/16 beat, each
 /// step's tempo the one that takes exactly tempera's play time over it, and every note sits on the tick the
 /// file's own tempo map puts nearest its exact play time; a section with its own meter gets a time signature. Its note is the slot's `note`, else the General MIDI drum note of the slot's name
 /// on channel 10 (`GeneralMIDI`); velocity = max(1, round(amp·127)). Its note off is where the sound ends: a

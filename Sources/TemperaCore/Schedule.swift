@@ -34,7 +34,7 @@ public struct Schedule: Sendable, Equatable {
         /// Which hit of its marker's ratchet (0 for the first, or a marker without one): with the track and the
         /// marker, the event's identity in a pass.
         public var hit: Int = 0
-        /// The cycle of a track with its own cycle (DESIGN §18) the event belongs to, from 0: with the track and
+        /// The cycle of a track with its own cycle the event belongs to, from 0: with the track and
         /// the marker, what makes one sounding of a marker in a pass.
         public var cycle: Int = 0
 
@@ -74,7 +74,7 @@ public struct Schedule: Sendable, Equatable {
     public var pieces: [TempoPiece]
     public var sampleRate: Double
     public var events: [Event]
-    /// The tracks with their own cycle or ratio, whose events run across the passes (DESIGN §18).
+    /// The tracks with their own cycle or ratio, whose events run across the passes.
     public var cycles: [CycleTrack]
     /// Linear gain of each track (0 for a muted track or one silenced by another's solo).
     public var trackGains: [Double]
@@ -235,7 +235,7 @@ public struct Schedule: Sendable, Equatable {
     }
 
     /// The play time of `time` (after the region's start) in pass `pass`: `(pass·span + time)/tempo`, or with a
-    /// tempo map `pass·P(A, B) + P(A, A + time)` (DESIGN §18).
+    /// tempo map `pass·P(A, B) + P(A, A + time)`.
     public func time(pass: Int, time: Double) -> Double {
         pieces.withUnsafeBufferPointer { clock.time(pass: pass, time: time, pieces: $0.baseAddress) }
     }

@@ -1,4 +1,4 @@
-/// Grooves from real playing (DESIGN §20): probability, ratchets, humanize, groove extract and apply, and
+/// Grooves from real playing: probability, ratchets, humanize, groove extract and apply, and
 /// fitting a temperament to the selection. Each edit is one undo step.
 extension Session {
     /// `prob P`: the selected elements sound with probability P.

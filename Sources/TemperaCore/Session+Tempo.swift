@@ -1,4 +1,4 @@
-/// Running the commands of time that bends (DESIGN §18): each one undoable step.
+/// Running the commands of time that bends: each one undoable step.
 extension Session {
     /// The tempo scale of `value` (a tempo, or with `bpm` beats per minute of the document's beat), in range.
     func tempoValue(_ value: Double, bpm: Bool) throws -> Double {

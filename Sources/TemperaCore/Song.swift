@@ -1,4 +1,4 @@
-/// The song (DESIGN §12): an ordered list of sections, each a region of the timeline played a number of times
+/// The song: an ordered list of sections, each a region of the timeline played a number of times
 /// at its own tempo. Regions may repeat and overlap (A B A C), so an edit to a region is heard wherever it is
 /// used. Kept with the document; empty and off by default, so a document without one plays its loop.
 public struct Song: Hashable, Sendable {
@@ -11,8 +11,8 @@ public struct Song: Hashable, Sendable {
         public var repeats: Int
         /// The section's tempo scale; nil follows the document's tempo (its tempo map over the region).
         public var tempo: Double?
-        /// With `tempo`: a ramp from `tempo` to this over the section's whole duration, all its repeats
-        /// (DESIGN §18); nil holds `tempo`.
+        /// With `tempo`: a ramp from `tempo` to this over the section's whole duration, all its repeats;
+        /// nil holds `tempo`.
         public var tempoEnd: Double? = nil
         /// How the ramp goes (`linear` or `exp`).
         public var shape: TempoMap.Shape = .linear
@@ -62,7 +62,7 @@ public struct Song: Hashable, Sendable {
     }
 }
 
-/// The arithmetic of song time (DESIGN §12), from plain numbers. Pass k of section j plays a marker at t at
+/// The arithmetic of song time, from plain numbers. Pass k of section j plays a marker at t at
 /// `T = Σ_{i<j} D_i + (k·(B_j − A_j) + (t − A_j)) / τ_j`, with `D_i = R_i·(B_i − A_i) / τ_i`; pass m of a
 /// looping song adds `m·Σ D_i`; `frame = round(T · rate)`. The sums are computed once from the sections, and
 /// every instant from (m, j, k, t): nothing is accumulated while playing, so nothing drifts.
@@ -77,7 +77,7 @@ public struct SongTiming: Sendable, Equatable {
         public var offset: Double
         /// Σ_{i<j} R_i: the passes played before this section in one pass of the song.
         public var passesBefore: Int
-        /// D_j = R_j·(B_j − A_j)/τ_j, or the integral of 1/τ over the section (DESIGN §18).
+        /// D_j = R_j·(B_j − A_j)/τ_j, or the integral of 1/τ over the section.
         public var duration: Double
         /// How a pass and a time become play time inside the section (its pieces in `SongTiming.pieces`).
         public var clock: SectionClock
@@ -182,7 +182,7 @@ public struct SongTiming: Sendable, Equatable {
     /// Song time T of an instant `time` (seconds at tempo x1 after the section's region start) in pass `pass` of
     /// a section starting at `offset`, in pass `songPass` of the whole song (`total` long):
     /// `(m·total + offset) + (k·span + time)/tempo`. With m = 0 and offset 0 this is exactly the loop's
-    /// `(k·span + time)/tempo` of DESIGN §8, so a loop is a one-section song and shares its frames.
+    /// `(k·span + time)/tempo` (docs/decisions/timing.md), so a loop is a one-section song and shares its frames.
     @inlinable
     public static func time(songPass m: Int, total: Double, offset: Double, pass k: Int, time t: Double,
                             span: Double, tempo: Double) -> Double {

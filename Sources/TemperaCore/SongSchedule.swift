@@ -1,4 +1,4 @@
-/// What playing the song does (DESIGN §12): the events of each distinct region of its sections, and the
+/// What playing the song does: the events of each distinct region of its sections, and the
 /// timing that puts pass k of section j, song pass m, on its exact frame. Sections that share a region share its
 /// events, so A B A C compiles three regions.
 ///
@@ -26,7 +26,7 @@ public struct SongSchedule: Sendable {
     public let randomPool: UInt16
     /// The events of each distinct region, times after the region's start.
     public let regionEvents: [[Schedule.Event]]
-    /// The tracks with their own cycle or ratio over each distinct region (DESIGN §18).
+    /// The tracks with their own cycle or ratio over each distinct region.
     public let regionCycles: [[CycleTrack]]
     /// For each section, the index of its region in `regionEvents`.
     public let sectionRegion: [Int]

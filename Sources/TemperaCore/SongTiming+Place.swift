@@ -1,5 +1,5 @@
 /// Song time back to the timeline: the inverse of `SongTiming.time`, for a recording that must put a hit heard
-/// at song time T where it was heard, inside the region that was sounding then (DESIGN §14).
+/// at song time T where it was heard, inside the region that was sounding then.
 extension SongTiming {
     /// Where an instant of the song is: the pass of the whole song, the section (from 0), the section's pass,
     /// and the time on the document's timeline inside the section's region, A_j ≤ time < B_j.

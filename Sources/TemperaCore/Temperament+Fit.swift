@@ -1,4 +1,4 @@
-/// `temper fit`: the temperament that best explains given times (DESIGN §20). Pure; any thread.
+/// `temper fit`: the temperament that best explains given times. Pure; any thread.
 extension Temperament {
     /// A fitted temperament and how well it explains the times.
     public struct Fit: Sendable, Equatable {

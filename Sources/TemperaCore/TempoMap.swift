@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The document's tempo as a function of document time (DESIGN §18): tempo points (u_i, τ_i, shape_i), the shape
+/// The document's tempo as a function of document time: tempo points (u_i, τ_i, shape_i), the shape
 /// saying how the tempo goes from point i to point i+1. Before the first point the tempo is the document's
 /// `tempo`; after the last it holds. Document times stay seconds at tempo x1: the map only says how fast they
 /// are played. An empty map plays exactly as a document without one.
@@ -412,7 +412,7 @@ public enum TempoCurve {
     }
 }
 
-/// How one section (or the loop) turns a pass and a time into play time (DESIGN §12, §18): from plain numbers
+/// How one section (or the loop) turns a pass and a time into play time: from plain numbers
 /// and a table of tempo pieces, so the core and the audio thread share it.
 ///
 /// - constant (no pieces): `(k·span + t) / tempo`, exactly as before tempo maps existed;

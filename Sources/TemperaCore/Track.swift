@@ -6,7 +6,7 @@ public struct Track: Hashable, Sendable {
     public var gain: Double
     public var mute: Bool
     public var solo: Bool
-    /// The track's own region, repeated end to end from the start of the loop or of each section (DESIGN §18);
+    /// The track's own region, repeated end to end from the start of the loop or of each section;
     /// nil: the region played.
     public var cycle: Cycle? = nil
     /// How many times as fast the track plays, as typed (an exact expression: `18/17`, `sqrt(2)`); nil: 1.

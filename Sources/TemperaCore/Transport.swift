@@ -2,7 +2,7 @@
 public struct Transport: Hashable, Sendable {
     /// A unit-less scale on every interval: x2 plays twice as fast.
     public var tempo: Double
-    /// The tempo as a function of document time (DESIGN §18); empty: `tempo` throughout.
+    /// The tempo as a function of document time; empty: `tempo` throughout.
     public var tempoMap = TempoMap()
     /// Master volume 0...1.
     public var volume: Double

@@ -27,7 +27,7 @@ public struct PlayheadClock: Equatable, Sendable {
     public var playing: Bool
     /// The output frame after the last one rendered when the clock was stamped (heard `latency` later).
     public var frame: Int64
-    /// Song time rendered by then: seconds of output from the start of song pass 0 (DESIGN §12's T, unwrapped
+    /// Song time rendered by then: seconds of output from the start of song pass 0 (the song time T, unwrapped
     /// across passes of the song; for the loop, the loop's own seconds). Unlike `music` it runs across sections.
     public var song: Double
     /// The song time at which the transport last started playing.

@@ -1,6 +1,6 @@
 import TemperaCore
 
-/// The tempo lane's keys (DESIGN §18): while the lane is current, the timeline's drawing, amplitude, delete and
+/// The tempo lane's keys: while the lane is current, the timeline's drawing, amplitude, delete and
 /// shift keys act on the tempo map's point at the cursor (the selected one), the next/previous keys go from point
 /// to point; everything else keeps its meaning. The mouse picks and drags a point (`pressTempoLane`).
 extension Dispatcher {

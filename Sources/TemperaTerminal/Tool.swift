@@ -1,4 +1,4 @@
-/// The editing tools of the tool panel (DESIGN section 3). The dispatcher switches on the chosen tool;
+/// The editing tools of the tool panel. The dispatcher switches on the chosen tool;
 /// the panel draws each one with the key that chooses it.
 public enum Tool: String, CaseIterable, Hashable, Sendable {
     case drawSingle, drawGroup, typing

@@ -5,7 +5,7 @@ import TemperaTestSupport
 import XCTest
 
 /// `tempera import LOOP.wav`: onsets found with libaubio and refined to the attack's start, `--split` into low,
-/// middle and high tracks, `--slice` so the document plays the recording back as it is (DESIGN §20).
+/// middle and high tracks, `--slice` so the document plays the recording back as it is.
 final class AudioImportTests: XCTestCase {
     var dir = ""
     static let rate = 44_100
@@ -240,7 +240,7 @@ final class AudioImportTests: XCTestCase {
     }
 }
 
-/// Probability and ratchets as rendered, and fitting a temperament through audio (DESIGN §20).
+/// Probability and ratchets as rendered, and fitting a temperament through audio.
 final class GrooveAudioTests: XCTestCase {
     /// A document of one track on the default kit's rim (slot 6), one marker, looping every 50 ms.
     func document(_ change: (inout Marker) -> Void) -> Document {

@@ -4,7 +4,7 @@ import TemperaCore
 import TemperaTestSupport
 import XCTest
 
-/// The song (DESIGN §12) as heard: the offline render and the engine put every onset on the frame of
+/// The song as heard: the offline render and the engine put every onset on the frame of
 /// `SongSchedule`, section after section, each at its own tempo.
 final class SongPlaybackTests: XCTestCase {
     var dir = ""
@@ -21,7 +21,7 @@ final class SongPlaybackTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    /// The §12 example: clicks at 0, sqrt(2)/4, 2.5 and 3; sections [0,2) x2 at x1, [2,3.5) x3 at x1.25,
+    /// The manual's song example: clicks at 0, sqrt(2)/4, 2.5 and 3; sections [0,2) x2 at x1, [2,3.5) x3 at x1.25,
     /// [0,2) x1 at x0.8, the song on and looping.
     func specDocument() -> Document {
         var doc = Fixture.document(tracks: [[(0, .clip(1)), (2.0.squareRoot() / 4, .clip(1)), (2.5, .clip(1)),

@@ -3,7 +3,7 @@ import TemperaCore
 import TemperaTestSupport
 import XCTest
 
-/// Time that bends on the command line (DESIGN §18): `events`, `export` read back by Python's mido, `analyse`.
+/// Time that bends on the command line: `events`, `export` read back by Python's mido, `analyse`.
 final class TempoCommandLineTests: XCTestCase {
     var dir = ""
 

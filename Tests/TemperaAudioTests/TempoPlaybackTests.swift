@@ -4,7 +4,7 @@ import TemperaCore
 import TemperaTestSupport
 import XCTest
 
-/// Time that bends as heard (DESIGN §18): the render, the engine and the server put every onset of a ramp, a
+/// Time that bends as heard: the render, the engine and the server put every onset of a ramp, a
 /// section ramp and a track with its own cycle on the frame the core's schedule computes in closed form.
 final class TempoPlaybackTests: XCTestCase {
     var dir = ""

@@ -1,7 +1,7 @@
 import XCTest
 @testable import TemperaCore
 
-/// Probability, ratchets, humanize, grooves and fitting a temperament (DESIGN §20).
+/// Probability, ratchets, humanize, grooves and fitting a temperament.
 final class GrooveTests: XCTestCase {
     /// One track, one marker on slot 1 at 0 in a loop of 10 ms, with probability `p`.
     func probabilityDocument(_ p: Double) -> Document {

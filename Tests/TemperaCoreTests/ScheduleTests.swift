@@ -1,7 +1,7 @@
 import XCTest
 @testable import TemperaCore
 
-/// `tempera events` and playback put every onset where DESIGN section 8 says: for loop k over the region [A, B),
+/// `tempera events` and playback put every onset where the timing rule says: for loop k over the region [A, B),
 /// a marker at t sounds at `time = (k*(B-A) + (t-A)) / tempo` and `frame = round(time * rate)`.
 final class ScheduleTests: XCTestCase {
     func track(_ items: [(Double, Content?)], amp: Double = 0.8, name: String = "t") -> Track {

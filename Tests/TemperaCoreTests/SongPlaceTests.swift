@@ -52,7 +52,7 @@ final class SongPlaceTests: XCTestCase {
     }
 
     func testEveryPlaceIsTheSongTimeOfItsOwnPlaceAtTheFormula() {
-        // Uneven instants over two passes of the song: place, then back through DESIGN §12's formula.
+        // Uneven instants over two passes of the song: place, then back through the song's formula.
         for i in 0..<400 {
             let t = Double(i) * 0.0477 + 0.003
             guard let p = place(t) else { return XCTFail("no place for \(t)") }

@@ -1,7 +1,7 @@
 import XCTest
 @testable import TemperaCore
 
-/// The song of DESIGN §12: sections of the timeline, each played R times at its own tempo, chained into a piece.
+/// The song: sections of the timeline, each played R times at its own tempo, chained into a piece.
 /// Pass k of section j plays a marker at t at `T = Σ_{i<j} D_i + (k·(B_j − A_j) + (t − A_j))/τ_j`, pass m of a
 /// looping song adds `m·Σ D_i`, and `frame = round(T · rate)`.
 final class SongTests: XCTestCase {

@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 @testable import TemperaCore
 
-/// Time that bends (DESIGN §18): the tempo map's play time and its inverse in closed form, ramps over a section's
-/// repeats, tracks with their own cycle and ratio. Expected values are computed here from the formulas of §18,
+/// Time that bends: the tempo map's play time and its inverse in closed form, ramps over a section's
+/// repeats, tracks with their own cycle and ratio. Expected values are computed here from the closed forms in docs/decisions/timing.md,
 /// not from the code under test.
 final class TempoMapTests: XCTestCase {
     /// 90 and 120 BPM at the default beat of 0.5 s: tempo scales 0.75 and 1.
@@ -145,7 +145,7 @@ final class TempoMapTests: XCTestCase {
             }
         }
         XCTAssertLessThan(worst, 1e-9)
-        // Each piece's play time is its closed form of §18.
+        // Each piece's play time is its closed form.
         XCTAssertEqual(map.play(from: 0, to: 3, base: 1), log(1.2 / 0.75) / ((1.2 - 0.75) / 3), accuracy: 1e-12)
         let lambda = log(0.6 / 1.2) / 2.5
         XCTAssertEqual(map.play(from: 3.5, to: 5, base: 1),

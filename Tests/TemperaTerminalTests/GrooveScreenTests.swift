@@ -4,7 +4,7 @@ import TemperaCore
 import TemperaAudio
 import TemperaTestSupport
 
-/// Grooves on screen (DESIGN §20): a probability dims its marker, a ratchet shows its count, grooves in the
+/// Grooves on screen: a probability dims its marker, a ratchet shows its count, grooves in the
 /// Groups tab, the keys, and `:import`.
 final class GrooveScreenTests: XCTestCase {
     func testAProbabilityDimsTheMarkerAndARatchetShowsItsCount() {

@@ -136,4 +136,28 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(unknown.stderr,
                        "tempera-bench: no section 'nosuch' (sections: core, files, audio, song, ramped, terminal, jack, samples, startup; --help)\n")
     }
+
+    /// The repository stands alone: no comment, document or script cites a design document that is not in it
+    /// (reasons live in docs/decisions).
+    func testNothingCitesADocumentOutsideTheRepository() throws {
+        let pattern = try NSRegularExpression(pattern: #"DESIGN(\.md)? ?(§|section )[0-9]|\.\./shared/|§[0-9]"#)
+        var found: [String] = []
+        for folder in ["Sources", "Tests", "docs", "scripts", "man", "Fuzz"] {
+            let base = root + "/" + folder
+            guard let walk = FileManager.default.enumerator(atPath: base) else { continue }
+            for case let file as String in walk {
+                let path = base + "/" + file
+                guard !file.hasSuffix(".wav"), let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+                for (n, line) in text.components(separatedBy: "\n").enumerated()
+                where pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                    found.append("\(folder)/\(file):\(n + 1)")
+                }
+            }
+        }
+        for file in ["README.md", "Makefile", "Package.swift"] {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            if pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { found.append(file) }
+        }
+        XCTAssertEqual(found, [], "cites a document outside the repository")
+    }
 }

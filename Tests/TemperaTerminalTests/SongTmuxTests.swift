@@ -5,7 +5,7 @@ import TemperaTestSupport
 import XCTest
 
 /// The real program in a real terminal (tmux) playing through a private PulseAudio server: a two-section song
-/// built in the Song tab with keys only, played, heard with its second section starting on the frame of §12,
+/// built in the Song tab with keys only, played, heard with its second section starting on the frame of the song's formula,
 /// and the section add undone.
 final class SongTmuxTests: XCTestCase {
     private var editor: HeardEditor!

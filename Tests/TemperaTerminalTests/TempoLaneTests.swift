@@ -2,7 +2,7 @@ import XCTest
 @testable import TemperaTerminal
 import TemperaCore
 
-/// Time that bends in the editor (DESIGN §18): the tempo lane and its keys, the tempo heard in the transport, the
+/// Time that bends in the editor: the tempo lane and its keys, the tempo heard in the transport, the
 /// Song tab's ramps and coarse tempo keys.
 final class TempoLaneTests: XCTestCase {
     func dispatcher(_ doc: Document = .demo()) -> Dispatcher {

@@ -1,4 +1,4 @@
-/// Placing markers and clips: the cursor, markers, pulses, the modes, drawing and pattern codes (DESIGN §3, §4).
+/// Placing markers and clips: the cursor, markers, pulses, the modes, drawing and pattern codes.
 extension Command {
     struct Cursor: CommandBody {
         var time: Double

@@ -1,4 +1,4 @@
-/// Editing the selection: amplitude, the clipboard, duplicate, quantize (DESIGN §11).
+/// Editing the selection: amplitude, the clipboard, duplicate, quantize.
 extension Command {
     /// `amp A` sets the selection's amplitude; `amp +D` / `amp -D` (relative) adds to it, clamped to 0...1.
     struct Amp: CommandBody {

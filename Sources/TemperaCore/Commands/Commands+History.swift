@@ -1,4 +1,4 @@
-/// Undo, redo and save (DESIGN §4). On a shared document the host runs undo and redo per participant and saves
+/// Undo, redo and save. On a shared document the host runs undo and redo per participant and saves
 /// the shared file (`SharedDocument`).
 extension Command {
     public struct Undo: CommandBody {

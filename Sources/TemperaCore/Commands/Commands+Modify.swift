@@ -1,5 +1,5 @@
 /// Selecting and changing what is selected: select, shift, scale, subdivide, rotate, reverse, delete, the
-/// group bank (DESIGN §3, §4, §5).
+/// group bank.
 extension Command {
     struct Select: CommandBody {
         var selection: Selection

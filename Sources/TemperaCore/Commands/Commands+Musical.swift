@@ -1,4 +1,4 @@
-/// Musical time: beat, meter, BPM, the cursor grid, the metronome and the count-in (DESIGN §11).
+/// Musical time: beat, meter, BPM, the cursor grid, the metronome and the count-in.
 extension Command {
     /// `beat TIME`: seconds per beat at tempo x1 (times do not change).
     struct Beat: CommandBody {

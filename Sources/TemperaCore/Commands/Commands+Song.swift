@@ -1,4 +1,4 @@
-/// Recording takes (DESIGN §14) and the song: sections, song mode (DESIGN §12).
+/// Recording takes and the song: sections, song mode.
 extension Command {
     /// `record [on|off]`: arm recording (no on|off: toggle). Armed, the next start of the transport opens a take
     /// that ends when it stops. Not a change of the document.
@@ -82,7 +82,7 @@ extension Command {
     struct SectionTempo: CommandBody {
         var section: Int
         var tempo: Double
-        /// A ramp from `tempo` to this over the section's whole duration (DESIGN §18).
+        /// A ramp from `tempo` to this over the section's whole duration.
         var end: Double? = nil
         var shape: TempoMap.Shape = .linear
         static let spec = CommandSpec("section N tempo", usage: "section N tempo X[..Y] [shape=linear|exp]",
@@ -228,7 +228,7 @@ extension Command {
         case duplicate
         /// `section N bpm B`: the section's tempo in beats per minute.
         case bpm(Double)
-        /// `section N tempo X..Y [shape=S]` (or `bpm X..Y`): a ramp over the section's whole duration (DESIGN §18).
+        /// `section N tempo X..Y [shape=S]` (or `bpm X..Y`): a ramp over the section's whole duration.
         case ramp(from: Double, to: Double, bpm: Bool, shape: TempoMap.Shape)
         /// `section N meter N/D` (nil: `off`, the document's meter).
         case meter(Meter?)

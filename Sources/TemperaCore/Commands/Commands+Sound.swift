@@ -1,4 +1,4 @@
-/// Sounds: the clip slots and the drumkits that fill them (DESIGN §7, §13).
+/// Sounds: the clip slots and the drumkits that fill them.
 extension Command {
     /// `slot N file=... note=... gain=... mode=... attack=... release=...`: only the given settings change.
     public struct Slot: CommandBody {

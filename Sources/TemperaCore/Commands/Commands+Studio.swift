@@ -1,4 +1,4 @@
-/// The studio: MIDI in's map of notes to slots (DESIGN §19). MIDI out is a slot setting (`slot N midi=CH[:NOTE]`).
+/// The studio: MIDI in's map of notes to slots. MIDI out is a slot setting (`slot N midi=CH[:NOTE]`).
 extension Command {
     /// `midi map NOTE SLOT|none`: MIDI in's note NOTE plays slot SLOT; `none` gives the note back to the default.
     public struct MidiMap: CommandBody {

@@ -1,4 +1,4 @@
-/// The rhythm designer's commands (DESIGN §6): each runs one `TemperCommand` on the session.
+/// The rhythm designer's commands: each runs one `TemperCommand` on the session.
 extension Command {
     struct TemperDefine: CommandBody {
         var span: Double

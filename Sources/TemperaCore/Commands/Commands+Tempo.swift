@@ -1,4 +1,4 @@
-/// The commands of time that bends (DESIGN §18): the tempo map's points, a section's ramp and meter, a track's
+/// The commands of time that bends: the tempo map's points, a section's ramp and meter, a track's
 /// own cycle and ratio.
 extension Command {
     /// `tempo at TIME X [shape=S]` adds or replaces a point; `tempo at TIME delete` removes one (`tempo` nil).

@@ -1,4 +1,4 @@
-/// The tracks: add, choose, mute, solo, gain, name, delete, duplicate, move (DESIGN §4, §11).
+/// The tracks: add, choose, mute, solo, gain, name, delete, duplicate, move.
 extension Command {
     struct TrackAdd: CommandBody {
         var name: String?

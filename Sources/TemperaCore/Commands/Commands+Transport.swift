@@ -1,4 +1,4 @@
-/// The transport: the timeline's length, the loop, tempo and volume (DESIGN §4).
+/// The transport: the timeline's length, the loop, tempo and volume.
 extension Command {
     struct Length: CommandBody {
         var time: Double
