@@ -100,7 +100,11 @@ public enum AudioImport {
         guard info.frames > 0, info.channels > 0, info.samplerate > 0 else {
             throw ImportError("\(path): the file holds no sound")
         }
-        // Told from the header, before any sample is read: the length at the file's own rate.
+        // Told from the header, before any sample is read: a rate outside the limits first (nothing else about
+        // the file means much then), then the length at the file's own rate.
+        if !SampleLimits.rates.contains(Int(info.samplerate)) {
+            throw ImportError("\(path): its sample rate (\(Limits.count(Int(info.samplerate))) Hz) is outside 1 kHz to 768 kHz")
+        }
         let seconds = Double(info.frames) / Double(info.samplerate)
         guard seconds <= maxSeconds else {
             throw ImportError("\(path): \(SampleLimits.duration(seconds)) long; a recording to import is at most 30 minutes")

@@ -59,7 +59,7 @@ extension TmuxTests {
         XCTAssertFalse(screen().contains("auditioning"))
         // Save as offers the path; Ctrl-u removes only the path.
         keys("S")
-        waitFor(":save " + path)
+        waitFor(":saveas " + path)
         keys("C-u")
         type(home + "/other.tempera")
         keys("Enter")
