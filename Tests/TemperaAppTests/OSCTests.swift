@@ -19,22 +19,6 @@ final class OSCTests: XCTestCase {
         editor?.close()
     }
 
-    /// A UDP port free at this moment, on loopback.
-    func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { bind(fd, UnsafeRawPointer($0).assumingMemoryBound(to: sockaddr.self), length) }
-        _ = withUnsafeMutablePointer(to: &address) {
-            getsockname(fd, UnsafeMutableRawPointer($0).assumingMemoryBound(to: sockaddr.self), &length)
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// What the client printed: each message received (`path`, `args`, `t`) and sent (`sent`, `t`).
     struct Heard {
         var lines: [[String: Any]]
@@ -147,7 +131,7 @@ final class OSCTests: XCTestCase {
         editor = e
         let file = e.dir + "/song.tempera"
         try DocumentFile.save(.demo(), to: file)
-        let port = freePort()
+        let port = freeUDPPort()
         e.launch([file, "--osc", String(port)])
         let trips = try drive(port, file: file, playing: false)
         report("editor", trips)
@@ -163,7 +147,7 @@ final class OSCTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let file = dir + "/song.tempera"
         try DocumentFile.save(.demo(), to: file)
-        let port = freePort()
+        let port = freeUDPPort()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: TestPaths.binary)
         p.arguments = ["play", file, "--forever", "--osc", String(port)]
@@ -186,7 +170,7 @@ final class OSCTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let file = dir + "/song.tempera"
         try DocumentFile.save(.demo(), to: file)
-        let port = freePort()
+        let port = freeUDPPort()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: TestPaths.binary)
         p.arguments = ["serve", file, "--port", "0", "--osc", String(port)]

@@ -2,8 +2,13 @@ import Foundation
 
 /// A TCP port on 127.0.0.1 that nothing listens on now: the kernel's choice for port 0, the socket closed again.
 /// (Another process may take it before the test does; the tests that use it bind at once.)
-public func freeTCPPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+public func freeTCPPort() -> Int { freePort(Int32(SOCK_STREAM.rawValue)) }
+
+/// A UDP port on 127.0.0.1 that nothing is bound to now (an OSC port), chosen the same way.
+public func freeUDPPort() -> Int { freePort(Int32(SOCK_DGRAM.rawValue)) }
+
+private func freePort(_ type: Int32) -> Int {
+    let fd = socket(AF_INET, type, 0)
     defer { close(fd) }
     var a = sockaddr_in()
     a.sin_family = sa_family_t(AF_INET)
