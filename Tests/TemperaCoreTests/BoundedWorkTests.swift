@@ -6,29 +6,6 @@ import XCTest
 /// gigabyte, thousands of tempo points one command at a time. Each is refused in one line before any work, or
 /// now costs what its output costs.
 final class BoundedWorkTests: XCTestCase {
-    func message(_ body: () throws -> Void) -> String? {
-        do {
-            try body()
-            return nil
-        } catch let error as CommandError {
-            return error.message
-        } catch {
-            return "\(error)"
-        }
-    }
-
-    /// Runs `lines` on a new document (four tracks of 16 markers over 2 s); the last must fail with `expected`
-    /// and change nothing.
-    func assertLastLineFails(_ lines: [String], _ expected: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let s = Session(document: Document.newDocument())
-        for l in lines.dropLast() { try s.run(line: l) }
-        let before = s.document
-        let steps = s.history.undoSteps.count
-        XCTAssertEqual(message { try s.run(line: lines.last!) }, expected, file: file, line: line)
-        XCTAssertEqual(s.document, before, "the failing command changed the document", file: file, line: line)
-        XCTAssertEqual(s.history.undoSteps.count, steps, file: file, line: line)
-    }
-
     // MARK: Cycles
 
     func testACycleOfANanosecondIsRefused() throws {
