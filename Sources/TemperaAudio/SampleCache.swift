@@ -8,7 +8,22 @@ import Foundation
 ///
 /// The cache is an optimisation only: a folder that cannot be made or written, or an entry that is damaged,
 /// means the sample is converted as it would be without it.
+///
+/// Its size is bounded (`limit`, 1 GiB unless `TEMPERA_SAMPLE_CACHE_MB` says otherwise, 0 turning it off): after
+/// each entry written, the entries used longest ago are removed until the folder fits. Reading an entry counts as
+/// using it (its modification time is set to now), so a kit played every day stays while one tried once goes.
 public enum SampleCache {
+    /// The bound when the environment sets none: a few kits converted at a couple of rates.
+    public static let defaultLimitMB = 1024
+
+    /// The most bytes the folder's entries may hold: `TEMPERA_SAMPLE_CACHE_MB` megabytes (a whole number, 0 for
+    /// no cache at all), else `defaultLimitMB`. A value that is not a whole number is ignored.
+    public static func limit(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        let mb = environment["TEMPERA_SAMPLE_CACHE_MB"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            .flatMap { $0 >= 0 && $0 <= 1 << 30 ? $0 : nil } ?? defaultLimitMB
+        return mb << 20
+    }
+
     /// Bumped whenever what a cached sample holds changes (the loader's processing, the format).
     static let version: UInt32 = 1
     static let magic: UInt32 = 0x5350_4D54 // "TMPS"
@@ -28,7 +43,7 @@ public enum SampleCache {
 
         init?(path: String, sampleRate: Double, note: Int?, pitch: Double) {
             var st = stat()
-            guard stat(path, &st) == 0, let dir = SampleCache.directory() else { return nil }
+            guard SampleCache.limit() > 0, stat(path, &st) == 0, let dir = SampleCache.directory() else { return nil }
             let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
             text = "\(path)\n\(st.st_size)\n\(mtime)\n\(sampleRate.bitPattern)\n\(note.map(String.init) ?? "-")\n"
                 + "\(pitch.bitPattern)\n\(SampleLoader.converterQuality)\n\(SampleCache.version)"
@@ -78,6 +93,8 @@ public enum SampleCache {
         }
         let buffer = SampleBuffer(data: data, frames: frames, sampleRate: sampleRate)
         buffer.replacedNonFinite = Int(header.replaced)
+        // Used now: the last to be removed when the folder is trimmed.
+        _ = futimens(fd, nil)
         return buffer
     }
 
@@ -96,7 +113,32 @@ public enum SampleCache {
             && keyBytes.withUnsafeBytes { writeFully(fd, $0.baseAddress!, $0.count) }
             && writeFully(fd, buffer.data, buffer.frames * 2 * MemoryLayout<Float>.size)
         close(fd)
-        if !ok || rename(temporary, key.file) != 0 { unlink(temporary) }
+        if !ok || rename(temporary, key.file) != 0 {
+            unlink(temporary)
+            return
+        }
+        trim(dir, limit: limit())
+    }
+
+    /// Removes the entries used longest ago (oldest modification time first) until those left hold at most
+    /// `limit` bytes. Files that are not entries (another program's, a writer's unfinished `.part`) are left.
+    static func trim(_ dir: String, limit: Int) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        var entries: [(path: String, used: Int64, bytes: Int)] = []
+        var total = 0
+        for name in names where name.hasSuffix(".f32") {
+            let path = dir + "/" + name
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            let used = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+            entries.append((path, used, Int(st.st_size)))
+            total += Int(st.st_size)
+        }
+        guard total > limit else { return }
+        entries.sort { $0.used < $1.used }
+        for e in entries where total > limit {
+            if unlink(e.path) == 0 { total -= e.bytes }
+        }
     }
 
     private static func readFully(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ count: Int) -> Bool {

@@ -75,6 +75,53 @@ final class SampleCacheTests: XCTestCase {
         XCTAssertEqual(entries.count, 2)
     }
 
+    func testTheBoundComesFromTheEnvironmentElseAGigabyte() {
+        XCTAssertEqual(SampleCache.limit(environment: [:]), 1 << 30)
+        XCTAssertEqual(SampleCache.limit(environment: ["TEMPERA_SAMPLE_CACHE_MB": "64"]), 64 << 20)
+        XCTAssertEqual(SampleCache.limit(environment: ["TEMPERA_SAMPLE_CACHE_MB": "0"]), 0)
+        XCTAssertEqual(SampleCache.limit(environment: ["TEMPERA_SAMPLE_CACHE_MB": "lots"]), 1 << 30)
+        XCTAssertEqual(SampleCache.limit(environment: ["TEMPERA_SAMPLE_CACHE_MB": "-5"]), 1 << 30)
+    }
+
+    func testTheCacheKeepsToItsBoundRemovingTheEntriesUsedLongestAgo() throws {
+        setenv("TEMPERA_SAMPLE_CACHE_MB", "1", 1)
+        defer { unsetenv("TEMPERA_SAMPLE_CACHE_MB") }
+        // Half a second at 48 kHz, stereo floats: 192,000 bytes an entry, so five fit in a megabyte and six do not.
+        var paths: [String] = []
+        for k in 0..<6 {
+            paths.append(try Fixture.wav(Fixture.sine(hz: 441, seconds: 0.5, rate: 44_100), in: dir, name: "s\(k).wav", rate: 44_100))
+        }
+        func cached(_ k: Int) -> Bool {
+            FileManager.default.fileExists(atPath: SampleCache.Key(path: paths[k], sampleRate: 48_000, note: nil, pitch: 0)!.file)
+        }
+        for k in 0..<5 {
+            _ = try SampleLoader.load(path: paths[k], sampleRate: 48_000)
+            usleep(20_000)
+        }
+        XCTAssertEqual(entries.count, 5)
+        // The first is used again (read back, not converted): the second is now the one used longest ago.
+        _ = try SampleLoader.load(path: paths[0], sampleRate: 48_000)
+        usleep(20_000)
+        _ = try SampleLoader.load(path: paths[5], sampleRate: 48_000)
+        XCTAssertEqual(entries.count, 5, "\(entries)")
+        XCTAssertFalse(cached(1), "the entry used longest ago is removed")
+        XCTAssertTrue(cached(0), "the entry read again stays")
+        XCTAssertTrue(cached(5))
+        // Files that are not entries are never removed.
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/cache/tempera/samples/notes.txt", contents: Data(count: 2 << 20)))
+        _ = try SampleLoader.load(path: paths[1], sampleRate: 48_000)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/cache/tempera/samples/notes.txt"))
+    }
+
+    func testABoundOfZeroKeepsNothing() throws {
+        setenv("TEMPERA_SAMPLE_CACHE_MB", "0", 1)
+        defer { unsetenv("TEMPERA_SAMPLE_CACHE_MB") }
+        let path = try Fixture.wav(Fixture.sine(hz: 441, seconds: 0.5, rate: 44_100), in: dir, name: "cd.wav", rate: 44_100)
+        let buffer = try SampleLoader.load(path: path, sampleRate: 48_000)
+        XCTAssertEqual(buffer.frames, 24_000)
+        XCTAssertEqual(entries, [])
+    }
+
     func testARenderLoadsOnlyTheLayersItPlays() throws {
         let hard = try Fixture.wav(Fixture.block(frames: 480, level: 0.5), in: dir, name: "hard.wav")
         // The soft layer's file is missing: a render that never plays it says nothing about it.
