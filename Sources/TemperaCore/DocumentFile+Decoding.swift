@@ -461,7 +461,20 @@ extension DocumentFile {
                     track.ratioText = text
                     track.ratio = r
                 }
-                if let x = o.optional("markers"), case .markers(let read) = x.kind {
+                if let x = o.optional("markers"), case .markerList(let read) = x.kind {
+                    // Read in order with the ids a document numbers them by (see `.markers` below).
+                    if read.first.map({ $0.id == nextID }) ?? true {
+                        track.markers = read
+                    } else {
+                        let base = read[0].id
+                        track.markers = MarkerList(read.map { m in
+                            var m = m
+                            m.id = nextID &+ (m.id &- base)
+                            return m
+                        })
+                    }
+                    nextID += MarkerID(read.count)
+                } else if let x = o.optional("markers"), case .markers(let read) = x.kind {
                     // The reader numbers markers on from list to list, so in a file the tracks read in order
                     // their ids are already right.
                     if read.first.map({ $0.id == nextID }) ?? true {

@@ -26,8 +26,19 @@ public enum DocumentFile {
 
     /// The file's text as UTF-8 bytes, as `save` writes them.
     public static func encodeBytes(_ document: Document) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4096 + 48 * document.tracks.reduce(0) { $0 + $1.markers.count })
+        encode(document) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// The bytes `encode` gathers before handing them on.
+    static let pieceBytes = 1 << 20
+
+    /// The file's text handed to `sink` in pieces of about a megabyte, so a document of millions of markers is
+    /// written without its whole text in memory. Each piece is valid only during the call.
+    public static func encode(_ document: Document, to sink: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
         var out = TextBuffer()
-        out.bytes.reserveCapacity(4096 + 48 * document.tracks.reduce(0) { $0 + $1.markers.count })
         out += "{\n"
         out += "  \"\(versionKey)\": \(Document.formatVersion),\n"
         out += "  \"seed\": \(document.seed),\n"
@@ -99,29 +110,36 @@ public enum DocumentFile {
         }
         out += "],\n"
         out += "  \"tracks\": ["
-        // Marker lines, nearly all of a large document's text, go straight into memory reserved for the
-        // longest each could be.
         let trackHeads = document.tracks.map { track in
             Array(("\n    {\"name\": \(string(track.name)), \"gain\": \(number(track.gain)), \"mute\": \(track.mute), "
                 + "\"solo\": \(track.solo), " + trackTime(track) + "\"markers\": [").utf8)
         }
-        let head = out.bytes
-        let bound = head.count + 16 + document.tracks.indices.reduce(0) {
-            $0 + trackHeads[$1].count + 8 + document.tracks[$1].markers.count * markerLineMax
+        // Marker lines, nearly all of a large document's text, go straight into a buffer with room for the
+        // longest a run of them could be, handed on whenever the next run might not fit.
+        let longestRun = document.tracks.map { $0.markers.runs.map(\.count).max() ?? 0 }.max() ?? 0
+        let capacity = max(pieceBytes, out.bytes.count) + 64 + longestRun * markerLineMax
+            + (trackHeads.map(\.count).max() ?? 0)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        var w = ByteWriter(buffer)
+        func flush() throws {
+            try sink(UnsafeBufferPointer(start: buffer, count: w.cursor - buffer))
+            w = ByteWriter(buffer)
         }
-        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, initialized in
-            let base = buffer.baseAddress!
-            var w = ByteWriter(base)
-            head.withUnsafeBufferPointer { w.write(bytes: $0) }
-            for (k, track) in document.tracks.enumerated() {
-                trackHeads[k].withUnsafeBufferPointer { w.write(bytes: $0) }
-                writeMarkers(track.markers, to: &w)
-                w.append(k == document.tracks.count - 1 ? "]}\n  " : "]},")
+        out.bytes.withUnsafeBufferPointer { w.write(bytes: $0) }
+        for (k, track) in document.tracks.enumerated() {
+            if w.cursor - buffer + trackHeads[k].count + 64 > capacity { try flush() }
+            trackHeads[k].withUnsafeBufferPointer { w.write(bytes: $0) }
+            let runs = track.markers.runs
+            for (r, run) in runs.enumerated() {
+                if w.cursor - buffer + run.count * markerLineMax > capacity - 64 { try flush() }
+                writeMarkers(run, to: &w, ending: r == runs.count - 1)
             }
-            w.append("]\n}\n")
-            initialized = w.cursor - base
-            precondition(initialized <= bound, "a document's text outgrew its reserved size")
+            w.append(k == document.tracks.count - 1 ? "]}\n  " : "]},")
+            if w.cursor - buffer >= pieceBytes { try flush() }
         }
+        w.append("]\n}\n")
+        try flush()
     }
 
     /// The most bytes one marker line takes: `\n      {"t": `, a number, `, "amp": `, a number,
@@ -133,7 +151,9 @@ public enum DocumentFile {
     static let numberMax = 24
 
     /// A track's marker lines (`{"t": 0.25, "amp": 0.8, "clip": 3}` each on its own line).
-    static func writeMarkers<C: Collection>(_ markers: C, to w: inout ByteWriter) where C.Element == Marker {
+    /// `ending`: these are the list's last markers (the last line is closed without a comma).
+    static func writeMarkers<C: Collection>(_ markers: C, to w: inout ByteWriter, ending: Bool = true)
+        where C.Element == Marker {
         let count = markers.count
         var i = 0
         // Amplitudes repeat from marker to marker, so the last one's digits are copied rather than formatted.
@@ -160,9 +180,9 @@ public enum DocumentFile {
             case .rest?: w.append(", \"clip\": \"-\"")
             case .random?: w.append(", \"clip\": \"?\"")
             }
-            if !m.extras.isDefault { w.write(m.extras.json) }
+            if m.hasExtras { w.write(m.extras.json) }
             i += 1
-            w.append(i == count ? "}\n    " : "},")
+            w.append(i == count && ending ? "}\n    " : "},")
         }
     }
 
@@ -267,12 +287,12 @@ public enum DocumentFile {
     public static func decode(_ text: String) throws -> Document {
         var text = text
         // The string's own UTF-8 storage, read in place rather than copied.
-        return try text.withUTF8 { try Decoder.document(try JSONValue.parse($0)) }
+        return try text.withUTF8 { try Decoder.document(try JSONValue.parse($0, markerLists: true)) }
     }
 
     /// Reads a file's bytes (UTF-8).
     public static func decode(bytes: [UInt8]) throws -> Document {
-        let root = try JSONValue.parse(bytes)
+        let root = try JSONValue.parse(bytes, markerLists: true)
         return try Decoder.document(root)
     }
 
@@ -281,7 +301,14 @@ public enum DocumentFile {
     /// Writes atomically: a temporary file beside the target, fsync, rename over the target, fsync the folder.
     /// On any failure the target is untouched and the temporary file removed.
     public static func save(_ document: Document, to path: String) throws {
-        try writeAtomically(encodeBytes(document), to: path)
+        var file = try AtomicWrite(path)
+        do {
+            try encode(document) { try file.write($0) }
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
     }
 
     /// Reads and decodes a file. Errors from the content carry its line and column.
@@ -440,11 +467,15 @@ public enum DocumentFile {
 
         /// Appends bytes.
         public func write(_ bytes: [UInt8]) throws {
+            try bytes.withUnsafeBufferPointer { try write($0) }
+        }
+
+        /// Appends bytes held elsewhere.
+        public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+            guard let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { buf in
-                    Glibc.write(descriptor, buf.baseAddress! + offset, bytes.count - offset)
-                }
+                let n = Glibc.write(descriptor, base + offset, bytes.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw failure("writing failed", errno)

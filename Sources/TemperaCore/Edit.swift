@@ -226,7 +226,11 @@ public struct Edit {
 /// marker id. Records merge (earliest state wins), which is how a drag of many commands becomes one step.
 struct EditRecord {
     /// Per track (existing before the edit), per marker id: the marker before the edit, or nil if absent.
+    /// Markers the edit made (ids from `nextMarkerID` on) are in `inserted` instead.
     var markers: [Int: [MarkerID: Marker?]] = [:]
+    /// Per track, the ids of the markers the edit made: absent before it, whatever became of them. Four bytes
+    /// a marker, where `markers` would take a dictionary entry, so a command that adds a million stays lean.
+    var inserted: [Int: [MarkerID]] = [:]
     var slots: [Int: ClipSlot] = [:]
     var groups: [Int: Group] = [:]
     var trackSettings: [Int: TrackSettings] = [:]
@@ -248,6 +252,11 @@ struct EditRecord {
     /// are kept whole at the end, so their markers need no record.
     mutating func touch(id: MarkerID, track: Int, before: Marker?) {
         guard track < tracksBefore else { return }
+        if id >= nextMarkerID {
+            // Made by this edit (ids are handed out once): first touched as it is inserted.
+            if before == nil { inserted[track, default: []].append(id) }
+            return
+        }
         if markers[track, default: [:]].index(forKey: id) == nil {
             markers[track, default: [:]][id] = .some(before)
         }
@@ -255,8 +264,10 @@ struct EditRecord {
 
     /// Folds a later record of the same document into this one.
     mutating func absorb(_ later: EditRecord) {
+        for (track, ids) in later.inserted where track < tracksBefore { inserted[track, default: []] += ids }
         for (track, touched) in later.markers where track < tracksBefore {
-            for (id, before) in touched where markers[track, default: [:]].index(forKey: id) == nil {
+            // A marker this record saw made (an id from its `nextMarkerID` on) was absent before it.
+            for (id, before) in touched where id < nextMarkerID && markers[track, default: [:]].index(forKey: id) == nil {
                 markers[track, default: [:]][id] = .some(before)
             }
         }
@@ -272,14 +283,16 @@ struct EditRecord {
 
     /// True when nothing was recorded and the document's shape did not change.
     func isEmpty(_ document: Document) -> Bool {
-        markers.isEmpty && slots.isEmpty && groups.isEmpty && trackSettings.isEmpty && transport == nil && song == nil && designer == nil && pattern == nil
+        markers.isEmpty && inserted.isEmpty && slots.isEmpty && groups.isEmpty && trackSettings.isEmpty && transport == nil && song == nil && designer == nil && pattern == nil
             && tracks == nil && document.tracks.count == tracksBefore && document.nextMarkerID == nextMarkerID
     }
 
     /// Puts the document back as it was when the record started.
     func revert(_ document: inout Document) {
-        for (track, touched) in markers {
-            let current = Array(document.tracks[track].markers.markers(ids: touched.keys).values)
+        for track in Set(markers.keys).union(inserted.keys) {
+            let touched = markers[track] ?? [:]
+            var current = Array(document.tracks[track].markers.markers(ids: touched.keys).values)
+            current += made(on: track, in: document)
             History.move(&document.tracks[track].markers, from: current, to: touched.values.compactMap { $0 })
         }
         if let tracks { document.tracks = tracks }
@@ -294,12 +307,29 @@ struct EditRecord {
         document.nextMarkerID = nextMarkerID
     }
 
+    /// The markers of a track that the edit made and that are still there, each once: found by id when few,
+    /// by one pass over the track (every marker with an id from `nextMarkerID` on) when many.
+    func made(on track: Int, in document: Document) -> [Marker] {
+        guard let ids = inserted[track], !ids.isEmpty, track < document.tracks.count else { return [] }
+        let list = document.tracks[track].markers
+        if ids.count > Swift.max(64, list.count / 8) {
+            // Sized once: an undo step keeps this array, so it should not keep a doubled capacity too.
+            var found: [Marker] = []
+            found.reserveCapacity(ids.count)
+            for m in list where m.id >= nextMarkerID { found.append(m) }
+            return found
+        }
+        var seen = Set<MarkerID>(minimumCapacity: ids.count)
+        return ids.compactMap { id in seen.insert(id).inserted ? list.marker(id: id) : nil }
+    }
+
     /// The before/after step this record describes, given the document after the edit; nil when the edit
     /// changed nothing.
     func step(named name: String, after document: Document) -> History.Step? {
         var tracks: [History.TrackChange] = []
-        for (track, touched) in markers.sorted(by: { $0.key < $1.key }) {
+        for track in Set(markers.keys).union(inserted.keys).sorted() {
             var before: [Marker] = [], after: [Marker] = []
+            let touched = markers[track] ?? [:]
             let now = document.tracks[track].markers.markers(ids: touched.keys)
             for (id, old) in touched {
                 let new = now[id]
@@ -307,6 +337,8 @@ struct EditRecord {
                 if let old { before.append(old) }
                 if let new { after.append(new) }
             }
+            let fresh = made(on: track, in: document)
+            if after.isEmpty { after = fresh } else { after += fresh }
             if !before.isEmpty || !after.isEmpty { tracks.append(.init(track: track, before: before, after: after)) }
         }
         var step = History.Step(name: name, tracksBefore: tracksBefore, nextMarkerID: (nextMarkerID, document.nextMarkerID))

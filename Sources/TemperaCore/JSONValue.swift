@@ -17,6 +17,9 @@ struct JSONValue {
         /// A `"markers"` list, read straight into markers (ids numbered on across lists in file order) rather
         /// than into a tree: nearly all of a large document is markers, and this halves its load time.
         case markers([Marker])
+        /// The same, read straight into a track's list (a document file, whose ids are the reader's): no array of
+        /// the markers is held beside the list.
+        case markerList(MarkerList)
     }
 
     var kind: Kind
@@ -31,7 +34,7 @@ struct JSONValue {
         case .bool: return "true or false"
         case .number: return "a number"
         case .string: return "a string"
-        case .array, .markers: return "a list"
+        case .array, .markers, .markerList: return "a list"
         case .object: return "an object"
         }
     }
@@ -54,13 +57,15 @@ struct JSONValue {
     }
 
     /// Parses UTF-8 JSON text; errors name the line and column.
-    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try bytes.withUnsafeBufferPointer { try parse($0) }
+    static func parse(_ bytes: [UInt8], markerLists: Bool = false) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { try parse($0, markerLists: markerLists) }
     }
 
-    /// Parses UTF-8 JSON text in memory that stays valid for the call.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+    /// Parses UTF-8 JSON text in memory that stays valid for the call. With `markerLists`, a `"markers"` list is
+    /// read as a `MarkerList` (`Kind.markerList`) rather than an array.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, markerLists: Bool = false) throws -> JSONValue {
         var reader = Reader(bytes: bytes)
+        reader.markerLists = markerLists
         // A UTF-8 byte-order mark, as some editors write, is skipped rather than refused.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             reader.index = 3
@@ -84,6 +89,8 @@ struct JSONValue {
         var lineStart = 0
         /// Marker ids run on across marker lists in file order, as a loaded document numbers them.
         var nextMarkerID: MarkerID = 0
+        /// Marker lists are read into `MarkerList`s.
+        var markerLists = false
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -146,7 +153,8 @@ struct JSONValue {
                     skipSpace()
                     if key == "markers", index < bytes.count, bytes[index] == UInt8(ascii: "[") {
                         let (ml, mc) = (line, column)
-                        members.append((key, JSONValue(kind: .markers(try markerList()), line: ml, column: mc)))
+                        let kind: Kind = markerLists ? .markerList(try markerListInOrder()) : .markers(try markerList())
+                        members.append((key, JSONValue(kind: kind, line: ml, column: mc)))
                     } else {
                         members.append((key, try value(depth: depth + 1)))
                     }

@@ -69,38 +69,104 @@ public enum Content: Hashable, Sendable {
 }
 
 /// A grid marker: a position in continuous time where a track may sound.
+///
+/// Kept to 32 bytes, since a document may hold millions: the clip is one byte (`contentCode`) and the fields few
+/// markers use (probability, ratchet, slice offset) live out of line in a shared, immutable box that markers at
+/// their defaults do not have. `content` and `extras` read and write them as plain values.
 public struct Marker: Hashable, Sendable {
     public var id: MarkerID
+    /// The content in one byte: 0 none, 1...16 a clip, then hold, rest, random (`Marker.code(_:)`).
+    @usableFromInline var contentCode: UInt8
     /// Seconds at tempo x1.
     public var time: Double
     /// Loudness 0...1, drawn as the marker's height.
     public var amp: Double
-    /// nil: a free grid position waiting for a clip.
-    public var content: Content?
-    /// Probability, ratchet and slice offset (`p=`, `rep=`, `from=`): the defaults for most markers.
-    public var extras = MarkerExtras()
+    /// The extras when any differs from its default; nil for most markers.
+    @usableFromInline var box: ExtrasBox?
 
     public init(id: MarkerID, time: Double, amp: Double = 0.8, content: Content? = nil) {
         self.id = id
+        self.contentCode = Self.code(content)
         self.time = time
         self.amp = amp
-        self.content = content
+        self.box = nil
     }
 
+    /// nil: a free grid position waiting for a clip.
+    @inlinable public var content: Content? {
+        get { Self.content(contentCode) }
+        set { contentCode = Self.code(newValue) }
+    }
+
+    /// Probability, ratchet and slice offset (`p=`, `rep=`, `from=`): the defaults for most markers.
+    @inlinable public var extras: MarkerExtras {
+        get { box?.extras ?? MarkerExtras() }
+        set { box = newValue.isDefault ? nil : ExtrasBox(newValue) }
+    }
+
+    /// True when the marker carries extras other than the defaults, without building them.
+    @inlinable public var hasExtras: Bool { box != nil }
+
     /// The chance it sounds on each pass (`MarkerExtras.p`).
-    @inlinable public var p: Double { get { extras.p } set { extras.p = newValue } }
+    @inlinable public var p: Double { get { box?.extras.p ?? 1 } set { extras.p = newValue } }
     /// Ratchet hits (`MarkerExtras.rep`).
-    @inlinable public var rep: Int { get { extras.rep } set { extras.rep = newValue } }
+    @inlinable public var rep: Int { get { box?.extras.rep ?? 1 } set { extras.rep = newValue } }
     /// The ratchet's span (`MarkerExtras.repSpan`).
-    @inlinable public var repSpan: Double? { get { extras.repSpan } set { extras.repSpan = newValue } }
+    @inlinable public var repSpan: Double? { get { box?.extras.repSpan } set { extras.repSpan = newValue } }
     /// The slice offset (`MarkerExtras.from`).
-    @inlinable public var from: Double { get { extras.from } set { extras.from = newValue } }
+    @inlinable public var from: Double { get { box?.extras.from ?? 0 } set { extras.from = newValue } }
 
     /// The total order markers are kept in: time, then id (so equal times have a stable order).
     @inlinable
     public func precedes(_ other: Marker) -> Bool {
         time < other.time || (time == other.time && id < other.id)
     }
+
+    public static func == (a: Marker, b: Marker) -> Bool {
+        a.id == b.id && a.time == b.time && a.amp == b.amp && a.contentCode == b.contentCode
+            && (a.box === b.box || a.extras == b.extras)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(time)
+        hasher.combine(amp)
+        hasher.combine(contentCode)
+        if let box { hasher.combine(box.extras) }
+    }
+
+    /// The byte a content is kept in.
+    @inlinable
+    static func code(_ content: Content?) -> UInt8 {
+        switch content {
+        case nil: return 0
+        case .clip(let n)?:
+            // Clips outside 1...16 are never stored (every reader refuses them); clamped so the byte stays one.
+            return UInt8(Swift.min(Swift.max(n, 1), 16))
+        case .hold?: return 17
+        case .rest?: return 18
+        case .random?: return 19
+        }
+    }
+
+    /// The content a byte holds.
+    @inlinable
+    static func content(_ code: UInt8) -> Content? {
+        switch code {
+        case 0: return nil
+        case 1...16: return .clip(Int(code))
+        case 17: return .hold
+        case 18: return .rest
+        default: return .random
+        }
+    }
+}
+
+/// A marker's extras out of line: immutable, shared by the copies of a marker, replaced whole when one changes.
+public final class ExtrasBox: Sendable {
+    public let extras: MarkerExtras
+
+    @inlinable init(_ extras: MarkerExtras) { self.extras = extras }
 }
 
 /// What a marker may carry besides its time, amplitude and clip: the step-sequencer fields.

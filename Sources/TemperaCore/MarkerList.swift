@@ -15,15 +15,16 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
     @usableFromInline static let chunkTarget = 512
     /// A chunk this small is merged into a neighbour when the two fit in one chunk.
     @usableFromInline static let chunkMin = 128
-    /// Ids per bucket of the id index.
-    @usableFromInline static let idBucketShift: MarkerID = 9
+    /// Ids per bucket of the id index: three quarters of a power of two, so a full bucket of consecutive ids
+    /// (a loaded or pulsed track) fills its dictionary to the most it holds before growing, 16 bytes an id.
+    @usableFromInline static let idsPerBucket: MarkerID = 384
 
     /// Non-empty sorted runs; their concatenation is the list.
     @usableFromInline var chunks: [[Marker]] = []
     /// `starts[c]` is the position of `chunks[c][0]`.
     @usableFromInline var starts: [Int] = []
     @usableFromInline var total = 0
-    /// id -> time, bucketed by `id >> idBucketShift`.
+    /// id -> time, bucketed by `id / idsPerBucket`.
     @usableFromInline var idTimes: [[MarkerID: Double]] = []
 
     public init() {}
@@ -51,7 +52,7 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
         // Each bucket of the id index sized once, so no dictionary grows (and rehashes) while it fills.
         var bucketSizes: [Int] = []
         for m in sorted {
-            let b = Int(m.id >> Self.idBucketShift)
+            let b = Self.bucket(m.id)
             if b >= bucketSizes.count {
                 bucketSizes.append(contentsOf: repeatElement(0, count: b - bucketSizes.count + 1))
             }
@@ -191,7 +192,7 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
 
     /// The time of the marker with this id. O(1).
     public func time(of id: MarkerID) -> Double? {
-        let b = Int(id >> Self.idBucketShift)
+        let b = Self.bucket(id)
         return b < idTimes.count ? idTimes[b][id] : nil
     }
 
@@ -245,7 +246,7 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
         let removed = chunks[c].remove(at: i)
         total -= 1
         for k in (c + 1)..<starts.count { starts[k] -= 1 }
-        idTimes[Int(id >> Self.idBucketShift)][id] = nil
+        idTimes[Self.bucket(id)][id] = nil
         if chunks[c].isEmpty {
             chunks.remove(at: c)
             starts.remove(at: c)
@@ -386,16 +387,21 @@ public struct MarkerList: RandomAccessCollection, Hashable, Sendable {
         return lo
     }
 
+    /// The bucket of the id index holding `id`.
+    @inlinable static func bucket(_ id: MarkerID) -> Int { Int(id / idsPerBucket) }
+
     mutating func setTime(_ time: Double, for id: MarkerID) {
-        let b = Int(id >> Self.idBucketShift)
+        let b = Self.bucket(id)
         if b >= idTimes.count { idTimes.append(contentsOf: repeatElement([:], count: b - idTimes.count + 1)) }
         idTimes[b][id] = time
     }
 
     mutating func split(_ c: Int) {
         let half = chunks[c].count / 2
-        let tail = Array(chunks[c][half...])
-        chunks[c].removeSubrange(half...)
+        // Both halves copied to arrays of their own size: cutting the old one short would keep its capacity,
+        // up to four times what the half holds.
+        let head = Array(chunks[c][..<half]), tail = Array(chunks[c][half...])
+        chunks[c] = head
         chunks.insert(tail, at: c + 1)
         starts.insert(starts[c] + half, at: c + 1)
     }

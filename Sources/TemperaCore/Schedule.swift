@@ -145,11 +145,25 @@ public struct Schedule: Sendable, Equatable {
     /// The events of a track's markers in [a, b), times after a.
     static func regionEvents(of track: Track, index ti: Int, start a: Double, end b: Double) -> [Event] {
         let markers = track.markers
-        let lo = markers.lowerBound(time: a), hi = markers.lowerBound(time: b)
+        return regionEvents(of: markers, index: ti, start: a, end: b,
+                            positions: markers.lowerBound(time: a)..<markers.lowerBound(time: b))
+    }
+
+    /// The events of the markers at `positions` (all in [a, b)), as the whole region's walk makes them: the
+    /// markers after them still close their gates and bound their ratchets.
+    static func regionEvents(of markers: MarkerList, index ti: Int, start a: Double, end b: Double,
+                             positions: Range<Int>) -> [Event] {
+        let lo = positions.lowerBound, hi = positions.upperBound
         guard lo < hi else { return [] }
         // Walk backwards so each onset knows the next marker that is not a hold, and a ratchet the next marker.
         var nextNonHold = b - a
         var nextMarker = b - a
+        if hi < markers.count, markers[hi].time < b {
+            nextMarker = markers[hi].time - a
+            var k = hi
+            while k < markers.count, markers[k].time < b, markers[k].content == .hold { k += 1 }
+            if k < markers.count, markers[k].time < b { nextNonHold = markers[k].time - a }
+        }
         var lineEvents: [Event] = []
         for i in stride(from: hi - 1, through: lo, by: -1) {
             let m = markers[i]

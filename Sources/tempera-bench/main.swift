@@ -1,6 +1,6 @@
 // Benchmarks: run with `swift run -c release tempera-bench [SECTION...]`, sections `core`, `files`, `audio`,
-// `song`, `ramped`, `terminal`, `jack`, `samples`, `startup` (all of them when none is named). Each section prints
-// its figures.
+// `song`, `ramped`, `terminal`, `jack`, `samples`, `startup`, `markers` (all of them when none is named). Each
+// section prints its figures.
 import Foundation
 
 let sections: [(name: String, help: String, run: () -> Void)] = [
@@ -13,6 +13,7 @@ let sections: [(name: String, help: String, run: () -> Void)] = [
     ("jack", "the JACK process callback; MIDI in and pad keys to sound", JackBench.run),
     ("samples", "loading a kit's samples: converted cold, from the disk cache warm", SampleBench.run),
     ("startup", "the program's start-up against h2cli --help", SampleBench.startup),
+    ("markers", "bytes a marker holds; peak memory with a million (script, load and save, events)", MarkerBench.run),
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {

@@ -44,18 +44,17 @@ struct EventsCommand: ParsableCommand {
         }
         let document = try CommandLineFailure.loadDocument(file, song: song)
         if song { return try printSong(document) }
-        let schedule = Schedule(document: document, sampleRate: Double(sampleRate))
+        let timing = Schedule.withoutEvents(document, sampleRate: Double(sampleRate))
         // Every frame must fit an Int64; only absurd loop counts on very long regions come near.
-        guard Double(loops) * schedule.time(pass: 1, time: 0) * Double(sampleRate) < 0x1p62 else {
+        guard Double(loops) * timing.time(pass: 1, time: 0) * Double(sampleRate) < 0x1p62 else {
             throw CommandLineFailure.report("tempera: \(loops) loops of this document run past the last sample frame")
         }
         var out = LineBuffer()
-        for k in 0..<loops {
-            for onset in schedule.onsets(pass: k) {
-                try out.append("{\"loop\":\(onset.loop),\"track\":\(onset.track),\"clip\":\(onset.clip),"
-                    + "\"amp\":\(DocumentFile.number(onset.amp)),\"time\":\(DocumentFile.number(onset.time)),"
-                    + "\"frame\":\(onset.frame)}\n")
-            }
+        // Compiled a window at a time: millions of markers are listed without their whole schedule in memory.
+        try Schedule.forEachOnset(document: document, sampleRate: Double(sampleRate), loops: loops) { onset in
+            try out.append("{\"loop\":\(onset.loop),\"track\":\(onset.track),\"clip\":\(onset.clip),"
+                + "\"amp\":\(DocumentFile.number(onset.amp)),\"time\":\(DocumentFile.number(onset.time)),"
+                + "\"frame\":\(onset.frame)}\n")
         }
         try out.flush()
     }
