@@ -1,39 +1,46 @@
 import Foundation
 import TemperaCore
 
-/// What markers cost in memory: the bytes one holds once a document is read, and the peak resident memory of the
-/// program (the `tempera` beside this one) building a million by script, reading and saving them, listing their
-/// events.
+/// What markers cost in memory: the peak resident memory of the program (the `tempera` beside this one) building a
+/// million by script, reading and saving them, listing their events; and from those peaks, the bytes a marker holds.
 enum MarkerBench {
     static func run() {
         print("== Markers")
-        let count = 1_000_000
-        let bytes = DocumentFile.encodeBytes(document(count))
-        let before = resident()
-        if let doc = try? DocumentFile.decode(bytes: bytes) {
-            let held = resident() - before
-            print(String(format: "  a marker read from a file holds %.1f bytes (%@ markers, one in eight with extras; "
-                + "the Marker value is %d bytes)", Double(held) / Double(count), Limits.count(count),
-                MemoryLayout<Marker>.stride))
-            withExtendedLifetime(doc) {}
-        }
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tempera").path
         guard FileManager.default.isExecutableFile(atPath: exe) else { return print("  build tempera first (\(exe))") }
         let dir = NSTemporaryDirectory() + "tempera-bench-markers-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let doc = dir + "/million.tempera", copy = dir + "/copy.tempera"
+        let doc = dir + "/million.tempera", copy = dir + "/copy.tempera", clips = dir + "/clips.tempera"
         try? "track add\npulse period=0.001 count=1000000\n".write(toFile: dir + "/pulse.txt", atomically: false, encoding: .utf8)
         try? "# nothing\n".write(toFile: dir + "/empty.txt", atomically: false, encoding: .utf8)
+        // Four tracks of clips, one marker in eight with a probability: what `events` lists.
+        var withClips = document(1_000_000)
+        withClips.transport.loopOn = false
+        withClips.transport.length = 2600
+        try? DocumentFile.save(withClips, to: clips)
+        withClips = Document()
         let runs: [(String, [String])] = [
             ("a script pulsing a million markers", ["script", doc, dir + "/pulse.txt"]),
             ("reading and saving them", ["script", doc, dir + "/empty.txt", "-o", copy]),
-            ("listing their events", ["events", doc]),
+            ("listing the events of a million markers with clips", ["events", clips]),
         ]
+        var peaks: [Int] = []
         for (what, arguments) in runs {
             guard let (seconds, peak) = measured(exe, arguments) else { return print("  \(what): failed") }
             print(String(format: "  %@: %.0f MB peak, %.2f s", what, Double(peak) / 1_048_576, seconds))
+            peaks.append(peak)
         }
+        // What a marker holds once read: the peak of reading and saving the million, less that of a document
+        // without markers and less the file's text (held while it is read), over the markers.
+        try? "track add\n".write(toFile: dir + "/one.txt", atomically: false, encoding: .utf8)
+        let none = dir + "/none.tempera"
+        guard measured(exe, ["script", none, dir + "/one.txt"]) != nil,
+              let (_, bare) = measured(exe, ["script", none, dir + "/empty.txt", "-o", dir + "/none-copy.tempera"]),
+              let text = try? FileManager.default.attributesOfItem(atPath: doc)[.size] as? Int else { return }
+        print(String(format: "  a marker read from a file holds about %.0f bytes (the peak of reading and saving a million "
+            + "less a document's without markers and the file's %.0f MB of text; the Marker value is %d bytes)",
+            Double(peaks[1] - bare - text) / 1_000_000, Double(text) / 1_048_576, MemoryLayout<Marker>.stride))
     }
 
     /// A document of `count` markers over four tracks, one in eight with a probability or a ratchet.
@@ -55,16 +62,6 @@ enum MarkerBench {
         }
         doc.nextMarkerID = id
         return doc
-    }
-
-    /// Resident bytes of this process once the C allocator has handed back the memory it holds free
-    /// (`malloc_trim`, looked up at run time: Swift's Glibc module leaves out malloc.h).
-    static func resident() -> Int {
-        if let symbol = dlsym(nil, "malloc_trim") {
-            _ = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)(0)
-        }
-        let fields = ((try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "").split(separator: " ")
-        return fields.count > 1 ? (Int(fields[1]) ?? 0) * sysconf(Int32(_SC_PAGESIZE)) : 0
     }
 
     /// Runs `exe` to its end, output thrown away: its wall seconds and peak resident bytes as GNU time counts
