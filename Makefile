@@ -12,7 +12,7 @@ RUN_PACKAGES = pkg-config libncursesw5-dev libpulse-dev libsndfile1-dev libsampl
 TEST_PACKAGES = pulseaudio pulseaudio-utils jackd2 python3 python3-jack-client python3-mido tmux \
                 openssh-server openssh-client hydrogen hydrogen-drumkits hydrogen-data timgm6mb-soundfont \
                 sonic-pi-samples sox man-db time procps iproute2 \
-                liblo-tools python3-liblo
+                liblo-tools python3-liblo jack-midi-clock
 
 .PHONY: run test check build release bench deps test-deps kit clean install install-files uninstall fuzz reference
 

@@ -120,7 +120,8 @@ final class EventCompiler {
                                        passesBefore: t.passesBefore, clock: t.clock, events: buffer.pointer,
                                        eventCount: buffer.count, cycleFirst: cyclesOf[key]!.first,
                                        cycleCount: cyclesOf[key]!.count, meter: s.meter?.count ?? 0,
-                                       pulse: s.meter?.pulse(beat: doc.transport.beat) ?? 0, groups: s.meter?.groupMask ?? 0))
+                                       pulse: s.meter?.pulse(beat: doc.transport.beat) ?? 0, groups: s.meter?.groupMask ?? 0,
+                                       unit: s.meter?.unit ?? 0))
         }
         regions = regions.filter { placed[$0.key] != nil }
         cycleCache = cycleCache.filter { used.contains($0.key) }

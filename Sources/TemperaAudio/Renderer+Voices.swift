@@ -190,6 +190,12 @@ extension RenderState {
             } else if let snap, t < snap.pointee.trackCount {
                 target = snap.pointee.trackGains[t]
             }
+            let k = stems.buffer == nil ? -1 : stems.index(track: voices[v].track, slot: voices[v].slot)
+            if k >= 0 {
+                mixVoice(v, stem: k, into: out, count: count, at: Int(firstFrame - frame), firstFrame: firstFrame,
+                         target: target)
+                continue
+            }
             voices[v].mix(into: out, count: count, firstFrame: firstFrame, targetTrackGain: target,
                           smoothing: trackSmoothing)
         }

@@ -49,11 +49,7 @@ struct EditCommand: ParsableCommand {
         + "null (default: the settings file's 'audio', else pulse).", discussion: ""))
     var audio: AudioChoice?
 
-    @Option(help: "With --audio jack: send MIDI clock (out) or follow the one arriving (in).")
-    var clock: ClockChoice?
-
-    @Option(help: "With --audio jack: follow the JACK transport, or lead it as timebase master.")
-    var transport: TransportChoice?
+    @OptionGroup var studio: StudioOptions
 
     @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only).")
     var pan: Double = 0
@@ -111,9 +107,8 @@ struct EditCommand: ParsableCommand {
         var autosave = Autosave(paths: paths)
         let sharedFile = autosave.claim(for: session.path)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
-        if let problem = studioProblem(audio: audioChoice, clock: clock, transport: transport) { fail(problem) }
-        let engine = AudioEngine(output: audioChoice.output)
-        applyStudio(engine, clock: clock, transport: transport)
+        if let problem = studio.problem(audio: audioChoice) { fail(problem) }
+        let engine = studio.engine(audioChoice)
         // Peers coming and going and the session's tempo changing wake the editor, so its status line shows them.
         let wakeup = Wakeup()
         if link {
