@@ -36,7 +36,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "A recording: the file in slot 1, each marker playing its own slice of it.")
     var slice = false
 
-    @Option(help: "A recording: aubio's peak-picking threshold; lower finds softer onsets (default 0.2).")
+    @Option(help: "A recording: aubio's peak-picking threshold; lower finds softer onsets (default 0.1).")
     var threshold: Double?
 
     func run() throws {
