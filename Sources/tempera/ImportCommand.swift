@@ -23,7 +23,8 @@ struct ImportCommand: ParsableCommand {
 
             A recording (any file libsndfile reads): its onsets, found with libaubio (high-frequency content, \
             hop 64 samples) and each moved to the first sample of its attack, become markers whose amplitude is \
-            the attack's peak against the loudest; the loop is the whole file. --split puts low, middle and high \
+            the attack's peak against the loudest. The document takes the recording's tempo: a loop is whole \
+            bars, so its beat, meter, grid and loop come from its length and its onsets. --split puts low, middle and high \
             attacks (kick, snare, hats) on three tracks; --slice puts the file in slot 1 and makes each marker \
             play its own slice of it (from=SECONDS), so the document plays the recording as it is and can then \
             be re-timed. A line on stderr says what was found.
@@ -41,7 +42,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "A recording: the file in slot 1, each marker playing its own slice of it.")
     var slice = false
 
-    @Option(help: "A recording: aubio's peak-picking threshold; lower finds softer onsets (default 0.2).")
+    @Option(help: "A recording: aubio's peak-picking threshold; lower finds softer onsets (default 0.1).")
     var threshold: Double?
 
     func run() throws {

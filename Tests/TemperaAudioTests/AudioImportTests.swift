@@ -173,7 +173,7 @@ final class AudioImportTests: XCTestCase {
         let doc = try DocumentFile.load(out)
         XCTAssertEqual(doc.tracks.map(\.name), ["low", "middle", "high"])
         XCTAssertEqual(doc.tracks.map { $0.markers.first?.content }, [.clip(1), .clip(2), .clip(3)])
-        XCTAssertTrue(r.stderr.hasPrefix("tempera: \(path): 15 onsets in 2.3 s, grid "), r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("tempera: \(path): 15 onsets in 2.3 s, tempo "), r.stderr)
         XCTAssertTrue(r.stderr.contains("; low 6, middle ") && r.stderr.hasSuffix(", high 8\n"), r.stderr)
         let both = Spawn.run(TestPaths.binary, ["import", path, "-o", dir + "/both.json", "--split", "--slice"])
         XCTAssertEqual(both.status, 1)
@@ -194,7 +194,7 @@ final class AudioImportTests: XCTestCase {
         let out = dir + "/loop.json"
         let r = Spawn.run(TestPaths.binary, ["import", path, "-o", out])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.hasPrefix("tempera: \(path): 15 onsets in 2.3 s, grid "), r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("tempera: \(path): 15 onsets in 2.3 s, tempo "), r.stderr)
         XCTAssertEqual(try DocumentFile.load(out).tracks.map { $0.markers.count }, [15])
     }
 
