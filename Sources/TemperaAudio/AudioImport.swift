@@ -362,11 +362,6 @@ public enum AudioImport {
         }
     }
 
-    /// The slot a sliced file plays in, and its fades: equal attack and release, so where one slice's gate closes
-    /// and the next starts on the same sample of the file, the two ramps sum to exactly the original.
-    public static let sliceSlot = 1
-    public static let sliceFade = 2.5
-
     /// The document: the loop is the whole file at tempo x1. Without options, one track `onsets` of markers
     /// playing slot 6 (the rim: a short click that shows the timing); each marker's amplitude is its peak over
     /// the loudest onset's peak. `split`: tracks low, middle and high playing kick, snare and closed hat.
@@ -385,19 +380,7 @@ public enum AudioImport {
         let loudest = found.map(\.peak).max() ?? 1
         func amp(_ o: Onset) -> Double { loudest > 0 ? min(1, max(0.01, o.peak / loudest)) : 1 }
         if options.slice {
-            var slot = ClipSlot(name: "loop", file: options.fileReference, mode: .gate, attack: sliceFade, release: sliceFade)
-            slot.gain = 1
-            doc.slots[sliceSlot - 1] = slot
-            doc.transport.volume = 1
-            var markers: [Marker] = []
-            var times = found.map(\.time)
-            if times.first.map({ $0 > 0 }) ?? true { times.insert(0, at: 0) }
-            for t in times {
-                var m = Marker(id: 0, time: t, amp: 1, content: .clip(sliceSlot))
-                m.from = t
-                markers.append(m)
-            }
-            doc.tracks = [Track(name: "slices", markers: MarkerList(markers))]
+            slice(into: &doc, sound: sound, onsets: found, options: options)
         } else if options.split {
             doc.tracks = Band.allCases.map { band in
                 Track(name: band.track.name, markers: MarkerList(found.filter { $0.bands.contains(band) }.map {
