@@ -11,7 +11,7 @@ RUN_PACKAGES = pkg-config libncursesw5-dev libpulse-dev libsndfile1-dev libsampl
 # sox, man, GNU time, pgrep and kill (procps), ip (iproute2).
 TEST_PACKAGES = pulseaudio pulseaudio-utils jackd2 python3 python3-jack-client python3-mido tmux \
                 openssh-server openssh-client hydrogen hydrogen-drumkits hydrogen-data timgm6mb-soundfont \
-                sonic-pi-samples sox man-db time procps iproute2 \
+                sonic-pi-samples lmms-common sox man-db time procps iproute2 \
                 liblo-tools python3-liblo
 
 .PHONY: run test check build release bench deps test-deps kit clean install install-files uninstall fuzz reference
