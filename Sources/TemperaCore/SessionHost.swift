@@ -21,7 +21,7 @@ public protocol SessionHost: AnyObject {
     func open(_ path: String, discarding: Bool) throws -> String?
     /// Starts a new, empty document (`new`).
     func newDocument() throws -> String?
-    /// A file of another format as a new document in place of this one (`import`).
+    /// A file of another format added to this document (`import`).
     func importFile(_ path: String, split: Bool, slice: Bool) throws -> String?
     /// The document as a Standard MIDI File (`export`).
     func export(_ path: String) throws -> String?
