@@ -265,7 +265,7 @@ extension MixEvent {
     init(_ e: Schedule.Event) {
         self.init(time: e.time, gateEnd: e.gateEnd, amp: e.amp, track: Int32(e.track), clip: Int32(e.clip),
                   randomKey: e.randomKey, isCut: e.kind == .cut, layer: e.clip == 0 ? -1 : 0, marker: e.marker,
-                  probability: e.probability, from: e.from, hit: Int32(e.hit),
+                  probability: e.probability, from: e.from, to: e.to, hit: Int32(e.hit),
                   cycle: Int32(truncatingIfNeeded: e.cycle))
     }
 

@@ -21,6 +21,8 @@ struct MixEvent: Equatable {
     var probability: Double = 1
     /// Seconds into the sound where the voice starts (a slice, `Marker.from`).
     var from: Double = 0
+    /// Where its slice ends in the sound (`Marker.to`; 0: no slice).
+    var to: Double = 0
     /// Which hit of a ratchet (`Schedule.Event.hit`): with the track and marker, the event's identity in a pass.
     var hit: Int32 = 0
     /// The cycle of a track with its own cycle (`Schedule.Event.cycle`).

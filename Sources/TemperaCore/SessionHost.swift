@@ -24,7 +24,7 @@ public protocol SessionHost: AnyObject {
     /// Puts `session`, opened elsewhere (by a session manager), in place of this one, unsaved changes dropped
     /// (the manager asks for saves itself).
     func adopt(_ session: Session) throws -> String?
-    /// A file of another format as a new document in place of this one (`import`).
+    /// A file of another format added to this document (`import`).
     func importFile(_ path: String, split: Bool, slice: Bool) throws -> String?
     /// The document as a Standard MIDI File (`export`).
     func export(_ path: String) throws -> String?

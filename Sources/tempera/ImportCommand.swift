@@ -6,7 +6,7 @@ import TemperaStudio
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Make a tempera document from a Standard MIDI File (.mid), a Hydrogen song (.h2song) or a recording (.wav, .flac, .ogg).",
+        abstract: "Make a tempera document from a Standard MIDI File (.mid), a Hydrogen song (.h2song) or a recording (.wav, .flac, .ogg, .mp3, any format libsndfile reads).",
         discussion: """
             MIDI files of format 0 and 1 with ticks-per-quarter time (not SMPTE): one track per channel and note \
             that sounds, each note a marker at the exact second of the file's tempo map, velocity/127 as its \
