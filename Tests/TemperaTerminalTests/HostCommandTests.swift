@@ -108,14 +108,17 @@ final class HostCommandTests: XCTestCase {
         let cli = Spawn.run(TestPaths.binary, ["import", song, "-o", dir + "/demo1.tempera"])
         XCTAssertEqual(cli.status, 0, cli.stderr)
         let alone = try DocumentFile.load(dir + "/demo1.tempera")
-        let doc = d.session.document
+        // The song's patterns come as groups with their instances: compared as they play.
+        let doc = d.session.document.expandingInstances()
+        XCTAssertEqual(d.session.document.song.instances.count, alone.song.instances.count)
         XCTAssertEqual(doc.tracks.count, before.tracks.count + alone.tracks.count)
         XCTAssertEqual(doc.tracks[0].markers.map(\.time), before.tracks[0].markers.map(\.time))
         let added = Array(doc.tracks[1..<(1 + alone.tracks.count)])
-        XCTAssertEqual(added.map { $0.markers.map(\.time) }, alone.tracks.map { $0.markers.map(\.time) })
+        let played = alone.expandingInstances()
+        XCTAssertEqual(added.map { $0.markers.map(\.time) }, played.tracks.map { $0.markers.map(\.time) })
         XCTAssertGreaterThan(added.map { $0.markers.count }.reduce(0, +), 50)
         // Each added marker plays the song's own sound, wherever its slot landed.
-        for (a, b) in zip(added, alone.tracks) {
+        for (a, b) in zip(added, played.tracks) {
             for (m, n) in zip(a.markers, b.markers) {
                 if case .clip(let x)? = m.content, case .clip(let y)? = n.content {
                     XCTAssertEqual(doc.slot(x), alone.slot(y))
@@ -126,6 +129,8 @@ final class HostCommandTests: XCTestCase {
         }
         try d.runLine("undo")
         XCTAssertEqual(d.session.document.tracks, before.tracks)
+        XCTAssertEqual(d.session.document.song, before.song)
+        XCTAssertEqual(d.session.document.groups, before.groups)
         try d.runLine("import \(dir)/demo1.tempera")
         XCTAssertEqual(d.view.message, "\(dir)/demo1.tempera: not a file tempera imports (a recording, a Standard MIDI File or a Hydrogen song)")
         XCTAssertTrue(d.view.messageIsError)
