@@ -25,9 +25,10 @@ public enum DocumentFile {
     }
 
     /// The file's text as UTF-8 bytes, as `save` writes them.
-    /// A group open as the timeline is written as closed: the timeline kept aside, the group as edited.
-    public static func encodeBytes(_ document: Document) -> [UInt8] {
-        let document = document.closingGroupEdit
+    /// A group open as the timeline is written as closed (the timeline kept aside, the group as edited) unless
+    /// `asShown`: a shared document's delta carries the tracks as the host shows them.
+    public static func encodeBytes(_ document: Document, asShown: Bool = false) -> [UInt8] {
+        let document = asShown ? document : document.closingGroupEdit
         var out = TextBuffer()
         out.bytes.reserveCapacity(4096 + 48 * document.tracks.reduce(0) { $0 + $1.markers.count })
         out += "{\n"
