@@ -41,6 +41,9 @@ final class SongTmuxTests: XCTestCase {
         XCTAssertTrue(waitFor("saved"), session.screen())
 
         let recorder = try editor.record("heard.wav")
+        // In the Song tab Space toggles the grid's cell: Esc gives the keys to the timeline, where it plays.
+        session.keys(["Escape"])
+        XCTAssertTrue(waitFor("keys on the timeline"), session.screen())
         session.keys(["Space"])
         XCTAssertTrue(waitFor("playing"), session.screen())
         XCTAssertTrue(waitFor("song 2/2", seconds: 6), session.screen())
