@@ -104,15 +104,17 @@ final class EventCompiler {
         var cyclesOf: [SongSchedule.Region: (first: Int, count: Int)] = [:]
         var used = Set<CycleKey>()
         for (j, s) in doc.song.sections.enumerated() {
-            let key = SongSchedule.Region(start: s.start, end: s.end)
+            let key = SongSchedule.Region(start: s.start, end: s.end, choice: s.choice)
+            // A section choosing its tracks or groups plays its own version of the tracks.
+            let played = doc.playing(s)
             if placed[key] == nil {
-                let buffer = regionBuffer(doc, key, gains)
+                let buffer = regionBuffer(played, key, gains)
                 placed[key] = buffer
                 lists.append(buffer)
             }
             let t = timing.sections[j], buffer = placed[key]!
             if cyclesOf[key] == nil {
-                let mine = self.cycles(doc, s.start, s.end, gains, used: &used)
+                let mine = self.cycles(played, s.start, s.end, gains, used: &used)
                 cyclesOf[key] = (cycles.count, mine.count)
                 cycles += mine
             }

@@ -184,7 +184,8 @@ extension DocumentFile {
                 if items.count > Song.maxSections { throw x.error("a song holds at most \(Song.maxSections) sections") }
                 for item in items {
                     let so = try Object(item, "a section",
-                                        allowed: ["name", "start", "end", "repeats", "tempo", "tempoend", "shape", "meter"])
+                                        allowed: ["name", "start", "end", "repeats", "tempo", "tempoend", "shape", "meter",
+                                                  "tracks", "play"])
                     let name = try string(try so.required("name", in: "a section"), "name")
                     if let problem = LineParser.nameProblem(name) { throw item.error("section name: \(problem)") }
                     let start = try double(try so.required("start", in: "a section"), "start",
@@ -216,6 +217,7 @@ extension DocumentFile {
                         section.shape = shape
                     }
                     if let x = so.optional("meter") { section.meter = try meter(x) }
+                    try choice(so, into: &section)
                     song.sections.append(section)
                 }
             }

@@ -25,7 +25,10 @@ public enum DocumentFile {
     }
 
     /// The file's text as UTF-8 bytes, as `save` writes them.
-    public static func encodeBytes(_ document: Document) -> [UInt8] {
+    /// A group open as the timeline is written as closed (the timeline kept aside, the group as edited) unless
+    /// `asShown`: a shared document's delta carries the tracks as the host shows them.
+    public static func encodeBytes(_ document: Document, asShown: Bool = false) -> [UInt8] {
+        let document = asShown ? document : document.closingGroupEdit
         var out = TextBuffer()
         out.bytes.reserveCapacity(4096 + 48 * document.tracks.reduce(0) { $0 + $1.markers.count })
         out += "{\n"
@@ -199,7 +202,7 @@ public enum DocumentFile {
             out += "\n    {\"name\": \(string(s.name)), \"start\": \(number(s.start)), \"end\": \(number(s.end)), "
                 + "\"repeats\": \(s.repeats)" + (s.tempo.map { ", \"tempo\": \(number($0))" } ?? "")
                 + (s.tempoEnd.map { ", \"tempoend\": \(number($0)), \"shape\": \"\(s.shape.rawValue)\"" } ?? "")
-                + (s.meter.map { ", \"meter\": \(meter($0))" } ?? "") + "}"
+                + (s.meter.map { ", \"meter\": \(meter($0))" } ?? "") + choice(s) + "}"
             out += j == song.sections.count - 1 ? "\n  " : ","
         }
         out += "]"

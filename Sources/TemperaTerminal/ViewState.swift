@@ -69,6 +69,10 @@ public struct ViewState: Hashable, Sendable {
     public var designer = DesignerState()
     /// The Song tab's cursor: the section (from 0) its keys act on.
     public var songRow = 0
+    /// The Song tab's grid cursor: the track (from 0) its cell keys act on.
+    public var songTrack = 0
+    /// Digits typed in the Song tab for a BPM (`song.bpm.start`, `song.bpm.end`).
+    public var songDigits = ""
     /// The tempo lane is current: the timeline's keys act on the tempo map's points.
     public var tempoLane = false
     /// The velocity the pad keys play at (0.1...1); Shift plays at 1.
