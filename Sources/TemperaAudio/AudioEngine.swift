@@ -328,6 +328,7 @@ public final class AudioEngine {
 
     private func publish(_ document: Document) {
         self.document = document
+        (output as? JackOutput)?.addTrackPorts(document.tracks.count)
         seq += 1
         var document = document
         if let session = linkSession {

@@ -6,7 +6,7 @@ import Foundation
 /// change), it starts again from them, so a change is followed within a beat. Like a PLL that re-locks, it takes
 /// a clock off the line for noise, not a new phase: a clock that arrives a whole number of clocks off the line
 /// right after one on it is renumbered (a lost clock: the music stays on the sender's count) or dropped (a
-/// doubled one), and a single clock off the line between clocks on it (a late one) leaves the line untouched.
+/// doubled one), and a single clock far off the line between clocks on it (a late one) leaves the line untouched.
 struct ClockIn {
     /// Following at all (set before the output starts).
     var on = false
@@ -25,6 +25,8 @@ struct ClockIn {
     /// Clocks in a row off the line, with the same sign.
     private var offRun = 0
     private var offSign = 0.0
+    /// How far off the line the last clock off it was (frames).
+    private var lastOff = 0.0
     /// The line: clock n falls on output frame `a + b·n`; valid once two clocks were seen.
     private(set) var a = 0.0
     private(set) var b = 0.0
@@ -73,9 +75,11 @@ struct ClockIn {
                 let sign: Double = residual > 0 ? 1 : -1
                 offRun = sign == offSign ? offRun + 1 : 1
                 offSign = sign
+                lastOff = abs(residual)
             } else {
-                // Back on the line after a single clock off it: that one was late, not a change.
-                if offRun == 1 { count -= 1 }
+                // Back on the line after a single clock far off it (a quarter clock): that one was late, not a
+                // change, and leaves the line (nearer ones are jitter, which the line averages).
+                if offRun == 1 && lastOff > b / 4 { count -= 1 }
                 offRun = 0
             }
             if offRun >= Self.changeRun {

@@ -12,9 +12,10 @@ struct JackLink: ~Copyable {
     /// MIDI clock out's own port (`clock_out`), so a clock follower is not sent the notes.
     var clockOut: OpaquePointer?
     var midiIn: OpaquePointer?
-    /// The per-track or per-slot ports, left and right of each stem in turn (nil: the mix only).
+    /// The per-track or per-slot ports, left and right of each stem in turn (nil: the mix only), room for every
+    /// stem; the first `stemPortsReady` pairs are registered (more are added as the document gains tracks).
     var stemPorts: UnsafeMutablePointer<OpaquePointer?>?
-    var stemPortCount = 0
+    let stemPortsReady = Atomic<Int>(0)
     let render: UnsafeMutablePointer<RenderState>
     let shared: UnsafeMutablePointer<EngineShared>
     let rate: Double
@@ -145,10 +146,16 @@ struct JackLink: ~Copyable {
     func copyStems(done: Int, frames: Int, nframes: jack_nframes_t) {
         guard let ports = stemPorts, render.pointee.stems.buffer != nil else { return }
         let stems = render.pointee.stems
-        for k in 0..<min(stems.count, stemPortCount / 2) {
+        for k in 0..<min(stems.count, stemPortsReady.load(ordering: .acquiring)) {
             guard let lp = ports[2 * k], let rp = ports[2 * k + 1],
                   let left = jack_port_get_buffer(lp, nframes)?.assumingMemoryBound(to: Float.self),
                   let right = jack_port_get_buffer(rp, nframes)?.assumingMemoryBound(to: Float.self) else { continue }
+            guard k < stems.live else {
+                // A track the document no longer has: its ports are silent.
+                left.advanced(by: done).update(repeating: 0, count: frames)
+                right.advanced(by: done).update(repeating: 0, count: frames)
+                continue
+            }
             let src = stems.stem(k)
             for i in 0..<frames {
                 left[done + i] = src[2 * i]

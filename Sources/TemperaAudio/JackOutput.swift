@@ -19,8 +19,8 @@ final class JackOutput: AudioOutput {
     let options: JackOptions
     /// The name the server gave the client: the one asked for, or another when that was taken (`tempera-01`).
     let clientName: String
-    /// Stems the output gives ports to (`JackOptions.Outputs.tracks`: the document's tracks when it opens, up to
-    /// `JackOptions.trackOutputCapacity`). Set before `open`.
+    /// The document's tracks when the output opens (`JackOptions.Outputs.tracks`: their ports are registered at
+    /// once, up to `JackOptions.trackOutputCapacity`). Set before `open`.
     var trackCount = 0
     /// The render state whose stems this output allocated (freed on close).
     private var stemmed: UnsafeMutablePointer<RenderState>?
@@ -88,25 +88,23 @@ final class JackOutput: AudioOutput {
             closeClient()
             return
         }
+        // Room for every stem from the start (the render call never allocates); the ports of the tracks there are
+        // now, the ones added later as the document gains tracks (`addTrackPorts`).
         let stems = options.outputs == .slots ? EngineShared.slotCount
-            : options.outputs == .tracks ? min(max(0, trackCount), JackOptions.trackOutputCapacity) : 0
+            : options.outputs == .tracks ? JackOptions.trackOutputCapacity : 0
         if stems > 0 {
-            let prefix = options.outputs == .slots ? "slot" : "track"
             let ports = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 2 * stems)
-            for k in 0..<stems {
-                ports[2 * k] = port("\(prefix)_\(k + 1)_1", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput)
-                ports[2 * k + 1] = port("\(prefix)_\(k + 1)_2", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput)
-            }
+            ports.initialize(repeating: nil, count: 2 * stems)
             l.pointee.stemPorts = ports
-            l.pointee.stemPortCount = 2 * stems
-            guard (0..<(2 * stems)).allSatisfy({ ports[$0] != nil }) else {
-                openFailure = "JACK: cannot register tempera's \(prefix) ports"
-                closeClient()
-                return
-            }
             render.pointee.stems = Stems.make(count: stems, frames: JackLink.scratchFrames,
                                               bySlot: options.outputs == .slots)
             stemmed = render
+            let wanted = options.outputs == .slots ? stems : trackCount
+            guard registerStemPorts(upTo: wanted) else {
+                openFailure = "JACK: cannot register tempera's \(options.outputs == .slots ? "slot" : "track") ports"
+                closeClient()
+                return
+            }
         }
         let raw = UnsafeMutableRawPointer(l)
         jack_set_process_callback(client, jackProcess, raw)
@@ -130,6 +128,32 @@ final class JackOutput: AudioOutput {
         case .none: break
         }
         l.pointee.phase.store(1, ordering: .releasing)
+    }
+
+    /// Registers the stem ports up to stem `n` (at most the room there is) that are not yet, and lets the process
+    /// callback fill them. False when the server refused one.
+    @discardableResult
+    private func registerStemPorts(upTo n: Int) -> Bool {
+        guard let client, let l = link, let ports = l.pointee.stemPorts else { return true }
+        let prefix = options.outputs == .slots ? "slot" : "track"
+        var ready = l.pointee.stemPortsReady.load(ordering: .relaxed)
+        while ready < min(n, l.pointee.render.pointee.stems.count) {
+            for side in 0..<2 {
+                ports[2 * ready + side] = jack_port_register(client, "\(prefix)_\(ready + 1)_\(side + 1)",
+                                                             JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue), 0)
+                guard ports[2 * ready + side] != nil else { return false }
+            }
+            ready += 1
+            l.pointee.stemPortsReady.store(ready, ordering: .releasing)
+        }
+        return true
+    }
+
+    /// Editor thread: the document has `count` tracks; with `--outputs tracks` the new ones get their ports (up
+    /// to `JackOptions.trackOutputCapacity`).
+    func addTrackPorts(_ count: Int) {
+        guard options.outputs == .tracks else { return }
+        registerStemPorts(upTo: count)
     }
 
     /// Connects `out_1` and `out_2` (by the name the server gave the client) to the first two audio input ports

@@ -8,6 +8,8 @@ struct Stems {
     /// One voice's block, added to the mix and to its stem.
     var voice: UnsafeMutablePointer<Float>?
     var count = 0
+    /// The stems this block fills (the tracks the snapshot has, or every slot): the others are not cleared.
+    var live = 0
     var frames = 0
     /// By slot (1...16: stem slot - 1) rather than by track.
     var bySlot = false
@@ -30,7 +32,7 @@ struct Stems {
     @inline(__always)
     func index(track: Int32, slot: Int32) -> Int {
         let k = bySlot ? Int(slot) - 1 : Int(track)
-        return k >= 0 && k < count ? k : -1
+        return k >= 0 && k < live ? k : -1
     }
 
     /// Stem `k`'s frames (interleaved stereo).
@@ -42,7 +44,8 @@ extension RenderState {
     /// Silences the stems for a block of `count` frames.
     mutating func clearStems(count: Int) {
         guard stems.buffer != nil else { return }
-        for k in 0..<stems.count { stems.stem(k).update(repeating: 0, count: 2 * count) }
+        stems.live = stems.bySlot ? stems.count : min(stems.count, snapshot?.pointee.trackCount ?? 0)
+        for k in 0..<stems.live { stems.stem(k).update(repeating: 0, count: 2 * count) }
     }
 
     /// Mixes voice `v` into the mix at `out` and into its stem `k`, `at` frames into the block: the voice alone

@@ -80,6 +80,25 @@ final class JackStudioTests: JackTestCase {
         XCTAssertEqual(r.each[1], twos, "track 2's port: its onsets only, on the mix's frames")
     }
 
+    /// With `--outputs tracks` started before the document is loaded (as the editor is), the tracks get their
+    /// ports when it loads, and a track added later gets its own.
+    func testTrackPortsComeWithTheDocumentAndItsNewTracks() throws {
+        _ = try startServer()
+        let engine = AudioEngine(output: .jack, jack: JackOptions(outputs: .tracks))
+        engine.start()
+        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
+        func trackPorts() -> [String] { connections().keys.filter { $0.hasPrefix("tempera:track_") }.sorted() }
+        XCTAssertEqual(trackPorts(), [], "no document, no track")
+        var doc = try twoTracks()
+        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
+        XCTAssertEqual(trackPorts(), ["tempera:track_1_1", "tempera:track_1_2", "tempera:track_2_1", "tempera:track_2_2"])
+        doc.tracks.append(Track(name: "t3"))
+        XCTAssertEqual(engine.update(document: doc), [])
+        XCTAssertEqual(trackPorts().count, 6)
+        XCTAssertTrue(trackPorts().contains("tempera:track_3_2"))
+        engine.stop()
+    }
+
     /// `--outputs slots`: sixteen pairs `slot_N_1`/`slot_N_2`; slot 2's port carries slot 2's onsets only.
     func testSlotOutputsCarryEachSlotsOnsetsOnly() throws {
         let r = try recordOutputs(try twoTracks(), outputs: .slots, pairs: [["slot_2_1", "slot_2_2"], ["slot_3_1", "slot_3_2"]])
