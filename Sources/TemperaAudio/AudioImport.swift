@@ -143,38 +143,6 @@ public enum AudioImport {
         public static let shared = open(library)
     }
 
-    /// aubio's onsets in seconds (on its hop), in order. Throws when libaubio cannot be loaded.
-    public static func detect(_ mono: [Float], sampleRate: Int, settings: Settings = Settings()) throws -> [Double] {
-        let aubio = try Aubio.shared.get()
-        let hop = settings.hop
-        guard let o = aubio.new_onset(settings.method, UInt32(settings.window), UInt32(hop), UInt32(sampleRate)) else {
-            return []
-        }
-        defer { aubio.del_onset(o) }
-        _ = aubio.set_threshold(o, Float(settings.threshold))
-        _ = aubio.set_silence(o, Float(settings.silence))
-        _ = aubio.set_minioi_ms(o, Float(settings.minimumGap * 1000))
-        let input = aubio.new_fvec(UInt32(hop))!, output = aubio.new_fvec(1)!
-        defer { aubio.del_fvec(input); aubio.del_fvec(output) }
-        var found: [Double] = []
-        var i = 0
-        // The end padded with silence, so an attack in the last hop is still seen.
-        let total = mono.count + settings.window
-        while i < total {
-            for k in 0..<hop {
-                let j = i + k
-                input.pointee.data[k] = j < mono.count ? mono[j] : 0
-            }
-            aubio.onset_do(o, input, output)
-            if output.pointee.data[0] != 0 {
-                let t = Double(aubio.get_last(o)) / Double(sampleRate)
-                if found.last.map({ t > $0 }) ?? true { found.append(t) }
-            }
-            i += hop
-        }
-        return found
-    }
-
     /// Moves an onset aubio placed near `rough` (seconds) to the first sample of its attack: the first sample at
     /// half the loudest within 25 ms after `rough` - 10 ms is the attack's peak; walking back from it, the attack starts at the
     /// earliest sample above a threshold (a tenth of the peak, or above the level of what still rings before
@@ -364,8 +332,7 @@ public enum AudioImport {
         if let t = tempo(duration: duration, onsets: onsets) {
             let bars = Int(((t.end - t.start) / (t.beat * Double(t.meter))).rounded())
             text += ", tempo \(DocumentFile.number((t.bpm * 10).rounded() / 10)) BPM in \(t.meter)/4"
-                + (t.wholeFile ? ", the loop \(bars) bar\(bars == 1 ? "" : "s")"
-                    : " from the onsets' spacing, the loop \(bars) bar\(bars == 1 ? "" : "s") from \(DocumentFile.number((t.start * 1000).rounded() / 1000)) s")
+                + (t.wholeFile ? ", the loop \(bars) bar\(bars == 1 ? "" : "s")" : " from the onsets' spacing (not a loop of whole bars)")
         }
         return text
     }
