@@ -84,12 +84,32 @@ public enum AudioImport {
         public init(_ d: String) { description = d }
     }
 
-    /// True for the first bytes of a sound file libsndfile reads (WAV, FLAC, Ogg, AIFF, AU, CAF, W64).
+    /// True for the first bytes of a sound file libsndfile reads and names by its header: WAV (and RF64, W64),
+    /// FLAC, Ogg (Vorbis, Opus), AIFF and 8SVX, AU, CAF, MP3 (an ID3 tag or an MPEG audio frame), NIST SPHERE,
+    /// VOC, IRCAM, PAF, PVF, AVR, XI, SDS, WVE and MATLAB 5. (libsndfile's headerless formats, RAW, HTK, MAT4 and
+    /// SD2, cannot be told from their bytes.)
     public static func looksLikeAudio(_ bytes: [UInt8]) -> Bool {
         func starts(_ s: String) -> Bool { bytes.starts(with: Array(s.utf8)) }
         if starts("RIFF") || starts("RIFX") || starts("RF64") { return bytes.count >= 12 && Array(bytes[8..<12]) == Array("WAVE".utf8) }
-        return starts("fLaC") || starts("OggS") || starts("FORM") || starts(".snd") || starts("caff")
-            || bytes.starts(with: [0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11])
+        if starts("fLaC") || starts("OggS") || starts("FORM") || starts(".snd") || starts("caff")
+            || bytes.starts(with: [0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11]) { return true }
+        if starts("ID3") || isMPEGAudioFrame(bytes) { return true }
+        let named = ["NIST_1A\n", "Creative Voice File\u{1A}", " paf", "fap ", "PVF1\n", "2BIT", "Extended Instrument: ",
+                     "ALawSoundFile**", "MATLAB 5.0 MAT-file"]
+        if named.contains(where: starts) { return true }
+        // IRCAM: four magic numbers, either byte order; SDS: a MIDI sample dump header.
+        let ircam: [[UInt8]] = [[0x64, 0xA3, 0x01, 0x00], [0x00, 0x01, 0xA3, 0x64], [0x64, 0xA3, 0x02, 0x00], [0x00, 0x02, 0xA3, 0x64],
+                                [0x64, 0xA3, 0x03, 0x00], [0x00, 0x03, 0xA3, 0x64], [0x64, 0xA3, 0x04, 0x00], [0x00, 0x04, 0xA3, 0x64]]
+        if ircam.contains(where: { bytes.starts(with: $0) }) { return true }
+        return bytes.count > 3 && bytes[0] == 0xF0 && bytes[1] == 0x7E && bytes[3] == 0x01
+    }
+
+    /// An MPEG audio frame header (MP3 without a tag): the 11-bit sync, a layer, and a bit rate and sample rate
+    /// that are not the reserved values.
+    static func isMPEGAudioFrame(_ b: [UInt8]) -> Bool {
+        guard b.count >= 4, b[0] == 0xFF, b[1] & 0xE0 == 0xE0 else { return false }
+        let version = (b[1] >> 3) & 3, layer = (b[1] >> 1) & 3, rate = b[2] >> 4, frequency = (b[2] >> 2) & 3
+        return version != 1 && layer != 0 && rate != 15 && frequency != 3
     }
 
     /// The longest recording `import` reads: 30 minutes at any sample rate.
@@ -226,11 +246,6 @@ public enum AudioImport {
         }
     }
 
-    /// The slot a sliced file plays in, and its fades: equal attack and release, so where one slice's gate closes
-    /// and the next starts on the same sample of the file, the two ramps sum to exactly the original.
-    public static let sliceSlot = 1
-    public static let sliceFade = 2.5
-
     /// The document: the loop is the whole file at tempo x1. Without options, one track `onsets` of markers
     /// playing slot 6 (the rim: a short click that shows the timing); each marker's amplitude is its peak over
     /// the loudest onset's peak. `split`: tracks low, middle and high playing kick, snare and closed hat.
@@ -249,19 +264,7 @@ public enum AudioImport {
         let loudest = found.map(\.peak).max() ?? 1
         func amp(_ o: Onset) -> Double { loudest > 0 ? min(1, max(0.01, o.peak / loudest)) : 1 }
         if options.slice {
-            var slot = ClipSlot(name: "loop", file: options.fileReference, mode: .gate, attack: sliceFade, release: sliceFade)
-            slot.gain = 1
-            doc.slots[sliceSlot - 1] = slot
-            doc.transport.volume = 1
-            var markers: [Marker] = []
-            var times = found.map(\.time)
-            if times.first.map({ $0 > 0 }) ?? true { times.insert(0, at: 0) }
-            for t in times {
-                var m = Marker(id: 0, time: t, amp: 1, content: .clip(sliceSlot))
-                m.from = t
-                markers.append(m)
-            }
-            doc.tracks = [Track(name: "slices", markers: MarkerList(markers))]
+            slice(into: &doc, sound: sound, onsets: found, options: options)
         } else if options.split {
             doc.tracks = Band.allCases.map { band in
                 Track(name: band.track.name, markers: MarkerList(found.filter { $0.bands.contains(band) }.map {

@@ -109,7 +109,7 @@ public enum CommandTable {
         Command.Quantize.self,
         // Grooves
         Command.Prob.self, Command.Ratchet.self, Command.Humanize.self, Command.GrooveExtract.self,
-        Command.GrooveApply.self,
+        Command.GrooveApply.self, Command.GrooveSave.self, Command.GrooveLoad.self,
     ]
 
     /// Families whose router says more than "expected a or b": what is missing after the name, the number that

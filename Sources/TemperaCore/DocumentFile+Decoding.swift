@@ -504,8 +504,8 @@ extension DocumentFile {
                 case "t": time = try double(member.value, "time", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
                 case "amp": amp = try self.amp(member.value) ?? 0.8
                 case "clip": content = try self.content(member.value)
-                case "p", "rep", "repspan", "from": try extra(member.key, member.value, into: &extras)
-                default: throw member.value.error("unknown field '\(member.key)' in a marker (known: t, amp, clip, p, rep, repspan, from)")
+                case "p", "rep", "repspan", "from", "to": try extra(member.key, member.value, into: &extras)
+                default: throw member.value.error("unknown field '\(member.key)' in a marker (known: t, amp, clip, p, rep, repspan, from, to)")
                 }
             }
             guard let time else { throw v.error("a marker has no time 't'") }
@@ -521,6 +521,7 @@ extension DocumentFile {
             case "rep": extras.rep = try int(v, "rep", MarkerExtras.repRange)
             case "repspan":
                 extras.repSpan = try double(v, "repspan", { $0 > 0 && $0 <= maxTime }, "must be greater than 0 and at most 10000000")
+            case "to": extras.to = try double(v, "to", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
             default: extras.from = try double(v, "from", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
             }
         }

@@ -176,7 +176,7 @@ public enum MidiExport {
         let (voices, slotWarnings) = self.voices(of: doc.slots)
         var warnings = slotWarnings
         let plays = self.plays(doc, song: song, loops: options.loops)
-        let bpms = plays.map { 60 * $0.tempo / beat }
+        let bpms = plays.map { Transport.bpm(tempo: $0.tempo, beat: beat) }
         let pool = Schedule.randomPool(of: doc.slots)
 
         /// The tick of song time T: within a play, its start tick plus T's distance from the play's start at

@@ -77,6 +77,8 @@ public struct ViewState: Hashable, Sendable {
     public var drawAmp = 0.8
     /// Hits recorded in the take running, for the Pads tab (0 when none runs).
     public var takeHits = 0
+    /// `Player.droppedMidiHits` when the take running started: what it lost is the count's growth since.
+    public var takeDroppedFrom = 0
     /// The last pad played and its velocity, for the Pads tab.
     public var lastPad: LastPad?
 
