@@ -185,9 +185,9 @@ extension AudioImport {
     }
 
     /// The onsets of a sound file, read in blocks of 64k frames and mixed to mono as it streams (`OnsetStream`):
-    /// the file's length and rate, and its onsets, without holding the file. The header is checked as `read`
+    /// the file's length, rate and loudest sample, and its onsets, without holding the file. The header is checked as `read`
     /// checks it.
-    public static func streamOnsets(path: String, settings: Settings = Settings(), split: Bool = false) throws -> (onsets: [Onset], frames: Int, sampleRate: Int, channels: Int) {
+    public static func streamOnsets(path: String, settings: Settings = Settings(), split: Bool = false) throws -> (onsets: [Onset], frames: Int, sampleRate: Int, channels: Int, peak: Float) {
         var info = SF_INFO()
         guard let f = sf_open(path, Int32(SFM_READ), &info) else {
             throw ImportError("\(path): \(sndfileMessage())")
@@ -208,16 +208,21 @@ extension AudioImport {
         let block = 65_536
         var interleaved = [Float](repeating: 0, count: block * channels)
         var mono = [Float](repeating: 0, count: block)
+        var peak: Float = 0
         while true {
             let n = Int(interleaved.withUnsafeMutableBufferPointer { sf_readf_float(f, $0.baseAddress, sf_count_t(block)) })
             if n <= 0 { break }
             for i in 0..<n {
                 var s: Float = 0
-                for c in 0..<channels { s += interleaved[i * channels + c] }
+                for c in 0..<channels {
+                    let v = interleaved[i * channels + c]
+                    s += v
+                    peak = max(peak, abs(v))
+                }
                 mono[i] = s / Float(channels)
             }
             mono.withUnsafeBufferPointer { stream.feed(UnsafeBufferPointer(rebasing: $0[0..<n])) }
         }
-        return (stream.finish(), stream.frames, rate, channels)
+        return (stream.finish(), stream.frames, rate, channels, peak)
     }
 }

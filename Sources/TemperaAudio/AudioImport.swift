@@ -38,6 +38,8 @@ public enum AudioImport {
         public var mono: [Float]
         /// Frames of the sound (those of `mono`, or of a file that streamed by).
         public var frames: Int
+        /// The loudest sample of any channel (absolute value), of `samples` or of a file that streamed by.
+        public var peak: Float
         public var duration: Double { Double(frames) / Double(sampleRate) }
 
         public init(samples: [Float], channels: Int, sampleRate: Int) {
@@ -53,6 +55,7 @@ public enum AudioImport {
             }
             self.mono = mono
             self.frames = frames
+            self.peak = samples.reduce(0) { max($0, abs($1)) }
         }
     }
 
@@ -282,12 +285,13 @@ public enum AudioImport {
     }
 
     /// Reads, detects and builds the document in one go; the onsets are returned too (for the report). The file
-    /// streams by in blocks (`streamOnsets`), so the sound returned holds no samples, only its length and rate;
+    /// streams by in blocks (`streamOnsets`), so the sound returned holds no samples, only its length, rate and peak;
     /// the document's beat, meter, grid and loop are the recording's tempo (`tempo`).
     public static func document(path: String, options: Options) throws -> (Document, [Onset], Sound) {
         let streamed = try streamOnsets(path: path, settings: options.settings, split: options.split)
         var sound = Sound(samples: [], channels: streamed.channels, sampleRate: streamed.sampleRate)
         sound.frames = streamed.frames
+        sound.peak = streamed.peak
         var doc = try document(sound, onsets: streamed.onsets, options: options)
         if let tempo = tempo(duration: sound.duration, onsets: streamed.onsets) { apply(tempo, to: &doc) }
         return (doc, streamed.onsets, sound)
