@@ -25,7 +25,7 @@ extension AudioImport {
     /// moved later: the sound before it stops there instead of playing on into the moved slice's attack.
     static func slice(into doc: inout Document, sound: Sound, onsets found: [Onset], options: Options) {
         var slot = ClipSlot(name: "loop", file: options.fileReference, mode: .gate, attack: sliceFade, release: sliceFade)
-        slot.gain = sliceGain(peak: sound.samples.reduce(0) { max($0, abs($1)) })
+        slot.gain = sliceGain(peak: sound.peak)
         doc.slots[sliceSlot - 1] = slot
         doc.transport.volume = 1
         var markers: [Marker] = []

@@ -28,15 +28,13 @@ extension AudioImport {
         /// The previous onset's peak (frame): the next attack is never placed before it.
         var earliest = 0
         public private(set) var found: [Onset] = []
-        /// With `split`: the band filters, their last second of output (as `kept`), and each onset's band rises
-        /// (`rise`), measured once 200 ms after it have arrived.
-        var filters: BandFilters?
-        var bands: [[Float]] = [[], [], []]
+        /// With `split`: each onset's band rises (`rise`), measured once 200 ms after it have arrived.
+        let splitting: Bool
         var rises: [[Double]] = []
 
         public init(sampleRate: Int, settings: Settings = Settings(), split: Bool = false) throws {
             aubio = try Aubio.shared.get()
-            if split { filters = BandFilters(rate: Double(sampleRate)) }
+            splitting = split
             self.sampleRate = sampleRate
             self.settings = settings
             // The window and hop are times: the same at every sample rate (1024 and 64 samples at 44.1 kHz).
@@ -65,7 +63,6 @@ extension AudioImport {
         /// The next samples of the mono sound.
         public func feed(_ block: UnsafeBufferPointer<Float>) {
             kept.append(contentsOf: block)
-            filters?.run(block, into: &bands)
             measureFloor(block)
             pending.append(contentsOf: block)
             frames += block.count
@@ -101,9 +98,9 @@ extension AudioImport {
             }
             pending = []
             settle(final: true)
-            if filters != nil { measure(final: true) }
+            if splitting { measure(final: true) }
             dropLeadingNoise()
-            return filters == nil ? found : classify(found, rises: rises)
+            return splitting ? classify(found, rises: rises) : found
         }
 
         /// Refines every rough onset with 100 ms of sound after it (all of them at the end), then forgets all
@@ -115,12 +112,11 @@ extension AudioImport {
                 rough.removeFirst()
                 refineOne(r)
             }
-            if filters != nil { measure(final: false) }
+            if splitting { measure(final: false) }
             let keep = Int(1.0 * rate)
             if kept.count > 2 * keep {
                 let drop = kept.count - keep
                 kept.removeFirst(drop)
-                if filters != nil { for b in bands.indices { bands[b].removeFirst(drop) } }
                 base += drop
             }
         }
@@ -183,15 +179,15 @@ extension AudioImport {
                 let start = Int((found[i].time * rate).rounded())
                 let next = i + 1 < found.count ? Int((found[i + 1].time * rate).rounded()) : nil
                 guard final || next != nil || (frames >= start + Int(0.200 * rate) && (rough.first.map { $0 > start + Int(0.100 * rate) } ?? true)) else { return }
-                rises.append(rise(bands, offset: base, start: start, next: next, rate: rate))
+                rises.append(rise(kept, offset: base, start: start, next: next, rate: rate))
             }
         }
     }
 
     /// The onsets of a sound file, read in blocks of 64k frames and mixed to mono as it streams (`OnsetStream`):
-    /// the file's length and rate, and its onsets, without holding the file. The header is checked as `read`
+    /// the file's length, rate and loudest sample, and its onsets, without holding the file. The header is checked as `read`
     /// checks it.
-    public static func streamOnsets(path: String, settings: Settings = Settings(), split: Bool = false) throws -> (onsets: [Onset], frames: Int, sampleRate: Int, channels: Int) {
+    public static func streamOnsets(path: String, settings: Settings = Settings(), split: Bool = false) throws -> (onsets: [Onset], frames: Int, sampleRate: Int, channels: Int, peak: Float) {
         var info = SF_INFO()
         guard let f = sf_open(path, Int32(SFM_READ), &info) else {
             throw ImportError("\(path): \(sndfileMessage())")
@@ -212,16 +208,21 @@ extension AudioImport {
         let block = 65_536
         var interleaved = [Float](repeating: 0, count: block * channels)
         var mono = [Float](repeating: 0, count: block)
+        var peak: Float = 0
         while true {
             let n = Int(interleaved.withUnsafeMutableBufferPointer { sf_readf_float(f, $0.baseAddress, sf_count_t(block)) })
             if n <= 0 { break }
             for i in 0..<n {
                 var s: Float = 0
-                for c in 0..<channels { s += interleaved[i * channels + c] }
+                for c in 0..<channels {
+                    let v = interleaved[i * channels + c]
+                    s += v
+                    peak = max(peak, abs(v))
+                }
                 mono[i] = s / Float(channels)
             }
             mono.withUnsafeBufferPointer { stream.feed(UnsafeBufferPointer(rebasing: $0[0..<n])) }
         }
-        return (stream.finish(), stream.frames, rate, channels)
+        return (stream.finish(), stream.frames, rate, channels, peak)
     }
 }

@@ -105,14 +105,16 @@ extension AudioImport {
         return free
     }
 
-    /// The document's musical time set to a tempo: its beat, meter, a grid of its steps, and the loop.
+    /// The document's musical time set to a tempo: its beat, meter, a grid of its steps, and (for a loop) the loop.
     public static func apply(_ tempo: Tempo, to doc: inout Document) {
         doc.transport.beat = min(max(tempo.beat, Transport.beatRange.lowerBound), Transport.beatRange.upperBound)
         doc.transport.meter = tempo.meter
         doc.transport.meterUnit = 4
         doc.transport.meterGroups = nil
         doc.transport.grid = tempo.steps
-        if tempo.end > tempo.start, tempo.end <= doc.transport.length + 1e-9 {
+        // A loop's bars are the whole file; a recording that is not a loop keeps the whole file as its loop (the
+        // grid starts at 0, where its first onset need not be), so a sliced recording still plays whole.
+        if tempo.wholeFile, tempo.end > tempo.start, tempo.end <= doc.transport.length + 1e-9 {
             doc.transport.loopStart = tempo.start
             doc.transport.loopEnd = tempo.end
         }

@@ -38,6 +38,8 @@ public enum AudioImport {
         public var mono: [Float]
         /// Frames of the sound (those of `mono`, or of a file that streamed by).
         public var frames: Int
+        /// The loudest sample of any channel (absolute value), of `samples` or of a file that streamed by.
+        public var peak: Float
         public var duration: Double { Double(frames) / Double(sampleRate) }
 
         public init(samples: [Float], channels: Int, sampleRate: Int) {
@@ -53,6 +55,7 @@ public enum AudioImport {
             }
             self.mono = mono
             self.frames = frames
+            self.peak = samples.reduce(0) { max($0, abs($1)) }
         }
     }
 
@@ -163,38 +166,6 @@ public enum AudioImport {
         public static let shared = open(library)
     }
 
-    /// aubio's onsets in seconds (on its hop), in order. Throws when libaubio cannot be loaded.
-    public static func detect(_ mono: [Float], sampleRate: Int, settings: Settings = Settings()) throws -> [Double] {
-        let aubio = try Aubio.shared.get()
-        let hop = settings.hop
-        guard let o = aubio.new_onset(settings.method, UInt32(settings.window), UInt32(hop), UInt32(sampleRate)) else {
-            return []
-        }
-        defer { aubio.del_onset(o) }
-        _ = aubio.set_threshold(o, Float(settings.threshold))
-        _ = aubio.set_silence(o, Float(settings.silence))
-        _ = aubio.set_minioi_ms(o, Float(settings.minimumGap * 1000))
-        let input = aubio.new_fvec(UInt32(hop))!, output = aubio.new_fvec(1)!
-        defer { aubio.del_fvec(input); aubio.del_fvec(output) }
-        var found: [Double] = []
-        var i = 0
-        // The end padded with silence, so an attack in the last hop is still seen.
-        let total = mono.count + settings.window
-        while i < total {
-            for k in 0..<hop {
-                let j = i + k
-                input.pointee.data[k] = j < mono.count ? mono[j] : 0
-            }
-            aubio.onset_do(o, input, output)
-            if output.pointee.data[0] != 0 {
-                let t = Double(aubio.get_last(o)) / Double(sampleRate)
-                if found.last.map({ t > $0 }) ?? true { found.append(t) }
-            }
-            i += hop
-        }
-        return found
-    }
-
     /// Moves an onset aubio placed near `rough` (seconds) to the first sample of its attack: the first sample at
     /// half the loudest within 25 ms after `rough` - 10 ms is the attack's peak; walking back from it, the attack starts at the
     /// earliest sample above a threshold (a tenth of the peak, or above the level of what still rings before
@@ -250,98 +221,14 @@ public enum AudioImport {
 
     // MARK: Bands
 
-    /// A second-order filter (RBJ's cookbook), run over a whole signal.
-    struct Biquad {
-        var b0, b1, b2, a1, a2: Double
-
-        static func lowpass(_ f: Double, rate: Double, q: Double = 0.7071) -> Biquad {
-            let w = 2 * Double.pi * f / rate, alpha = sin(w) / (2 * q), c = cos(w), a0 = 1 + alpha
-            return Biquad(b0: (1 - c) / 2 / a0, b1: (1 - c) / a0, b2: (1 - c) / 2 / a0, a1: -2 * c / a0, a2: (1 - alpha) / a0)
-        }
-
-        static func highpass(_ f: Double, rate: Double, q: Double = 0.7071) -> Biquad {
-            let w = 2 * Double.pi * f / rate, alpha = sin(w) / (2 * q), c = cos(w), a0 = 1 + alpha
-            return Biquad(b0: (1 + c) / 2 / a0, b1: -(1 + c) / a0, b2: (1 + c) / 2 / a0, a1: -2 * c / a0, a2: (1 - alpha) / a0)
-        }
-
-        func run(_ x: [Float]) -> [Float] {
-            var y = [Float](repeating: 0, count: x.count)
-            var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
-            for n in x.indices {
-                let xn = Double(x[n])
-                let yn = b0 * xn + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
-                x2 = x1; x1 = xn; y2 = y1; y1 = yn
-                y[n] = Float(yn)
-            }
-            return y
-        }
-    }
-
-    /// The band edges, Hz: low below 150 (kick), middle 200-2500 (snare, toms), high above 6000 (hats, cymbals).
-    public static let lowEdge = 150.0, middleEdges = (200.0, 2500.0), highEdge = 6000.0
-    /// How a kick, a snare and a hat spread their energy over the three bands, as `split` measures them (each
-    /// band's energy divided by `bandScales`), taken from the default kit's kick, snare and closed hat played
-    /// alone: an attack's band energies are explained as a non-negative mix of these three.
-    public static let bandProfiles: [[Double]] = [[1, 1.3616, 0.0021], [0.0022, 1, 0.7010], [0, 0.0079, 1]]
-    static let bandScales: [Double] = [85.79, 7.017, 23.9]
-    /// An instrument whose share of the mix is at least this fraction of the strongest one's has an attack of its
-    /// own (kick and hat struck together land on both tracks).
-    public static let bandShare = 0.15
-
-    /// Each onset's bands: the energy each band gains over the 30 ms after the attack's start (up to the next
-    /// onset) against the same length before it, explained by least squares as a non-negative mix of the
-    /// kick, snare and hat profiles (`bandProfiles`); the strongest, and any at least `bandShare` of it.
+    /// Each onset's bands, learnt from the recording (`classify`, on each attack's band rises `rise`).
     public static func split(_ onsets: [Onset], sound: Sound) -> [Onset] {
         let rate = Double(sound.sampleRate)
-        var filters = BandFilters(rate: rate)
-        var bands: [[Float]] = [[], [], []]
-        sound.mono.withUnsafeBufferPointer { filters.run($0, into: &bands) }
         let starts = onsets.map { Int(($0.time * rate).rounded()) }
         let rises = starts.indices.map { i in
-            rise(bands, offset: 0, start: starts[i], next: i + 1 < starts.count ? starts[i + 1] : nil, rate: rate)
+            rise(sound.mono, offset: 0, start: starts[i], next: i + 1 < starts.count ? starts[i + 1] : nil, rate: rate)
         }
         return classify(onsets, rises: rises)
-    }
-
-    /// The non-negative amounts of the three profiles whose sum is nearest `e` (least squares): every subset of
-    /// profiles solved exactly, the best one with no negative amount kept.
-    static func nonNegativeMix(_ e: [Double]) -> [Double] {
-        let p = bandProfiles
-        var best = [0.0, 0, 0], bestError = e.reduce(0) { $0 + $1 * $1 }
-        for mask in 1..<8 {
-            let use = (0..<3).filter { mask & (1 << $0) != 0 }
-            // Normal equations over the chosen profiles.
-            let n = use.count
-            var a = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: n)
-            for r in 0..<n {
-                for c in 0..<n { a[r][c] = (0..<3).reduce(0) { $0 + p[use[r]][$1] * p[use[c]][$1] } }
-                a[r][n] = (0..<3).reduce(0) { $0 + p[use[r]][$1] * e[$1] }
-            }
-            guard let sol = solve(a), sol.allSatisfy({ $0 >= 0 }) else { continue }
-            var amounts = [0.0, 0, 0]
-            for (k, j) in use.enumerated() { amounts[j] = sol[k] }
-            let err = (0..<3).reduce(0.0) { acc, b in
-                let d = e[b] - (0..<3).reduce(0) { $0 + amounts[$1] * p[$1][b] }
-                return acc + d * d
-            }
-            if err < bestError - 1e-12 { best = amounts; bestError = err }
-        }
-        return best
-    }
-
-    /// Gaussian elimination on an augmented matrix; nil when singular.
-    static func solve(_ m: [[Double]]) -> [Double]? {
-        var a = m
-        let n = a.count
-        for c in 0..<n {
-            guard let p = (c..<n).max(by: { abs(a[$0][c]) < abs(a[$1][c]) }), abs(a[p][c]) > 1e-12 else { return nil }
-            a.swapAt(c, p)
-            for r in 0..<n where r != c {
-                let f = a[r][c] / a[c][c]
-                for k in c...n { a[r][k] -= f * a[c][k] }
-            }
-        }
-        return (0..<n).map { a[$0][n] / a[$0][$0] }
     }
 
     // MARK: The document
@@ -398,12 +285,13 @@ public enum AudioImport {
     }
 
     /// Reads, detects and builds the document in one go; the onsets are returned too (for the report). The file
-    /// streams by in blocks (`streamOnsets`), so the sound returned holds no samples, only its length and rate;
+    /// streams by in blocks (`streamOnsets`), so the sound returned holds no samples, only its length, rate and peak;
     /// the document's beat, meter, grid and loop are the recording's tempo (`tempo`).
     public static func document(path: String, options: Options) throws -> (Document, [Onset], Sound) {
         let streamed = try streamOnsets(path: path, settings: options.settings, split: options.split)
         var sound = Sound(samples: [], channels: streamed.channels, sampleRate: streamed.sampleRate)
         sound.frames = streamed.frames
+        sound.peak = streamed.peak
         var doc = try document(sound, onsets: streamed.onsets, options: options)
         if let tempo = tempo(duration: sound.duration, onsets: streamed.onsets) { apply(tempo, to: &doc) }
         return (doc, streamed.onsets, sound)
@@ -451,8 +339,7 @@ public enum AudioImport {
         if let t = tempo(duration: duration, onsets: onsets) {
             let bars = Int(((t.end - t.start) / (t.beat * Double(t.meter))).rounded())
             text += ", tempo \(DocumentFile.number((t.bpm * 10).rounded() / 10)) BPM in \(t.meter)/4"
-                + (t.wholeFile ? ", the loop \(bars) bar\(bars == 1 ? "" : "s")"
-                    : " from the onsets' spacing, the loop \(bars) bar\(bars == 1 ? "" : "s") from \(DocumentFile.number((t.start * 1000).rounded() / 1000)) s")
+                + (t.wholeFile ? ", the loop \(bars) bar\(bars == 1 ? "" : "s")" : " from the onsets' spacing (not a loop of whole bars)")
         }
         return text
     }

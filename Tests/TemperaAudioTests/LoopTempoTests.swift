@@ -94,4 +94,22 @@ final class LoopTempoTests: XCTestCase {
         XCTAssertEqual(bars, bars.rounded(), accuracy: 0.02, "the loop is whole bars: \(bars)")
         XCTAssertEqual(bars.rounded(), 4)
     }
+
+    /// A recording that is not whole bars (a quarter second before its first hit, a tail after the last) gets
+    /// its onsets' own period as its tempo and keeps the whole file as its loop.
+    func testARecordingThatIsNotALoopKeepsTheWholeFileAsItsLoop() throws {
+        let onsets = (0..<10).map { AudioImport.Onset(time: 0.25 + 0.6 * Double($0) + ($0 % 3 == 1 ? 0.002 : 0), peak: 0.5) }
+        let tempo = try XCTUnwrap(AudioImport.tempo(duration: 6.93, onsets: onsets))
+        XCTAssertFalse(tempo.wholeFile)
+        XCTAssertEqual(tempo.bpm, 100, accuracy: 0.5)
+        var doc = Document(tracks: [])
+        doc.transport.length = 6.93
+        doc.transport.loopStart = 0
+        doc.transport.loopEnd = 6.93
+        AudioImport.apply(tempo, to: &doc)
+        XCTAssertEqual(doc.transport.beat, 0.6, accuracy: 0.003)
+        XCTAssertEqual(doc.transport.loopStart, 0)
+        XCTAssertEqual(doc.transport.loopEnd, 6.93)
+        XCTAssertTrue(AudioImport.summary(onsets, duration: 6.93).hasSuffix("BPM in 4/4 from the onsets' spacing (not a loop of whole bars)"))
+    }
 }
