@@ -7,12 +7,14 @@ SWIFT ?= swift
 RUN_PACKAGES = pkg-config libncursesw5-dev libpulse-dev libsndfile1-dev libsamplerate0-dev libxml2-dev \
                libfluidsynth-dev libjack-jackd2-dev ableton-link-dev libaubio5 liblo-dev
 # What the tests start or read beside the program: private PulseAudio and JACK servers and their clients, tmux,
-# sshd, Hydrogen (h2cli, its kits and songs), Python's MIDI and JACK modules, a SoundFont, a recorded drum loop,
-# sox, man, GNU time, pgrep and kill (procps), ip (iproute2).
+# sshd, Hydrogen (h2cli, its kits and songs), Python's MIDI and JACK modules, a SoundFont, recorded drum loops
+# (sonic-pi-samples, lmms-common), numpy (the onset ground truth), sox, man, GNU time, pgrep and kill (procps),
+# ip (iproute2), liblo's OSC tools, a MIDI clock generator (jack-midi-clock), a private PipeWire (its JACK and
+# pulse servers) in a D-Bus session of its own.
 TEST_PACKAGES = pulseaudio pulseaudio-utils jackd2 python3 python3-jack-client python3-mido tmux \
                 openssh-server openssh-client hydrogen hydrogen-drumkits hydrogen-data timgm6mb-soundfont \
-                sonic-pi-samples sox man-db time procps iproute2 \
-                liblo-tools python3-liblo
+                sonic-pi-samples lmms-common python3-numpy sox man-db time procps iproute2 \
+                liblo-tools python3-liblo jack-midi-clock pipewire pipewire-pulse wireplumber pipewire-jack dbus
 
 .PHONY: run test check build release bench deps test-deps kit clean install install-files uninstall fuzz reference
 

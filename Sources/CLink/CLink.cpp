@@ -5,6 +5,32 @@
 
 #include <chrono>
 #include <new>
+#include <random>
+#include <time.h>
+
+// When two Link sessions meet, the one that has run longer (by its ghost time, more than half a second) wins;
+// closer than that, the one whose id is lower does, and Link's ids are random: a peer enabled just after
+// another imposed its tempo on it half the time. A peer's id is its session's id when it starts one (on every
+// enable), so here it says when that session started: 0xFF (above Link's own ids, printable characters),
+// then the wall clock in 10 µs, then one random byte. Two sessions started within the half second go to the
+// older one, as those further apart do, so a tempera joining a session never sets its tempo. This is an
+// explicit specialization of the function Link's controller calls for an id, declared before anything here
+// instantiates the controller; the wire format of an id (8 bytes) is unchanged.
+namespace ableton {
+namespace link {
+template <> inline NodeId NodeId::random<platform::Random>() {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  const uint64_t tens = (uint64_t(now.tv_sec) * 1000000 + uint64_t(now.tv_nsec) / 1000) / 10;
+  NodeIdArray id{};
+  id[0] = 0xFF;
+  for (int i = 0; i < 6; ++i) id[1 + i] = uint8_t(tens >> (8 * (5 - i)));
+  std::random_device device;
+  id[7] = uint8_t(device());
+  return NodeId(id);
+}
+} // namespace link
+} // namespace ableton
 
 struct CLink {
   ableton::Link link;

@@ -68,6 +68,7 @@ public struct PadPlayer {
             session.beginTake()
         }
         let start = heardStart()
+        let droppedBefore = player.droppedMidiHits
         var wasInterrupted = false
         while true {
             if interrupted() {
@@ -83,8 +84,12 @@ public struct PadPlayer {
             let t = (Double(now) - Double(start)) / 1e9
             if let e = feed.take(dueBy: t) {
                 let hit = player.hitPad(slot: e.slot, velocity: e.velocity, arrival: MonotonicClock.nanos())
-                try recordAndReport(hit, event: e, start: start, session: session, generation: generation)
+                try recordAndReport(hit, sent: e.seconds, start: start, session: session, generation: generation)
                 continue
+            }
+            // MIDI in's note-ons sounded on their frames already: recorded and reported as the feed's pads are.
+            for hit in player.takeMidiHits() {
+                try recordAndReport(hit, sent: nil, start: start, session: session, generation: generation)
             }
             tick?()
             if let next = feed.nextTime {
@@ -98,6 +103,13 @@ public struct PadPlayer {
         let state = player.state
         if !wasInterrupted, case .running(let ms) = state.output { usleep(useconds_t(min(ms, 500) * 1000) + 20_000) }
         if state.underruns > 0 { warn("\(state.underruns) underruns") }
+        for hit in player.takeMidiHits() {
+            try recordAndReport(hit, sent: nil, start: start, session: session, generation: generation)
+        }
+        let lost = player.droppedMidiHits - droppedBefore
+        if record != nil && lost > 0 {
+            warn("the take dropped \(lost) MIDI note\(lost == 1 ? "" : "s") (they came faster than they could be kept)")
+        }
         player.stop()
         if let record {
             session.endTake()
@@ -145,11 +157,12 @@ public struct PadPlayer {
         while MonotonicClock.nanos() < t {}
     }
 
-    /// Records a hit heard while playing (with a record file) and prints one JSON line about it.
-    func recordAndReport(_ hit: PadHit, event e: PadFeed.Event, start: UInt64, session: Session,
-                         generation: Int) throws {
-        var line = "{\"slot\":\(e.slot),\"velocity\":\(DocumentFile.number(e.velocity))"
-        line += ",\"sent\":\(DocumentFile.number(e.seconds))"
+    /// Records a hit heard while playing (with a record file) and prints one JSON line about it: a pad of the feed
+    /// (`sent`: its time on the feed) or a note MIDI in played (its note).
+    func recordAndReport(_ hit: PadHit, sent: Double?, start: UInt64, session: Session, generation: Int) throws {
+        var line = "{\"slot\":\(hit.slot),\"velocity\":\(DocumentFile.number(hit.velocity))"
+        if let sent { line += ",\"sent\":\(DocumentFile.number(sent))" }
+        if let note = hit.midiNote { line += ",\"midi\":\(note)" }
         line += ",\"at\":\(DocumentFile.number((Double(hit.arrival) - Double(start)) / 1e9))"
         line += ",\"latency\":\(DocumentFile.number(hit.latency))"
         if let place = hit.place {
@@ -158,7 +171,7 @@ public struct PadPlayer {
         if let (pass, time) = hit.timeline {
             line += ",\"pass\":\(pass),\"time\":\(DocumentFile.number(time))"
             if record != nil && session.takeOpen {
-                try session.run(.recordTake([RecordedHit(time: time, slot: e.slot, velocity: e.velocity)]))
+                try session.run(.recordTake([RecordedHit(time: time, slot: hit.slot, velocity: hit.velocity)]))
                 // Heard from the next pass: passes overdub. The slots did not change, so nothing loads.
                 _ = controller.publish(PlaybackController.Version(generation: generation, revision: session.revision),
                                        baseDirectory: nil, document: { played(session.document) })

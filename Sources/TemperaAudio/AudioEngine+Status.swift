@@ -91,6 +91,29 @@ extension AudioEngine {
     /// The playback latency the output reports, in frames (JACK's for `out_1`; 0 where none is reported so).
     public var outputLatencyFrames: Int { (output as? JackOutput)?.playbackLatencyFrames ?? 0 }
 
+    /// The note-ons MIDI in played since the last call (JACK's `midi_in`; none for other outputs), oldest first: each
+    /// already sounded on its arrival frame, and its clock places it at the music heard then, its arrival frame
+    /// less the playback latency JACK reports (`heard`, `timeline`, `place` as for a pad).
+    public func takeMidiHits() -> [PadHit] {
+        guard let jack = output as? JackOutput else { return [] }
+        return jack.takeHits().map { h in
+            let played = live.last(where: { $0.seq == h.clock.snapshot }) ?? live.last
+            let songPasses = passLimit > 0 ? passLimit : (played?.pointer.pointee.looping == true ? Int.max : 1)
+            var hit = PadHit(slot: h.slot, velocity: h.velocity, arrival: h.clock.nanos, clock: h.clock,
+                             song: played?.songTiming, songPasses: songPasses, loop: played?.loopTiming)
+            hit.midiNote = Int(h.note)
+            hit.arrivalFrame = h.arrivalFrame
+            return hit
+        }
+    }
+
+    /// MIDI in's note-ons that sounded but could not be kept for `takeMidiHits` (they came faster than they were
+    /// read), since the output connected: a take that lost some says how many.
+    public var droppedMidiHits: Int { (output as? JackOutput)?.droppedHits ?? 0 }
+
+    /// The name the JACK server gave tempera's client (nil: not JACK, or not connected).
+    public var jackClientName: String? { (output as? JackOutput)?.clientName ?? firstJack?.clientName }
+
     /// The playhead clock as last stamped by the output: what is heard when (see `PlayheadClock`).
     public var playheadClock: PlayheadClock { shared.pointee.readClock() }
 

@@ -65,6 +65,9 @@ public final class AudioEngine {
     /// and tick from the document's beat and meter). Set it before `start`.
     public var jackTransport: JackTransportMode?
 
+    /// The JACK client's name, connections and outputs, as given at `init`.
+    public let jackOptions: JackOptions
+
     /// The tempo of the followed MIDI clock as last published (BPM), nil before one is heard.
     public var clockTempo: Double? {
         guard followsClock, let t = clockTempoPublished, let doc = document else { return nil }
@@ -93,7 +96,7 @@ public final class AudioEngine {
     private let renderState: UnsafeMutablePointer<RenderState>
     private(set) var output: AudioOutput?
     /// The JACK client opened at `init` to learn the server's rate: the first connection uses it.
-    private var firstJack: JackOutput?
+    private(set) var firstJack: JackOutput?
     private(set) var started = false
     private var attemptAt = Date.distantPast
     /// The frames rendered when the running output was last seen taking audio, and when.
@@ -112,7 +115,7 @@ public final class AudioEngine {
     private var loadedSlots: [ClipSlot] = []
     private var wantPlaying = false
     /// The passes the last `play` asked for (0: endless with the loop on, one with it off).
-    private var passLimit = 0
+    private(set) var passLimit = 0
     private var previewSample: SampleBuffer?
     private var previewSerial = 0
     /// The Ableton Link session the transport follows, kept alive while the audio thread may read it.
@@ -128,10 +131,13 @@ public final class AudioEngine {
     ///   - output: PulseAudio, JACK, or the null output driven by `pump(frames:)`.
     ///   - kitDirectory: where `kit/NAME.wav` points (default: found as `SamplePaths.kitDirectory()` says).
     ///   - polyphony: voices sounding at once before the oldest is stolen (with a short fade).
-    public init(sampleRate: Double = 48_000, output: Output = .pulse, kitDirectory: String? = nil, polyphony: Int = 64) {
+    ///   - jack: the JACK client's name, connections and outputs (with `output` `.jack`).
+    public init(sampleRate: Double = 48_000, output: Output = .pulse, kitDirectory: String? = nil, polyphony: Int = 64,
+                jack jackOptions: JackOptions = JackOptions()) {
         var rate = sampleRate
+        self.jackOptions = jackOptions
         if output == .jack {
-            let jack = JackOutput()
+            let jack = JackOutput(options: jackOptions)
             rate = jack.serverRate ?? sampleRate
             firstJack = jack
         }
@@ -166,8 +172,9 @@ public final class AudioEngine {
         switch outputKind {
         case .pulse: o = PulseOutput(targetLatency: outputLatency)
         case .jack:
-            let jack = firstJack ?? JackOutput()
+            let jack = firstJack ?? JackOutput(options: jackOptions)
             jack.transport = jackTransport
+            jack.trackCount = document?.tracks.count ?? 0
             o = jack
             firstJack = nil
         case .null: o = NullOutput()
@@ -321,6 +328,7 @@ public final class AudioEngine {
 
     private func publish(_ document: Document) {
         self.document = document
+        (output as? JackOutput)?.addTrackPorts(document.tracks.count)
         seq += 1
         var document = document
         if let session = linkSession {
@@ -505,22 +513,6 @@ public final class AudioEngine {
         let songPasses = passLimit > 0 ? passLimit : (played?.pointer.pointee.looping == true ? Int.max : 1)
         return PadHit(slot: slot, velocity: v, arrival: arrival, clock: clock, song: played?.songTiming,
                       songPasses: songPasses, loop: played?.loopTiming)
-    }
-
-    /// The note-ons MIDI in played since the last call (JACK's `midi_in`; none for other outputs), oldest first: each
-    /// already sounded on its arrival frame, and its clock places it at the music heard then, its arrival frame
-    /// less the playback latency JACK reports (`heard`, `timeline`, `place` as for a pad).
-    public func takeMidiHits() -> [PadHit] {
-        guard let jack = output as? JackOutput else { return [] }
-        return jack.takeHits().map { h in
-            let played = live.last(where: { $0.seq == h.clock.snapshot }) ?? live.last
-            let songPasses = passLimit > 0 ? passLimit : (played?.pointer.pointee.looping == true ? Int.max : 1)
-            var hit = PadHit(slot: h.slot, velocity: h.velocity, arrival: h.clock.nanos, clock: h.clock,
-                             song: played?.songTiming, songPasses: songPasses, loop: played?.loopTiming)
-            hit.midiNote = Int(h.note)
-            hit.arrivalFrame = h.arrivalFrame
-            return hit
-        }
     }
 
     /// Null output only: renders `frames` frames on the calling thread and returns them (interleaved stereo).

@@ -3,7 +3,7 @@ import CSndfile
 /// Writes sample data to audio files with libsndfile (used by the kit generator, tests and tools).
 public enum AudioFile {
     public enum Container: Sendable {
-        case wav16, wav24, wavFloat, flac16, flac24, aiff16, oggVorbis
+        case wav16, wav24, wavFloat, flac16, flac24, aiff16, oggVorbis, oggOpus, mp3
 
         var format: Int32 {
             switch self {
@@ -14,6 +14,8 @@ public enum AudioFile {
             case .flac24: return Int32(SF_FORMAT_FLAC) | Int32(SF_FORMAT_PCM_24)
             case .aiff16: return Int32(SF_FORMAT_AIFF) | Int32(SF_FORMAT_PCM_16)
             case .oggVorbis: return Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_VORBIS)
+            case .oggOpus: return Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
+            case .mp3: return Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)
             }
         }
     }

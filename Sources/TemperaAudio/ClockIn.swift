@@ -3,7 +3,10 @@ import Foundation
 /// MIDI clock in (`--clock in`) on the audio thread: the frames its clocks arrived on, and a straight line
 /// through the last ones (least squares: frame ≈ a + b·n for clock n since Start), so a jittery clock gives
 /// steady beats. The line looks back `window` clocks (two beats); when the newest clocks leave it (a tempo
-/// change), it starts again from them, so a change is followed within a beat.
+/// change), it starts again from them, so a change is followed within a beat. Like a PLL that re-locks, it takes
+/// a clock off the line for noise, not a new phase: a clock that arrives a whole number of clocks off the line
+/// right after one on it is renumbered (a lost clock: the music stays on the sender's count) or dropped (a
+/// doubled one), and a single clock far off the line between clocks on it (a late one) leaves the line untouched.
 struct ClockIn {
     /// Following at all (set before the output starts).
     var on = false
@@ -22,6 +25,8 @@ struct ClockIn {
     /// Clocks in a row off the line, with the same sign.
     private var offRun = 0
     private var offSign = 0.0
+    /// How far off the line the last clock off it was (frames).
+    private var lastOff = 0.0
     /// The line: clock n falls on output frame `a + b·n`; valid once two clocks were seen.
     private(set) var a = 0.0
     private(set) var b = 0.0
@@ -58,15 +63,23 @@ struct ClockIn {
     }
 
     private mutating func tick(at frame: Int64) {
-        let n = next
-        next += 1
+        var n = next
         if count >= Self.settled {
             let residual = Double(frame) - (a + b * Double(n))
-            if abs(residual) > Self.changeFrames {
+            let whole = b > 0 ? (residual / b).rounded() : 0
+            if offRun == 0 && abs(residual) > b / 2 && abs(residual - whole * b) <= b / 4 {
+                // Whole clocks off right after a clock on the line: one was lost, or one came twice.
+                if whole < 0 { return }
+                n += Int(whole)
+            } else if abs(residual) > Self.changeFrames {
                 let sign: Double = residual > 0 ? 1 : -1
                 offRun = sign == offSign ? offRun + 1 : 1
                 offSign = sign
+                lastOff = abs(residual)
             } else {
+                // Back on the line after a single clock far off it (a quarter clock): that one was late, not a
+                // change, and leaves the line (nearer ones are jitter, which the line averages).
+                if offRun == 1 && lastOff > b / 4 { count -= 1 }
                 offRun = 0
             }
             if offRun >= Self.changeRun {
@@ -80,6 +93,7 @@ struct ClockIn {
                 offRun = 0
             }
         }
+        next = n + 1
         if count < Self.window {
             frames[count] = frame
             numbers[count] = n

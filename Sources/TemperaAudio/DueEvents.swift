@@ -40,6 +40,8 @@ struct DueEvent {
     var gateEndFrame = Int64.max
     /// Seconds into the sound where the voice starts (a slice of a file, `Marker.from`).
     var from = 0.0
+    /// Where the slice ends in the sound (`Marker.to`; 0: the marker is no slice).
+    var to = 0.0
     /// The snapshot the event was found in (a voice keeps it alive).
     var seq = 0
 

@@ -104,15 +104,17 @@ final class EventCompiler {
         var cyclesOf: [SongSchedule.Region: (first: Int, count: Int)] = [:]
         var used = Set<CycleKey>()
         for (j, s) in doc.song.sections.enumerated() {
-            let key = SongSchedule.Region(start: s.start, end: s.end)
+            let key = SongSchedule.Region(start: s.start, end: s.end, choice: s.choice)
+            // A section choosing its tracks or groups plays its own version of the tracks.
+            let played = doc.playing(s)
             if placed[key] == nil {
-                let buffer = regionBuffer(doc, key, gains)
+                let buffer = regionBuffer(played, key, gains)
                 placed[key] = buffer
                 lists.append(buffer)
             }
             let t = timing.sections[j], buffer = placed[key]!
             if cyclesOf[key] == nil {
-                let mine = self.cycles(doc, s.start, s.end, gains, used: &used)
+                let mine = self.cycles(played, s.start, s.end, gains, used: &used)
                 cyclesOf[key] = (cycles.count, mine.count)
                 cycles += mine
             }
@@ -120,7 +122,8 @@ final class EventCompiler {
                                        passesBefore: t.passesBefore, clock: t.clock, events: buffer.pointer,
                                        eventCount: buffer.count, cycleFirst: cyclesOf[key]!.first,
                                        cycleCount: cyclesOf[key]!.count, meter: s.meter?.count ?? 0,
-                                       pulse: s.meter?.pulse(beat: doc.transport.beat) ?? 0, groups: s.meter?.groupMask ?? 0))
+                                       pulse: s.meter?.pulse(beat: doc.transport.beat) ?? 0, groups: s.meter?.groupMask ?? 0,
+                                       unit: s.meter?.unit ?? 0))
         }
         regions = regions.filter { placed[$0.key] != nil }
         cycleCache = cycleCache.filter { used.contains($0.key) }
@@ -264,7 +267,7 @@ extension MixEvent {
     init(_ e: Schedule.Event) {
         self.init(time: e.time, gateEnd: e.gateEnd, amp: e.amp, track: Int32(e.track), clip: Int32(e.clip),
                   randomKey: e.randomKey, isCut: e.kind == .cut, layer: e.clip == 0 ? -1 : 0, marker: e.marker,
-                  probability: e.probability, from: e.from, hit: Int32(e.hit),
+                  probability: e.probability, from: e.from, to: e.to, hit: Int32(e.hit),
                   cycle: Int32(truncatingIfNeeded: e.cycle))
     }
 

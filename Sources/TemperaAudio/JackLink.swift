@@ -9,7 +9,13 @@ struct JackLink: ~Copyable {
     var out1: OpaquePointer?
     var out2: OpaquePointer?
     var midiOut: OpaquePointer?
+    /// MIDI clock out's own port (`clock_out`), so a clock follower is not sent the notes.
+    var clockOut: OpaquePointer?
     var midiIn: OpaquePointer?
+    /// The per-track or per-slot ports, left and right of each stem in turn (nil: the mix only), room for every
+    /// stem; the first `stemPortsReady` pairs are registered (more are added as the document gains tracks).
+    var stemPorts: UnsafeMutablePointer<OpaquePointer?>?
+    let stemPortsReady = Atomic<Int>(0)
     let render: UnsafeMutablePointer<RenderState>
     let shared: UnsafeMutablePointer<EngineShared>
     let rate: Double
@@ -32,6 +38,9 @@ struct JackLink: ~Copyable {
     let hitHead = Atomic<Int>(0)
     let hitTail = Atomic<Int>(0)
     static let hitCapacity = 512
+    /// MIDI in's hits that found the ring full (the editor read it too late), since the client started: played,
+    /// but missing from a take, which says how many it lost.
+    let hitsDropped = Atomic<Int>(0)
     /// MIDI in's controllers and note-ons, for their bindings (`takeControls`): a single-producer
     /// single-consumer ring of packed messages (status, data 1, data 2), the process callback writing.
     let controls: UnsafeMutablePointer<UInt32>
@@ -121,7 +130,10 @@ struct JackLink: ~Copyable {
             render.pointee.queuePad(slot: slot, velocity: velocity, offset: Int(offset))
             let arrival = render.pointee.frame + Int64(offset)
             let h = hitHead.load(ordering: .relaxed)
-            guard h - hitTail.load(ordering: .acquiring) < Self.hitCapacity else { continue }
+            guard h - hitTail.load(ordering: .acquiring) < Self.hitCapacity else {
+                hitsDropped.add(1, ordering: .relaxed)
+                continue
+            }
             hits[h % Self.hitCapacity] = MidiInHit(
                 note: UInt8(note), slot: slot + 1, velocity: Double(bytes[2] & 0x7F) / 127, arrivalFrame: arrival,
                 clock: render.pointee.clock(heardAt: arrival - Int64(latency), nanos: now))
@@ -129,7 +141,31 @@ struct JackLink: ~Copyable {
         }
     }
 
+    /// Process callback: the stems of the `frames` just rendered into their ports' buffers, `done` frames into
+    /// the period.
+    func copyStems(done: Int, frames: Int, nframes: jack_nframes_t) {
+        guard let ports = stemPorts, render.pointee.stems.buffer != nil else { return }
+        let stems = render.pointee.stems
+        for k in 0..<min(stems.count, stemPortsReady.load(ordering: .acquiring)) {
+            guard let lp = ports[2 * k], let rp = ports[2 * k + 1],
+                  let left = jack_port_get_buffer(lp, nframes)?.assumingMemoryBound(to: Float.self),
+                  let right = jack_port_get_buffer(rp, nframes)?.assumingMemoryBound(to: Float.self) else { continue }
+            guard k < stems.live else {
+                // A track the document no longer has: its ports are silent.
+                left.advanced(by: done).update(repeating: 0, count: frames)
+                right.advanced(by: done).update(repeating: 0, count: frames)
+                continue
+            }
+            let src = stems.stem(k)
+            for i in 0..<frames {
+                left[done + i] = src[2 * i]
+                right[done + i] = src[2 * i + 1]
+            }
+        }
+    }
+
     deinit {
+        stemPorts?.deallocate()
         scratch.deallocate()
         reason.deallocate()
         hits.deallocate()
@@ -165,6 +201,8 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
           let right = jack_port_get_buffer(out2, nframes)?.assumingMemoryBound(to: Float.self) else { return 0 }
     let midiOutBuffer = l.pointee.midiOut.flatMap { jack_port_get_buffer($0, nframes) }
     if let midiOutBuffer { jack_midi_clear_buffer(midiOutBuffer) }
+    let clockOutBuffer = l.pointee.clockOut.flatMap { jack_port_get_buffer($0, nframes) }
+    if let clockOutBuffer { jack_midi_clear_buffer(clockOutBuffer) }
     var range = jack_latency_range_t()
     jack_port_get_latency_range(out1, JackPlaybackLatency, &range)
     l.pointee.latencyFrames.store(Int(range.max), ordering: .relaxed)
@@ -174,7 +212,9 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
     if l.pointee.transport == .follow {
         var pos = jack_position_t()
         let state = jack_transport_query(l.pointee.client, &pos)
-        l.pointee.render.pointee.followTransport(rolling: state == JackTransportRolling, frame: Int64(pos.frame))
+        // A locate while rolling passes through Starting (the clients syncing): playing goes on through it.
+        let rolling = state == JackTransportRolling || state == JackTransportStarting && l.pointee.render.pointee.playing
+        l.pointee.render.pointee.followTransport(rolling: rolling, frame: Int64(pos.frame), jitter: count)
     }
     let render = l.pointee.render
     let scratch = l.pointee.scratch
@@ -186,12 +226,14 @@ func jackProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
             left[done + i] = scratch[2 * i]
             right[done + i] = scratch[2 * i + 1]
         }
-        if let midiOutBuffer {
-            let midi = render.pointee.midi
-            for k in 0..<midi.count {
-                let m = midi.messages[k]
-                _ = CJack_midi_write(midiOutBuffer, jack_nframes_t(done + m.offset), m.b0, m.b1, m.b2, Int32(m.size))
-            }
+        l.pointee.copyStems(done: done, frames: n, nframes: nframes)
+        let midi = render.pointee.midi
+        for k in 0..<midi.count {
+            let m = midi.messages[k]
+            // The clock and its Start, Stop, Continue and Song Position on `clock_out`; the notes on `midi_out`.
+            let clockMessage = m.b0 == ClockOut.songPosition || m.b0 >= 0xF8
+            guard let buffer = clockMessage ? clockOutBuffer : midiOutBuffer else { continue }
+            _ = CJack_midi_write(buffer, jack_nframes_t(done + m.offset), m.b0, m.b1, m.b2, Int32(m.size))
         }
         done += n
     }

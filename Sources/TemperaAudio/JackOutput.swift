@@ -2,8 +2,10 @@ import CJack
 import Foundation
 import Synchronization
 
-/// Plays through a JACK server (jackd2, or PipeWire's JACK): client `tempera` with ports `out_1` and `out_2`
-/// connected to the physical playback ports where there are some, and the MIDI ports `midi_out` and `midi_in`.
+/// Plays through a JACK server (jackd2, or PipeWire's JACK): client `tempera` (or the name asked for) with the mix
+/// on ports `out_1` and `out_2`, connected to the physical playback ports where there are some (or to the ports
+/// asked for, or nowhere), per-track or per-slot stereo ports when asked, the MIDI ports `midi_out` (notes) and
+/// `clock_out` (MIDI clock), and `midi_in`.
 /// The server's rate and period rule: the engine renders at the rate the server runs (`serverRate`), each
 /// process callback one period. Xruns count as underruns; the server going away is reported in one line.
 /// Rendering happens in JACK's process callback, on its real-time thread.
@@ -14,22 +16,31 @@ final class JackOutput: AudioOutput {
     private var link: UnsafeMutablePointer<JackLink>?
     private var client: OpaquePointer?
     private var openFailure: String?
+    let options: JackOptions
+    /// The name the server gave the client: the one asked for, or another when that was taken (`tempera-01`).
     let clientName: String
+    /// The document's tracks when the output opens (`JackOptions.Outputs.tracks`: their ports are registered at
+    /// once, up to `JackOptions.trackOutputCapacity`). Set before `open`.
+    var trackCount = 0
+    /// The render state whose stems this output allocated (freed on close).
+    private var stemmed: UnsafeMutablePointer<RenderState>?
     /// JACK transport: followed or led (nil: neither).
     var transport: JackTransportMode?
     /// The rate the server runs at (nil: no server was reached).
     let serverRate: Double?
 
     /// Connects to the server at once (without activating), so its rate is known before samples are loaded.
-    init(clientName: String = "tempera") {
-        self.clientName = clientName
+    init(options: JackOptions = JackOptions()) {
+        self.options = options
         CJack_silence()
         var status = jack_status_t(rawValue: 0)
-        client = CJack_open(clientName, &status)
+        client = CJack_open(options.clientName, &status)
         if let client {
             serverRate = Double(jack_get_sample_rate(client))
+            clientName = jack_get_client_name(client).map { String(cString: $0) } ?? options.clientName
         } else {
             serverRate = nil
+            clientName = options.clientName
             openFailure = Self.describe(status)
         }
     }
@@ -69,11 +80,31 @@ final class JackOutput: AudioOutput {
         l.pointee.out1 = port("out_1", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput)
         l.pointee.out2 = port("out_2", JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput)
         l.pointee.midiOut = port("midi_out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput)
+        l.pointee.clockOut = port("clock_out", JACK_DEFAULT_MIDI_TYPE, JackPortIsOutput)
         l.pointee.midiIn = port("midi_in", JACK_DEFAULT_MIDI_TYPE, JackPortIsInput)
-        guard l.pointee.out1 != nil, l.pointee.out2 != nil, l.pointee.midiOut != nil, l.pointee.midiIn != nil else {
+        guard l.pointee.out1 != nil, l.pointee.out2 != nil, l.pointee.midiOut != nil, l.pointee.clockOut != nil,
+              l.pointee.midiIn != nil else {
             openFailure = "JACK: cannot register tempera's ports"
             closeClient()
             return
+        }
+        // Room for every stem from the start (the render call never allocates); the ports of the tracks there are
+        // now, the ones added later as the document gains tracks (`addTrackPorts`).
+        let stems = options.outputs == .slots ? EngineShared.slotCount
+            : options.outputs == .tracks ? JackOptions.trackOutputCapacity : 0
+        if stems > 0 {
+            let ports = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 2 * stems)
+            ports.initialize(repeating: nil, count: 2 * stems)
+            l.pointee.stemPorts = ports
+            render.pointee.stems = Stems.make(count: stems, frames: JackLink.scratchFrames,
+                                              bySlot: options.outputs == .slots)
+            stemmed = render
+            let wanted = options.outputs == .slots ? stems : trackCount
+            guard registerStemPorts(upTo: wanted) else {
+                openFailure = "JACK: cannot register tempera's \(options.outputs == .slots ? "slot" : "track") ports"
+                closeClient()
+                return
+            }
         }
         let raw = UnsafeMutableRawPointer(l)
         jack_set_process_callback(client, jackProcess, raw)
@@ -91,17 +122,53 @@ final class JackOutput: AudioOutput {
             closeClient()
             return
         }
-        connectToPhysicalPorts(client)
+        switch options.connect {
+        case .physical: connectMix(client, pattern: nil, flags: JackPortIsPhysical.rawValue)
+        case .matching(let pattern): connectMix(client, pattern: pattern, flags: 0)
+        case .none: break
+        }
         l.pointee.phase.store(1, ordering: .releasing)
     }
 
-    /// Connects `out_1` and `out_2` to the first two physical playback ports (both to the one, where there is one).
-    private func connectToPhysicalPorts(_ client: OpaquePointer) {
-        guard let ports = jack_get_ports(client, nil, JACK_DEFAULT_AUDIO_TYPE,
-                                         UInt(JackPortIsPhysical.rawValue | JackPortIsInput.rawValue)) else { return }
+    /// Registers the stem ports up to stem `n` (at most the room there is) that are not yet, and lets the process
+    /// callback fill them. False when the server refused one.
+    @discardableResult
+    private func registerStemPorts(upTo n: Int) -> Bool {
+        guard let client, let l = link, let ports = l.pointee.stemPorts else { return true }
+        let prefix = options.outputs == .slots ? "slot" : "track"
+        var ready = l.pointee.stemPortsReady.load(ordering: .relaxed)
+        while ready < min(n, l.pointee.render.pointee.stems.count) {
+            for side in 0..<2 {
+                ports[2 * ready + side] = jack_port_register(client, "\(prefix)_\(ready + 1)_\(side + 1)",
+                                                             JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue), 0)
+                guard ports[2 * ready + side] != nil else { return false }
+            }
+            ready += 1
+            l.pointee.stemPortsReady.store(ready, ordering: .releasing)
+        }
+        return true
+    }
+
+    /// Editor thread: the document has `count` tracks; with `--outputs tracks` the new ones get their ports (up
+    /// to `JackOptions.trackOutputCapacity`).
+    func addTrackPorts(_ count: Int) {
+        guard options.outputs == .tracks else { return }
+        registerStemPorts(upTo: count)
+    }
+
+    /// Connects `out_1` and `out_2` (by the name the server gave the client) to the first two audio input ports
+    /// with `flags` whose names match `pattern` (both to the one, where there is one). Never to tempera's own.
+    private func connectMix(_ client: OpaquePointer, pattern: String?, flags: UInt32) {
+        guard let ports = jack_get_ports(client, pattern, JACK_DEFAULT_AUDIO_TYPE,
+                                         UInt(flags | JackPortIsInput.rawValue)) else { return }
         defer { jack_free(ports) }
         var names: [String] = []
-        while let p = ports[names.count] { names.append(String(cString: p)) }
+        var k = 0
+        while let p = ports[k] {
+            let name = String(cString: p)
+            if !name.hasPrefix(clientName + ":") { names.append(name) }
+            k += 1
+        }
         guard let first = names.first else { return }
         jack_connect(client, "\(clientName):out_1", first)
         jack_connect(client, "\(clientName):out_2", names.count > 1 ? names[1] : first)
@@ -112,8 +179,9 @@ final class JackOutput: AudioOutput {
         guard let l = link else { return .failed("closed") }
         switch l.pointee.phase.load(ordering: .acquiring) {
         case 1:
-            let micros = l.pointee.shared.pointee.latencyMicros.load(ordering: .relaxed)
-            return .running(latencyMs: Double(micros) / 1000)
+            // The latency shown is the one a take subtracts from MIDI in's hits: the playback latency JACK
+            // reports for `out_1`.
+            return .running(latencyMs: Double(l.pointee.latencyFrames.load(ordering: .relaxed)) / l.pointee.rate * 1000)
         case 2:
             return .failed(l.pointee.lostReason())
         default:
@@ -130,6 +198,9 @@ final class JackOutput: AudioOutput {
     /// Editor thread: the hits MIDI in played since the last call, oldest first.
     func takeHits() -> [MidiInHit] { link?.pointee.takeHits() ?? [] }
 
+    /// MIDI in's hits that could not be kept for the editor since the client started (the ring was full).
+    var droppedHits: Int { link?.pointee.hitsDropped.load(ordering: .relaxed) ?? 0 }
+
     /// The controllers and note-ons MIDI in received since the last call (status, data 1, data 2).
     func takeControls() -> [(UInt8, UInt8, UInt8)] { link?.pointee.takeControls() ?? [] }
 
@@ -143,11 +214,17 @@ final class JackOutput: AudioOutput {
     }
 
     private func closeClient() {
-        guard let c = client else { return }
-        client = nil
-        // Deactivating waits for a process callback under way; after it none runs.
-        jack_deactivate(c)
-        jack_client_close(c)
+        if let c = client {
+            client = nil
+            // Deactivating waits for a process callback under way; after it none runs.
+            jack_deactivate(c)
+            jack_client_close(c)
+        }
+        if let r = stemmed {
+            stemmed = nil
+            r.pointee.stems.deallocate()
+            r.pointee.stems = Stems()
+        }
     }
 
     deinit { close() }

@@ -21,6 +21,8 @@ struct MixEvent: Equatable {
     var probability: Double = 1
     /// Seconds into the sound where the voice starts (a slice, `Marker.from`).
     var from: Double = 0
+    /// Where its slice ends in the sound (`Marker.to`; 0: no slice).
+    var to: Double = 0
     /// Which hit of a ratchet (`Schedule.Event.hit`): with the track and marker, the event's identity in a pass.
     var hit: Int32 = 0
     /// The cycle of a track with its own cycle (`Schedule.Event.cycle`).
@@ -95,6 +97,8 @@ struct MixSection {
     /// With its own meter: the seconds (x1) of its pulse and where its groups start (`Meter.groupMask`).
     var pulse = 0.0
     var groups: UInt64 = 0
+    /// With its own meter: the note its pulse is (8 in 7/8).
+    var unit = 0
 
     /// The pulse the click counts in this section: its own meter's, else the metronome's.
     @inline(__always)
@@ -150,6 +154,8 @@ struct MixSnapshot {
     /// Seconds per beat at x1 and beats per bar: an Ableton Link session's beats and quantum (see `LinkFollow`).
     var beat = 0.5
     var meter = 4
+    /// The note the document's meter pulses in (4 in 4/4, 8 in 7/8): a pulse lasts `beat * 4 / meterUnit` at x1.
+    var meterUnit = 4
     /// The cycle tracks the sections point into (nil: none).
     var cycles: UnsafeMutablePointer<MixCycle>? = nil
     /// MIDI in: for each note 0...127, the slot index (0...15) a note-on plays, -1 for none

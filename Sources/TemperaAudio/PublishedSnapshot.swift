@@ -102,7 +102,7 @@ final class PublishedSnapshot {
             click: Self.click(doc.transport, sound: clickSound),
             previewData: preview.map { UnsafePointer($0.buffer.data) }, previewFrames: preview?.buffer.frames ?? 0,
             previewSerial: preview?.serial ?? 0, beat: doc.transport.beat, meter: max(1, doc.transport.meter),
-            cycles: cycles))
+            meterUnit: Meter.units.contains(doc.transport.meterUnit) ? doc.transport.meterUnit : 4, cycles: cycles))
         let midiIn = UnsafeMutablePointer<Int8>.allocate(capacity: 128)
         for (n, slot) in ClipSlot.midiInSlots(doc.slots).enumerated() { (midiIn + n).initialize(to: Int8(slot.map { $0 - 1 } ?? -1)) }
         pointer.pointee.midiIn = midiIn

@@ -265,6 +265,7 @@ extension RenderState {
         e.gateSongPass = songPass
         e.seq = sn.seq
         e.from = ev.from
+        e.to = ev.to
         due.append(e)
     }
     // MARK: - The sequencer and the sampler

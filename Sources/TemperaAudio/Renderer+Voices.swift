@@ -68,12 +68,15 @@ extension RenderState {
         let v = allocateVoice()
         anyVoiceSounded = true
         order &+= 1
+        // A slice that starts at its sound's first frame plays it at full level at once: the recording's own
+        // beginning needs no fade-in, and one would leave the first milliseconds of a sliced loop unlike it.
+        let whole = e.from == 0 && e.to > 0 && slot.decayFrames == 0
         // A slot's single file has gain 1, so `* layer.gain` leaves it exactly as before layers existed.
         voices[v] = Voice(
             active: true, stolen: false, track: e.track, slot: Int32(clip), choke: slot.choke, data: data,
             frames: layer.frames, position: e.from > 0 ? min(layer.frames, Int((e.from * rate).rounded())) : 0,
             gain: Float(e.amp) * slot.gain * layer.gain, panLeft: slot.panLeft, panRight: slot.panRight,
-            trackGain: targetGain, level: 0, stage: .attack,
+            trackGain: targetGain, level: whole ? 1 : 0, stage: whole ? .sustain : .attack,
             attackStep: 1 / Float(slot.attackFrames), decayStep: slot.decayFrames > 0 ? 1 / Float(slot.decayFrames) : 0,
             releaseFrames: slot.releaseFrames, releaseStep: 0,
             releaseAt: e.releaseAt,
@@ -189,6 +192,12 @@ extension RenderState {
                 target = 1
             } else if let snap, t < snap.pointee.trackCount {
                 target = snap.pointee.trackGains[t]
+            }
+            let k = stems.buffer == nil ? -1 : stems.index(track: voices[v].track, slot: voices[v].slot)
+            if k >= 0 {
+                mixVoice(v, stem: k, into: out, count: count, at: Int(firstFrame - frame), firstFrame: firstFrame,
+                         target: target)
+                continue
             }
             voices[v].mix(into: out, count: count, firstFrame: firstFrame, targetTrackGain: target,
                           smoothing: trackSmoothing)

@@ -104,6 +104,8 @@ struct RenderState {
     var clock = ClockOut()
     /// MIDI clock in (`--clock in`): the line through its clocks.
     var clockIn: ClockIn
+    /// Per-track or per-slot outputs, set by the output before it starts (none by default).
+    var stems = Stems()
 
     /// Allocates a render state (editor thread). Free it with `destroy` once no thread renders with it.
     static func make(rate: Double, shared: UnsafeMutablePointer<EngineShared>) -> UnsafeMutablePointer<RenderState> {
@@ -157,6 +159,7 @@ struct RenderState {
         s.pointee.anyVoiceSounded = false
         for v in 0..<voiceCapacity where s.pointee.voices[v].active { s.pointee.anyVoiceSounded = true; break }
         s.pointee.midi.beginBlock(frame: s.pointee.frame, count: count)
+        s.pointee.clearStems(count: count)
         var f = 0
         while f < count {
             // The sequencer lists what is due (up to the list's capacity); the sampler and the MIDI output play it.

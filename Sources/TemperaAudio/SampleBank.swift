@@ -9,6 +9,8 @@ public final class SampleBank: @unchecked Sendable {
         var path: String
         var note: Int?
         var pitch: Double
+        /// A gate slot's file, its end as recorded (`SampleLoader.load`'s `fadeEnd` false).
+        var whole = false
     }
 
     private var cache: [Key: SampleBuffer] = [:]
@@ -60,7 +62,7 @@ public final class SampleBank: @unchecked Sendable {
             for k in sounds.indices where !sounds[k].skipped {
                 if kitMissing && sounds[k].reference.hasPrefix("kit/") { continue }
                 let path = SamplePaths.resolve(sounds[k].reference, baseDirectory: baseDirectory, kitDirectory: kitDirectory)
-                let key = Key(path: path, note: slot.note, pitch: sounds[k].pitch)
+                let key = Key(path: path, note: slot.note, pitch: sounds[k].pitch, whole: slot.mode == .gate)
                 sounds[k].key = key
                 if cache[key] == nil && failures[key] == nil && queued.insert(key).inserted { toLoad.append(sounds[k]) }
             }
@@ -140,7 +142,8 @@ public final class SampleBank: @unchecked Sendable {
         let work = { (k: Int) in
             let s = sounds[k], key = s.key!
             results[k] = Result {
-                try SampleLoader.load(path: key.path, sampleRate: rate, note: key.note, pitch: key.pitch, name: s.reference)
+                try SampleLoader.load(path: key.path, sampleRate: rate, note: key.note, pitch: key.pitch, fadeEnd: !key.whole,
+                                      name: s.reference)
             }
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -41,12 +41,12 @@ public enum SampleCache {
         var text: String
         var file: String
 
-        init?(path: String, sampleRate: Double, note: Int?, pitch: Double) {
+        init?(path: String, sampleRate: Double, note: Int?, pitch: Double, fadeEnd: Bool = true) {
             var st = stat()
             guard SampleCache.limit() > 0, stat(path, &st) == 0, let dir = SampleCache.directory() else { return nil }
             let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
             text = "\(path)\n\(st.st_size)\n\(mtime)\n\(sampleRate.bitPattern)\n\(note.map(String.init) ?? "-")\n"
-                + "\(pitch.bitPattern)\n\(SampleLoader.converterQuality)\n\(SampleCache.version)"
+                + "\(pitch.bitPattern)\n\(SampleLoader.converterQuality)\n\(SampleCache.version)" + (fadeEnd ? "" : "\nwhole")
             file = dir + "/" + SampleCache.hash(text) + ".f32"
         }
     }

@@ -5,20 +5,23 @@ import TemperaCore
 
 /// Reads audio files with libsndfile and converts them once, off the audio thread, to what the mixer plays:
 /// stereo Float32 at the output rate, pitched to a MIDI note when asked, with a short fade at the end so a
-/// sample cut short by its file never clicks.
+/// sample cut short by its file never clicks (except for a gate slot, whose file's end is played as recorded:
+/// see `load`).
 public enum SampleLoader {
     /// A file that could not be used; the message names it and says why, on one line.
     public struct LoadError: Error, CustomStringConvertible, Equatable {
         public var description: String
     }
 
-    /// The fade applied to the last frames of every sample.
+    /// The fade applied to the last frames of every sample (`fadeEnd`).
     public static let endFadeSeconds = 0.002
 
     /// Loads `path` for output at `sampleRate`. `note` (MIDI, 60 = as recorded) pitches the sample: one octave
     /// up halves its length. `pitch` adds semitones (a velocity layer's tuning). `name` is how messages refer to the
     /// file (the reference the document holds).
-    public static func load(path: String, sampleRate: Double, note: Int? = nil, pitch: Double = 0,
+    /// `fadeEnd` false leaves the file's last frames as they are: a gate slot's voice is closed by its gate, and
+    /// a recording sliced into it must end as it was recorded for the slices to play it back exactly.
+    public static func load(path: String, sampleRate: Double, note: Int? = nil, pitch: Double = 0, fadeEnd: Bool = true,
                             name: String? = nil) throws -> SampleBuffer {
         let label = name ?? path
         guard FileManager.default.fileExists(atPath: path) else {
@@ -26,7 +29,7 @@ public enum SampleLoader {
         }
         if let why = notARegularFile(path) { throw LoadError(description: "\(label): \(why) (\(path))") }
         // Converted before (the same file, unchanged, to the same rate and pitch): read back, not converted again.
-        let cacheKey = SampleCache.Key(path: path, sampleRate: sampleRate, note: note, pitch: pitch)
+        let cacheKey = SampleCache.Key(path: path, sampleRate: sampleRate, note: note, pitch: pitch, fadeEnd: fadeEnd)
         if let cacheKey, let cached = SampleCache.read(cacheKey, sampleRate: sampleRate) { return cached }
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
@@ -75,7 +78,7 @@ public enum SampleLoader {
         let ratio = SampleLoader.ratio(from: Double(info.samplerate), to: sampleRate, note: note, pitch: pitch)
         var out = try convert(stereo, frames: frames, ratio: ratio, label: label)
         let outFrames = out.count / 2
-        let fade = min(outFrames, max(1, Int(endFadeSeconds * sampleRate)))
+        let fade = fadeEnd ? min(outFrames, max(1, Int(endFadeSeconds * sampleRate))) : 0
         for k in 0..<fade {
             let g = Float(fade - 1 - k) / Float(fade)
             out[2 * (outFrames - fade + k)] *= g

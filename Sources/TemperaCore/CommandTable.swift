@@ -100,16 +100,17 @@ public enum CommandTable {
         Command.SectionAdd.self, Command.SectionRepeats.self, Command.SectionTempo.self, Command.SectionBPM.self,
         Command.SectionMeter.self, Command.SectionRegion.self,
         Command.SectionName.self, Command.SectionMove.self, Command.SectionDelete.self,
-        Command.SectionDuplicate.self, Command.SongPlay.self, Command.SongLoop.self,
+        Command.SectionDuplicate.self, Command.SectionTracks.self, Command.SectionPlay.self, Command.SongPlay.self,
+        Command.SongLoop.self,
         // Musical time
-        Command.Beat.self, Command.SetMeter.self, Command.PlaceGroup.self, Command.Unlink.self, Command.InstanceDelete.self, Command.InstanceShift.self, Command.BPM.self, Command.Grid.self, Command.Click.self,
+        Command.Beat.self, Command.SetMeter.self, Command.PlaceGroup.self, Command.GroupEditOpen.self, Command.GroupDone.self, Command.Unlink.self, Command.InstanceDelete.self, Command.InstanceShift.self, Command.BPM.self, Command.Grid.self, Command.Click.self,
         Command.CountIn.self,
         // Editing the selection
         Command.Amp.self, Command.Copy.self, Command.Cut.self, Command.Paste.self, Command.Duplicate.self,
         Command.Quantize.self,
         // Grooves
         Command.Prob.self, Command.Ratchet.self, Command.Humanize.self, Command.GrooveExtract.self,
-        Command.GrooveApply.self,
+        Command.GrooveApply.self, Command.GrooveSave.self, Command.GrooveLoad.self,
     ]
 
     /// Families whose router says more than "expected a or b": what is missing after the name, the number that

@@ -54,7 +54,7 @@ public struct DocumentDelta: Equatable, Sendable {
 
     /// The head's text, to tell whether a step changed anything but markers (compare it before and after).
     public static func headText(of document: Document) -> [UInt8] {
-        DocumentFile.encodeBytes(head(of: document))
+        DocumentFile.encodeBytes(head(of: document), asShown: true)
     }
 
     /// The change a recorded step made, given the document after it. `headChanged` says whether anything but
@@ -130,13 +130,13 @@ public struct DocumentDelta: Equatable, Sendable {
     public func encoded() -> String {
         var out = "{\"next\":\(nextMarkerID)"
         if let whole {
-            out += ",\"whole\":{\"document\":" + DocumentDelta.oneLine(DocumentFile.encodeBytes(whole)) + ",\"ids\":["
+            out += ",\"whole\":{\"document\":" + DocumentDelta.oneLine(DocumentFile.encodeBytes(whole, asShown: true)) + ",\"ids\":["
             out += whole.tracks.map { "[" + $0.markers.map { String($0.id) }.joined(separator: ",") + "]" }
                 .joined(separator: ",")
             out += "]}}"
             return out
         }
-        if let head { out += ",\"head\":" + DocumentDelta.oneLine(DocumentFile.encodeBytes(head)) }
+        if let head { out += ",\"head\":" + DocumentDelta.oneLine(DocumentFile.encodeBytes(head, asShown: true)) }
         if !markers.isEmpty {
             out += ",\"changes\":["
             out += markers.map { change in

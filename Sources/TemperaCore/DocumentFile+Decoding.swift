@@ -184,7 +184,8 @@ extension DocumentFile {
                 if items.count > Song.maxSections { throw x.error("a song holds at most \(Song.maxSections) sections") }
                 for item in items {
                     let so = try Object(item, "a section",
-                                        allowed: ["name", "start", "end", "repeats", "tempo", "tempoend", "shape", "meter"])
+                                        allowed: ["name", "start", "end", "repeats", "tempo", "tempoend", "shape", "meter",
+                                                  "tracks", "play"])
                     let name = try string(try so.required("name", in: "a section"), "name")
                     if let problem = LineParser.nameProblem(name) { throw item.error("section name: \(problem)") }
                     let start = try double(try so.required("start", in: "a section"), "start",
@@ -216,6 +217,7 @@ extension DocumentFile {
                         section.shape = shape
                     }
                     if let x = so.optional("meter") { section.meter = try meter(x) }
+                    try choice(so, into: &section)
                     song.sections.append(section)
                 }
             }
@@ -517,8 +519,8 @@ extension DocumentFile {
                 case "t": time = try double(member.value, "time", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
                 case "amp": amp = try self.amp(member.value) ?? 0.8
                 case "clip": content = try self.content(member.value)
-                case "p", "rep", "repspan", "from": try extra(member.key, member.value, into: &extras)
-                default: throw member.value.error("unknown field '\(member.key)' in a marker (known: t, amp, clip, p, rep, repspan, from)")
+                case "p", "rep", "repspan", "from", "to": try extra(member.key, member.value, into: &extras)
+                default: throw member.value.error("unknown field '\(member.key)' in a marker (known: t, amp, clip, p, rep, repspan, from, to)")
                 }
             }
             guard let time else { throw v.error("a marker has no time 't'") }
@@ -534,6 +536,7 @@ extension DocumentFile {
             case "rep": extras.rep = try int(v, "rep", MarkerExtras.repRange)
             case "repspan":
                 extras.repSpan = try double(v, "repspan", { $0 > 0 && $0 <= maxTime }, "must be greater than 0 and at most 10000000")
+            case "to": extras.to = try double(v, "to", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
             default: extras.from = try double(v, "from", { (0...maxTime).contains($0) }, "must be from 0 to 10000000")
             }
         }

@@ -25,10 +25,12 @@ public enum DocumentFile {
     }
 
     /// The file's text as UTF-8 bytes, as `save` writes them.
-    public static func encodeBytes(_ document: Document) -> [UInt8] {
+    /// A group open as the timeline is written as closed (the timeline kept aside, the group as edited) unless
+    /// `asShown`: a shared document's delta carries the tracks as the host shows them.
+    public static func encodeBytes(_ document: Document, asShown: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096 + 48 * document.tracks.reduce(0) { $0 + $1.markers.count })
-        encode(document) { bytes.append(contentsOf: $0) }
+        encode(document, asShown: asShown) { bytes.append(contentsOf: $0) }
         return bytes
     }
 
@@ -36,8 +38,11 @@ public enum DocumentFile {
     static let pieceBytes = 1 << 20
 
     /// The file's text handed to `sink` in pieces of about a megabyte, so a document of millions of markers is
-    /// written without its whole text in memory. Each piece is valid only during the call.
-    public static func encode(_ document: Document, to sink: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+    /// written without its whole text in memory. Each piece is valid only during the call. A group open as the
+    /// timeline is written as closed unless `asShown` (see `encodeBytes`).
+    public static func encode(_ document: Document, asShown: Bool = false,
+                              to sink: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        let document = asShown ? document : document.closingGroupEdit
         var out = TextBuffer()
         out += "{\n"
         out += "  \"\(versionKey)\": \(Document.formatVersion),\n"
@@ -219,7 +224,7 @@ public enum DocumentFile {
             out += "\n    {\"name\": \(string(s.name)), \"start\": \(number(s.start)), \"end\": \(number(s.end)), "
                 + "\"repeats\": \(s.repeats)" + (s.tempo.map { ", \"tempo\": \(number($0))" } ?? "")
                 + (s.tempoEnd.map { ", \"tempoend\": \(number($0)), \"shape\": \"\(s.shape.rawValue)\"" } ?? "")
-                + (s.meter.map { ", \"meter\": \(meter($0))" } ?? "") + "}"
+                + (s.meter.map { ", \"meter\": \(meter($0))" } ?? "") + choice(s) + "}"
             out += j == song.sections.count - 1 ? "\n  " : ","
         }
         out += "]"

@@ -43,7 +43,13 @@ extension Document {
     /// markers under ids past the document's own (nothing else changes). A document without instances is
     /// returned as it is. `cache` keeps each group's elements sorted by track, so a publish after an edit sorts
     /// only the groups that changed.
+    ///
+    /// While a group is open as the timeline (`group edit`), the loop plays the group as shown, and the song
+    /// plays the arrangement with the edit in every instance (`closingGroupEdit`).
     public func expandingInstances(cache: InstanceCache? = nil) -> Document {
+        if song.editing != nil {
+            return song.plays ? closingGroupEdit.expandingInstances(cache: cache) : self
+        }
         guard !song.instances.isEmpty else { return self }
         var doc = self
         var added: [Int: [Marker]] = [:]

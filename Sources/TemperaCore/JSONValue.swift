@@ -254,7 +254,7 @@ struct JSONValue {
                     default:
                         key = try string()
                         bit = key == "t" ? 1 : key == "amp" ? 2 : key == "clip" ? 4
-                            : key == "p" ? 8 : key == "rep" ? 16 : key == "repspan" ? 32 : key == "from" ? 64 : 0
+                            : key == "p" ? 8 : key == "rep" ? 16 : key == "repspan" ? 32 : key == "from" ? 64 : key == "to" ? 128 : 0
                     }
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
@@ -300,7 +300,7 @@ struct JSONValue {
         mutating func markerField(bit: UInt8, key: String, seen: inout UInt8, time: inout Double?, amp: inout Double,
                                   content: inout Content?, extras: inout MarkerExtras) throws {
             let v = try value(depth: 2)
-            if bit == 0 { throw v.error("unknown field '\(key)' in a marker (known: t, amp, clip, p, rep, repspan, from)") }
+            if bit == 0 { throw v.error("unknown field '\(key)' in a marker (known: t, amp, clip, p, rep, repspan, from, to)") }
             if seen & bit != 0 { throw v.error("'\(key)' is given twice in a marker") }
             seen |= bit
             switch bit {

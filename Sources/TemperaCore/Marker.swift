@@ -115,6 +115,8 @@ public struct Marker: Hashable, Sendable {
     @inlinable public var repSpan: Double? { get { box?.extras.repSpan } set { extras.repSpan = newValue } }
     /// The slice offset (`MarkerExtras.from`).
     @inlinable public var from: Double { get { box?.extras.from ?? 0 } set { extras.from = newValue } }
+    /// The slice's end (`MarkerExtras.to`).
+    @inlinable public var to: Double { get { box?.extras.to ?? 0 } set { extras.to = newValue } }
 
     /// The total order markers are kept in: time, then id (so equal times have a stable order).
     @inlinable
@@ -181,19 +183,24 @@ public struct MarkerExtras: Hashable, Sendable {
     /// Seconds into the clip's sound where the marker starts playing it (`from=`, a slice of a loop); 0 from
     /// the start.
     public var from: Double = 0
+    /// Seconds into the clip's sound where the marker's slice ends (`to=`); 0: no end of its own. A gate closes
+    /// there at the latest (at the next marker when that comes first), so a slice moved later leaves the sound
+    /// before it ending where it ends in the recording, not running into the moved slice's place.
+    public var to: Double = 0
 
-    public init(p: Double = 1, rep: Int = 1, repSpan: Double? = nil, from: Double = 0) {
+    public init(p: Double = 1, rep: Int = 1, repSpan: Double? = nil, from: Double = 0, to: Double = 0) {
         self.p = p
         self.rep = rep
         self.repSpan = repSpan
         self.from = from
+        self.to = to
     }
 
     /// The most hits a ratchet has.
     public static let repRange = 1...64
 
     /// Nothing but the defaults.
-    @inlinable public var isDefault: Bool { p == 1 && rep == 1 && repSpan == nil && from == 0 }
+    @inlinable public var isDefault: Bool { p == 1 && rep == 1 && repSpan == nil && from == 0 && to == 0 }
 
     /// As the command line and the status line write them (`p=0.5 rep=4:0.25 from=1.5`), empty for the defaults.
     public var text: String {
@@ -203,6 +210,7 @@ public struct MarkerExtras: Hashable, Sendable {
             out.append("rep=\(rep)" + (repSpan.map { ":\(DocumentFile.number($0))" } ?? ""))
         }
         if from != 0 { out.append("from=\(DocumentFile.number(from))") }
+        if to != 0 { out.append("to=\(DocumentFile.number(to))") }
         return out.joined(separator: " ")
     }
 
@@ -214,9 +222,10 @@ public struct MarkerExtras: Hashable, Sendable {
         if rep != 1 { out += ", \"rep\": \(rep)" }
         if let repSpan { out += ", \"repspan\": \(DocumentFile.number(repSpan))" }
         if from != 0 { out += ", \"from\": \(DocumentFile.number(from))" }
+        if to != 0 { out += ", \"to\": \(DocumentFile.number(to))" }
         return out
     }
 
     /// The file's keys for these fields.
-    public static let keys = ["p", "rep", "repspan", "from"]
+    public static let keys = ["p", "rep", "repspan", "from", "to"]
 }

@@ -100,6 +100,10 @@ public enum MidiExport {
         var meter: Meter
         /// The tracks with their own cycle or ratio over the region.
         var cycles: [CycleTrack]
+        /// The tracks as the play plays them (a section's choice of tracks and groups, `Document.playing`) and
+        /// that choice.
+        var tracks: [Track]
+        var choice: Song.Choice? = nil
         /// Musical position the play lasts: R·span for a section, endless for the loop.
         var limit: Double
         var repeats: Int
@@ -141,23 +145,26 @@ public enum MidiExport {
             let (clock, pieces) = Schedule.clock(of: doc.transport, start: start, end: end)
             let cycles = CycleTrack.of(doc.tracks, gains: gains, start: start, end: end)
             return [Play(songPass: 0, total: 0, offset: 0, start: start, span: end - start, tempo: clock.tempo, clock: clock,
-                         pieces: pieces, meter: doc.transport.signature, cycles: cycles, limit: .infinity,
+                         pieces: pieces, meter: doc.transport.signature, cycles: cycles, tracks: doc.tracks, limit: .infinity,
                          repeats: max(loops, 0), drawBase: 0, startTicks: 0)]
         }
         let timing = SongTiming(song: doc.song, tempo: doc.transport.tempo, map: doc.transport.tempoMap)
-        var cyclesOf: [[Double]: [CycleTrack]] = [:]
+        var cyclesOf: [SongSchedule.Region: [CycleTrack]] = [:]
         // Beats do not depend on tempo: a section of R passes over B - A seconds is R·(B - A)/beat beats.
         var plays: [Play] = []
         var beats = 0.0
         for m in 0..<max(loops, 0) {
             for (j, s) in timing.sections.enumerated() {
-                let key = [s.start, s.start + s.span]
+                let section = doc.song.sections[j]
+                let played = doc.playing(section)
+                let key = SongSchedule.Region(start: s.start, end: s.start + s.span, choice: section.choice)
                 if cyclesOf[key] == nil {
-                    cyclesOf[key] = CycleTrack.of(doc.tracks, gains: gains, start: s.start, end: s.start + s.span)
+                    cyclesOf[key] = CycleTrack.of(played.tracks, gains: gains, start: s.start, end: s.start + s.span)
                 }
                 plays.append(Play(songPass: m, total: timing.total, offset: s.offset, start: s.start, span: s.span,
                                   tempo: s.tempo, clock: s.clock, pieces: s.clock.isConstant ? [] : timing.pieces,
-                                  meter: doc.song.sections[j].meter ?? doc.transport.signature, cycles: cyclesOf[key]!,
+                                  meter: section.meter ?? doc.transport.signature, cycles: cyclesOf[key]!,
+                                  tracks: played.tracks, choice: section.choice,
                                   limit: Double(s.repeats) * s.span,
                                   repeats: s.repeats, drawBase: timing.drawPass(songPass: m, section: j, pass: 0),
                                   startTicks: beats * Double(ticksPerBeat)))
@@ -176,7 +183,7 @@ public enum MidiExport {
         let (voices, slotWarnings) = self.voices(of: doc.slots)
         var warnings = slotWarnings
         let plays = self.plays(doc, song: song, loops: options.loops)
-        let bpms = plays.map { 60 * $0.tempo / beat }
+        let bpms = plays.map { Transport.bpm(tempo: $0.tempo, beat: beat) }
         let pool = Schedule.randomPool(of: doc.slots)
 
         /// The tick of song time T: within a play, its start tick plus T's distance from the play's start at
@@ -246,7 +253,7 @@ public enum MidiExport {
         if plays.isEmpty { conductor.append(.tempo(tick: 0, microsecondsPerQuarter: Int((1_000_000 * beat / doc.transport.tempo).rounded()))) }
         var lastTick = 0
         var unknownLength = Set<Int>()
-        var regionEvents: [[Double]: [[Schedule.Event]]] = [:]
+        var regionEvents: [SongSchedule.Region: [[Schedule.Event]]] = [:]
 
         var tracks: [[MidiEvent]] = []
         for (ti, track) in doc.tracks.enumerated() {
@@ -254,10 +261,10 @@ public enum MidiExport {
             var notes: [(on: Int, off: Int, channel: UInt8, note: UInt8, velocity: UInt8)] = []
             var programs: [UInt8: (program: Int, bank: Int)] = [:]
             for (p, play) in plays.enumerated() {
-                let key = [play.start, play.start + play.span]
+                let key = SongSchedule.Region(start: play.start, end: play.start + play.span, choice: play.choice)
                 if regionEvents[key] == nil {
-                    regionEvents[key] = doc.tracks.indices.map {
-                        Schedule.events(of: doc.tracks[$0], index: $0, start: play.start, end: play.start + play.span)
+                    regionEvents[key] = play.tracks.indices.map {
+                        Schedule.events(of: play.tracks[$0], index: $0, start: play.start, end: play.start + play.span)
                     }
                 }
                 let regionOnly = regionEvents[key]![ti]

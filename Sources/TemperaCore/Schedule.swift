@@ -31,6 +31,9 @@ public struct Schedule: Sendable, Equatable {
         public var probability: Double = 1
         /// Seconds into the clip's sound where it starts (the marker's `from`).
         public var from: Double = 0
+        /// Seconds into the clip's sound where its slice ends (the marker's `to`; 0: none). `gateEnd` is already
+        /// no later than it.
+        public var to: Double = 0
         /// Which hit of its marker's ratchet (0 for the first, or a marker without one): with the track and the
         /// marker, the event's identity in a pass.
         public var hit: Int = 0
@@ -175,6 +178,9 @@ public struct Schedule: Sendable, Equatable {
                 if m.content == .random || m.p != 1 { e.randomKey = randomKey(time: m.time, track: ti) }
                 e.probability = m.p
                 e.from = m.from
+                e.to = m.to
+                // A slice's own end closes its gate when the next marker comes later (a single hit only).
+                if m.to > m.from, m.rep == 1 { e.gateEnd = min(nextNonHold, rel + (m.to - m.from)) }
                 if m.rep > 1 {
                     // A ratchet: rep equal hits over its span, each gate closing at the next hit; hits past the
                     // region's end are left out. Listed last first, as the walk goes backwards.

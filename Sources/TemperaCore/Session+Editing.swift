@@ -28,6 +28,7 @@ extension Session {
     /// `copy`: the selection (its clips in clip mode) becomes the clipboard, a group keeping its span (see
     /// `selectionGroup`). Not an undo step: the clipboard is the session's, not the document's.
     func runCopy() throws -> String? {
+        if let i = instanceInsteadOfSelection() { return try copyInstance(i) }
         let group = try selectionGroup().group
         own.clipboard = group
         let count = group.elements.count
@@ -56,6 +57,7 @@ extension Session {
     /// `duplicate`: the selection repeated right after its span (the span a stored group would have), on the
     /// same tracks; the copy becomes the selection.
     func runDuplicate() throws -> String? {
+        if instanceInsteadOfSelection() != nil { return try runInstanceDuplicate() }
         let (group, track, first) = try selectionGroup()
         guard group.span > 0 else {
             throw CommandError("the selection has no length to repeat after (select two times, or a marker before the next)")

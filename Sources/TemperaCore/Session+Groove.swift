@@ -76,67 +76,86 @@ extension Session {
             + (amp > 0 ? " and amp \(DocumentFile.number(amp))" : "") + " (seed \(seed))"
     }
 
-    /// The selection's elements by track and their grid steps: step k of a grid of `steps` a beat is at
-    /// `gridPoint(k)`; the first selected element's step is step 0 of the span.
-    private func gridSteps(_ steps: Int) throws -> (groups: [(track: Int, markers: [Marker])], first: Int, last: Int) {
+    /// The selection's elements by track.
+    private func selectedElements() throws -> [(track: Int, markers: [Marker])] {
         let groups = try requireSelection().compactMap { g -> (track: Int, markers: [Marker])? in
             let ms = g.markers.filter(isElement)
             return ms.isEmpty ? nil : (g.track, ms)
         }
         guard !groups.isEmpty else { throw CommandError("no clip is selected") }
-        let beat = document.transport.beat
-        let ks = groups.flatMap { $0.markers.map { Int(($0.time * Double(steps) / beat).rounded()) } }
-        return (groups, ks.min()!, ks.max()!)
+        return groups
     }
 
-    /// `groove extract N [grid=G]`: for each grid step of the selection's span (G steps a beat, from the step of
-    /// its first element to that of its last), the mean offset from the grid point and the mean amplitude of the
-    /// selected elements nearest it, kept in group N as a groove; its elements are the steps that had any, at
-    /// their grooved times (so the group can be stamped as well).
-    func runGrooveExtract(_ n: Int, steps: Int) throws -> String? {
+    /// The span a groove repeats over: the loop (the whole timeline with the loop off), from its start.
+    var grooveRegion: (start: Double, length: Double) {
+        let t = document.transport
+        return t.loopOn && t.loopEnd > t.loopStart ? (t.loopStart, t.loopEnd - t.loopStart) : (0, t.length)
+    }
+
+    /// `groove extract N [grid=G] [span=S]`: for each grid step of one period (the loop, or S seconds from the
+    /// loop's start; G steps a beat), the mean offset from the grid point and the mean amplitude of the selected
+    /// elements on that step of any period, kept in group N as a groove; its elements are the steps that had
+    /// any, at their grooved times (so the group can be stamped as well).
+    func runGrooveExtract(_ n: Int, steps: Int, span: Double? = nil) throws -> String? {
         guard GroupBank.range.contains(n) else { throw CommandError("no group \(n) (groups are 1-16)") }
         guard (1...CommandParser.maxQuantize).contains(steps) else {
             throw CommandError("groove grid must be 1-\(CommandParser.maxQuantize) steps a beat")
         }
-        let (groups, first, last) = try gridSteps(steps)
-        let count = last - first + 1
-        guard count <= Limits.maxAddedMarkers else { throw CommandError("the selection spans too many grid steps") }
+        let groups = try selectedElements()
         let t = document.transport
+        let step = t.beat / Double(steps)
+        let region = grooveRegion
+        let period = span ?? region.length
+        let count = Int((period / step).rounded())
+        guard count >= 1 else {
+            throw CommandError("the groove's span (\(DocumentFile.number(period)) s) is shorter than a grid step")
+        }
+        guard count <= Limits.maxAddedMarkers else { throw CommandError("the groove's span holds too many grid steps") }
+        let origin = Int((region.start / step).rounded())
         var sums = [Double](repeating: 0, count: count), ampSums = sums, counts = [Int](repeating: 0, count: count)
         for (_, markers) in groups {
             for m in markers {
                 let k = Int((m.time * Double(steps) / t.beat).rounded())
-                sums[k - first] += m.time - t.gridPoint(k, steps: steps)
-                ampSums[k - first] += m.amp
-                counts[k - first] += 1
+                let j = ((k - origin) % count + count) % count
+                sums[j] += m.time - t.gridPoint(k, steps: steps)
+                ampSums[j] += m.amp
+                counts[j] += 1
             }
         }
         let offsets = (0..<count).map { counts[$0] == 0 ? nil : sums[$0] / Double(counts[$0]) }
         let amps = (0..<count).map { counts[$0] == 0 ? nil : ampSums[$0] / Double(counts[$0]) }
-        let step = t.beat / Double(steps)
-        var times: [(Double, Double)] = []
-        for k in 0..<count { if let o = offsets[k], let a = amps[k] { times.append((t.gridPoint(k, steps: steps) + o, a)) } }
-        let origin = times.map(\.0).min() ?? 0
-        let elements = times.map { GroupElement(offset: $0.0 - origin, amp: $0.1, content: nil) }
-        let group = Group(elements: elements, span: max(Double(count) * step, elements.map(\.offset).max() ?? 0),
-                          groove: Groove(steps: steps, step: step, offsets: offsets, amps: amps))
+        let group = Self.grooveGroup(Groove(steps: steps, step: step, offsets: offsets, amps: amps))
         try perform("groove extract \(n)") { $0.setGroup(n, group) }
         let filled = offsets.compactMap { $0 }.count
         return "group \(n): groove of \(count) step\(count == 1 ? "" : "s") (\(filled) with markers), 1/\(steps) beat"
     }
 
-    /// `groove apply N [time=S] [amp=S]`: each selected element moves toward its step's offset in group N's groove
-    /// by the fraction `time` (t + S(grid point + offset - t); S = 1 puts it exactly on grid point + offset) and
-    /// its amplitude toward the step's by `amp`. Steps are counted from the step of the first selected element,
-    /// the groove repeating over its length; a step without markers in the groove leaves its elements alone.
+    /// A group holding `groove`: its elements the steps that have markers, at their grooved times from the first.
+    static func grooveGroup(_ groove: Groove) -> Group {
+        var times: [(Double, Double)] = []
+        for k in groove.offsets.indices {
+            if let o = groove.offsets[k], let a = groove.amps[k] { times.append((Double(k) * groove.step + o, a)) }
+        }
+        let origin = times.map(\.0).min() ?? 0
+        let elements = times.map { GroupElement(offset: $0.0 - origin, amp: $0.1, content: nil) }
+        return Group(elements: elements, span: max(Double(groove.offsets.count) * groove.step, elements.map(\.offset).max() ?? 0),
+                     groove: groove)
+    }
+
+    /// `groove apply N [time=S] [amp=S]`: each selected element, on every selected track, moves toward its step's
+    /// offset in group N's groove by the fraction `time` (t + S(grid point + offset - t); S = 1 puts it exactly on
+    /// grid point + offset) and its amplitude toward the step's by `amp`. Steps are counted from the loop's start
+    /// (as `groove extract` counts them), the groove repeating over its length; a step without markers in the
+    /// groove leaves its elements alone.
     func runGrooveApply(_ n: Int, time: Double, amp: Double) throws -> String? {
         guard GroupBank.range.contains(n) else { throw CommandError("no group \(n) (groups are 1-16)") }
         guard let groove = document.groups[n].groove else {
             throw CommandError("group \(n) holds no groove (take one with 'groove extract \(n)')")
         }
         guard (0...1).contains(time), (0...1).contains(amp) else { throw CommandError("time and amp must be from 0 to 1") }
-        let (groups, first, _) = try gridSteps(groove.steps)
+        let groups = try selectedElements()
         let t = document.transport
+        let first = Int((grooveRegion.start * Double(groove.steps) / t.beat).rounded())
         let length = groove.offsets.count
         var moved = 0
         var plan: [(Int, [Marker])] = []
@@ -158,14 +177,17 @@ extension Session {
         try perform("groove apply \(n)") { edit in
             for (track, markers) in plan { edit.replace(contentsOf: markers, track: track) }
         }
-        return "grooved \(moved) marker\(moved == 1 ? "" : "s") by group \(n)"
+        let tracks = plan.count
+        return "grooved \(moved) marker\(moved == 1 ? "" : "s")" + (tracks > 1 ? " on \(tracks) tracks" : "") + " by group \(n)"
             + (time == 1 && amp == 1 ? "" : " (time \(DocumentFile.number(time)), amp \(DocumentFile.number(amp)))")
     }
 
     /// `temper fit [max=N] [span=L]`: the designer set to the temperament that best explains the selected
-    /// markers of the current track (one span of L, the designer's span by default): "fit 12:0,2,4,6,9 -> 5,
-    /// slider 0.37, rms 0 ms". Among equally good fits, the designer's own divisions are preferred (see
-    /// `Temperament.fit`). The rows keep the designer's amplitudes where they have the pulse.
+    /// markers of the current track (one span of L; by default the designer's span, or the loop's length when
+    /// the selection spreads over more than the designer's span and fits in the loop, as after an import):
+    /// "fit 12:0,2,4,6,9 -> 5, slider 0.37, rms 0 ms". The designer's own rows are preferred when the markers
+    /// fit them within the tolerance, then its divisions (see `Temperament.fit`); a slider found outside 0..1 is
+    /// said. The rows keep the designer's amplitudes where they have the pulse.
     func runTemperFit(max most: Int, span: Double?) throws -> String? {
         let track = try requireTrack()
         var selected = selectedMarkers(track: track).filter(isElement)
@@ -173,15 +195,27 @@ extension Session {
             // The selection may be on other tracks: fit all of it.
             selected = try requireSelection().flatMap { $0.markers.filter(isElement) }
         }
-        let L = span ?? document.designer.span
-        let fit = try Temperament.fit(selected.map(\.time), span: L, max: most,
-                                      prefer: (document.designer.top.division, document.designer.bottom.division))
+        var L = span ?? document.designer.span
+        var spanNote = ""
+        let times = selected.map(\.time)
+        if span == nil, let lo = times.min(), let hi = times.max(), hi - lo >= L {
+            let region = grooveRegion
+            if hi - lo < region.length {
+                L = region.length
+                spanNote = ", span \(DocumentFile.number(L)) s (the loop)"
+            }
+        }
+        let designer = document.designer
+        let fit = try Temperament.fit(times, span: L, max: most, prefer: (designer.top.division, designer.bottom.division),
+                                      preferBeats: (designer.top, designer.bottom))
         var t = fit.temperament
         let old = document.designer
         t.top.amps = old.top.resized(to: t.top.division).amps
         t.bottom.amps = old.bottom.resized(to: t.bottom.division).amps
         try perform("temper fit") { $0.setDesigner(t) }
         let rms = (fit.rms * 10_000).rounded() / 10
-        return "fit \(Temperament.fitText(t.top)) -> \(Temperament.fitText(t.bottom)), slider \(Temperament.format((t.slider * 100).rounded() / 100)), rms \(DocumentFile.number(rms)) ms"
+        let outside = t.slider < 0 ? " (outside 0..1: beyond the top row)" : t.slider > 1 ? " (outside 0..1: beyond the bottom row)" : ""
+        return "fit \(Temperament.fitText(t.top)) -> \(Temperament.fitText(t.bottom)), slider "
+            + "\(Temperament.format((t.slider * 100).rounded() / 100))\(outside), rms \(DocumentFile.number(rms)) ms" + spanNote
     }
 }

@@ -110,3 +110,57 @@ extension Session {
         return "moved \(targets.count) linked instance\(targets.count == 1 ? "" : "s") by \(DocumentFile.number(by)) s"
     }
 }
+
+/// The ordinary editing commands on a linked instance: with no marker selected, delete, shift, duplicate and copy
+/// act on the instance under the cursor on the current track, whole.
+extension Session {
+    /// The first instance under the cursor on the current track when no marker is selected, else nil.
+    func instanceInsteadOfSelection() -> Int? {
+        guard (try? requireSelection()) == nil else { return nil }
+        return instancesAtCursor().first
+    }
+
+    /// Each instance under the cursor again right after itself (its group, track and passes), one step.
+    func runInstanceDuplicate() throws -> String? {
+        let targets = instancesAtCursor()
+        guard !targets.isEmpty else { throw CommandError("no linked instance under the cursor on this track") }
+        var song = document.song
+        guard song.instances.count + targets.count <= Song.maxInstances else {
+            throw CommandError("a song holds at most \(Limits.count(Song.maxInstances)) linked instances")
+        }
+        var end = 0.0
+        for i in targets {
+            var copy = song.instances[i]
+            let g = document.groups[copy.group]
+            guard g.span > 0 else { throw CommandError("group \(copy.group) has no span to repeat after") }
+            copy.start = song.instances[i].end(of: g)
+            try Limits.checkTime(copy.end(of: g), "duplicate would end an instance at")
+            end = max(end, copy.end(of: g))
+            song.instances.append(copy)
+        }
+        song.instances.sort { ($0.start, $0.track, $0.group) < ($1.start, $1.track, $1.group) }
+        var transport = document.transport
+        let lengthens = end > transport.length
+        if lengthens { transport.length = end }
+        try perform(targets.count == 1 ? "duplicate instance" : "duplicate \(targets.count) instances") { edit in
+            if lengthens { edit.setTransport(transport) }
+            edit.setSong(song)
+        }
+        return "duplicated \(targets.count) linked instance\(targets.count == 1 ? "" : "s"), linked to the same group"
+    }
+
+    /// The instance's markers as it plays them (all its passes) become the clipboard: paste puts plain copies.
+    func copyInstance(_ i: Int) throws -> String? {
+        let inst = document.song.instances[i], g = document.groups[inst.group]
+        var elements: [GroupElement] = []
+        for k in 0..<inst.times {
+            for e in g.elements {
+                var c = e
+                c.offset += Double(k) * g.span
+                elements.append(c)
+            }
+        }
+        own.clipboard = Group(elements: elements, span: inst.length(of: g))
+        return "copied the instance of group \(inst.group): \(elements.count) marker\(elements.count == 1 ? "" : "s")"
+    }
+}

@@ -3,6 +3,7 @@ extension Session {
     /// Shift: move the selection by seconds; in clip mode with snap, move its clips by whole markers along
     /// their track while the markers stay.
     func runShift(_ by: Double) throws -> String? {
+        if instanceInsteadOfSelection() != nil { return try runInstanceShift(by) }
         let groups = try requireSelection()
         guard by.isFinite else { throw CommandError("shift needs a finite amount") }
         if own.clipMode && own.snap { return try shiftClips(by: by, groups) }
@@ -176,6 +177,7 @@ extension Session {
     /// Delete the selected markers, or only their contents in clip mode (the markers stay selected, ready for
     /// a new fill).
     func runDelete(name: String = "delete") throws -> String? {
+        if instanceInsteadOfSelection() != nil { return try runInstanceDelete(all: false) }
         let groups = try requireSelection()
         try perform(name) { edit in
             for (track, markers) in groups {

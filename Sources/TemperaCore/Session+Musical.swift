@@ -26,8 +26,8 @@ extension Session {
         let range = Transport.tempoRange
         guard bpm.isFinite, range.contains(tempo) else {
             throw CommandError("bpm \(LineParser.show(bpm)) would need tempo x\(LineParser.show(tempo)); with beat "
-                + "\(DocumentFile.number(t.beat)) s, bpm goes from \(Self.bpmText(60 * range.lowerBound / t.beat)) "
-                + "to \(Self.bpmText(60 * range.upperBound / t.beat))")
+                + "\(DocumentFile.number(t.beat)) s, bpm goes from \(Self.bpmText(t.bpm(atTempo: range.lowerBound))) "
+                + "to \(Self.bpmText(t.bpm(atTempo: range.upperBound)))")
         }
         t.tempo = tempo
         try perform("bpm") { $0.setTransport(t) }

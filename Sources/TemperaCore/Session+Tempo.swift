@@ -7,8 +7,8 @@ extension Session {
         guard x.isFinite, range.contains(x) else {
             if bpm {
                 let t = document.transport
-                throw CommandError("bpm must be between \(Self.bpmText(60 * range.lowerBound / t.beat)) and "
-                    + "\(Self.bpmText(60 * range.upperBound / t.beat)) (beat \(DocumentFile.number(t.beat)) s)")
+                throw CommandError("bpm must be between \(Self.bpmText(t.bpm(atTempo: range.lowerBound))) and "
+                    + "\(Self.bpmText(t.bpm(atTempo: range.upperBound))) (beat \(DocumentFile.number(t.beat)) s)")
             }
             throw CommandError("tempo must be between x\(range.lowerBound) and x\(range.upperBound)")
         }
@@ -28,7 +28,7 @@ extension Session {
         transport.tempoMap.set(TempoMap.Point(time: time, tempo: x, shape: shape))
         try perform("tempo point") { $0.setTransport(transport) }
         let at = DocumentFile.number(time)
-        return "tempo at \(at): \(Self.bpmText(60 * x / transport.beat)) BPM (x\(DocumentFile.number(x)))"
+        return "tempo at \(at): \(Self.bpmText(transport.bpm(atTempo: x))) BPM (x\(DocumentFile.number(x)))"
             + (shape == .step ? "" : ", \(shape.rawValue) to the next point")
     }
 

@@ -36,6 +36,8 @@ public final class Session {
     }
     /// Where `kit list` and `kit load` look (nil: those commands say kits are not available).
     public var kits: KitSource?
+    /// Where `groove save` and `groove load` keep grooves (nil: the user's library, `GrooveLibrary.user`).
+    public var grooveFolder: String?
     /// Every undoable step, for inspection (memory figures, a history view).
     public internal(set) var history = History()
     /// Recording is armed: the next start of the transport opens a take (`beginTake`).

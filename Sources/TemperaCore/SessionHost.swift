@@ -21,7 +21,10 @@ public protocol SessionHost: AnyObject {
     func open(_ path: String, discarding: Bool) throws -> String?
     /// Starts a new, empty document (`new`).
     func newDocument() throws -> String?
-    /// A file of another format as a new document in place of this one (`import`).
+    /// Puts `session`, opened elsewhere (by a session manager), in place of this one, unsaved changes dropped
+    /// (the manager asks for saves itself).
+    func adopt(_ session: Session) throws -> String?
+    /// A file of another format added to this document (`import`).
     func importFile(_ path: String, split: Bool, slice: Bool) throws -> String?
     /// The document as a Standard MIDI File (`export`).
     func export(_ path: String) throws -> String?
@@ -51,6 +54,7 @@ extension SessionHost {
     public func saveAs(_ path: String) throws -> String? { throw Self.unavailable("saveas") }
     public func open(_ path: String, discarding: Bool) throws -> String? { throw Self.unavailable("open") }
     public func newDocument() throws -> String? { throw Self.unavailable("new") }
+    public func adopt(_ session: Session) throws -> String? { throw Self.unavailable("a session manager's open") }
     public func importFile(_ path: String, split: Bool, slice: Bool) throws -> String? { throw Self.unavailable("import") }
     public func export(_ path: String) throws -> String? { throw Self.unavailable("export") }
     public func render(_ path: String) throws -> String? { throw Self.unavailable("render") }

@@ -18,6 +18,15 @@ public struct Song: Hashable, Sendable {
         public var shape: TempoMap.Shape = .linear
         /// The section's own time signature; nil: the document's meter.
         public var meter: Meter? = nil
+        /// The tracks (from 0, in order) that sound in the section; nil: every track.
+        public var tracks: [Int]? = nil
+        /// Tracks that play a group through the section instead of their own markers: track (from 0) to group.
+        public var plays: [Int: Int] = [:]
+
+        /// What the section chooses to play, when it chooses (nil: every track plays its own markers).
+        public var choice: Choice? {
+            tracks == nil && plays.isEmpty ? nil : Choice(tracks: tracks, plays: plays)
+        }
 
         public init(name: String, start: Double, end: Double, repeats: Int = 1, tempo: Double? = nil) {
             self.name = name
@@ -29,6 +38,12 @@ public struct Song: Hashable, Sendable {
 
         /// B - A: the length of one pass at tempo x1.
         @inlinable public var span: Double { end - start }
+    }
+
+    /// A section's choice of what plays: which tracks sound, and which play a group.
+    public struct Choice: Hashable, Sendable {
+        public var tracks: [Int]?
+        public var plays: [Int: Int]
     }
 
     public var sections: [Section]
@@ -51,6 +66,8 @@ public struct Song: Hashable, Sendable {
     /// Linked instances of groups placed on the timeline (`GroupInstance`), by start time: the arrangement's
     /// patterns, played wherever they stand, in the loop as in every section.
     public var instances: [GroupInstance] = []
+    /// The group open as the timeline (`group edit`), with the timeline kept aside; nil when none is.
+    public var editing: GroupEdit? = nil
     /// The most instances a song holds.
     public static let maxInstances = 10_000
     /// The most repeats of one section.

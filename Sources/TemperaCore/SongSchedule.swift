@@ -1,6 +1,6 @@
 /// What playing the song does: the events of each distinct region of its sections, and the
 /// timing that puts pass k of section j, song pass m, on its exact frame. Sections that share a region share its
-/// events, so A B A C compiles three regions.
+/// events (when they also choose the same tracks and groups), so A B A C compiles three regions.
 ///
 /// Immutable once built; safe to read from any thread.
 public struct SongSchedule: Sendable {
@@ -44,14 +44,15 @@ public struct SongSchedule: Sendable {
         var cycles: [[CycleTrack]] = []
         var map: [Int] = []
         for s in doc.song.sections {
-            let key = Region(start: s.start, end: s.end)
+            let key = Region(start: s.start, end: s.end, choice: s.choice)
             if let r = regions[key] {
                 map.append(r)
             } else {
                 regions[key] = lists.count
                 map.append(lists.count)
-                lists.append(Schedule.events(of: doc.tracks, gains: gains, start: s.start, end: s.end))
-                cycles.append(CycleTrack.of(doc.tracks, gains: gains, start: s.start, end: s.end))
+                let played = doc.playing(s)
+                lists.append(Schedule.events(of: played.tracks, gains: gains, start: s.start, end: s.end))
+                cycles.append(CycleTrack.of(played.tracks, gains: gains, start: s.start, end: s.end))
             }
         }
         regionEvents = lists
@@ -59,13 +60,15 @@ public struct SongSchedule: Sendable {
         sectionRegion = map
     }
 
-    /// A region of the timeline, as a key.
+    /// A region of the timeline with what its section chooses to play there (`Song.Section.choice`), as a key.
     public struct Region: Hashable, Sendable {
         public var start: Double
         public var end: Double
-        public init(start: Double, end: Double) {
+        public var choice: Song.Choice?
+        public init(start: Double, end: Double, choice: Song.Choice? = nil) {
             self.start = start
             self.end = end
+            self.choice = choice
         }
     }
 

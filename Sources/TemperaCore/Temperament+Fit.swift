@@ -21,6 +21,11 @@ extension Temperament {
     /// else the simplest: the fewest pulses a + b, then the one whose bottom row is the even pulse (all its beats
     /// chosen), then the slider nearer 0. Each a < b fit also stands for its mirror (b, a) at 1 - s.
     ///
+    /// Before all of that, when `preferBeats` (the designer's rows) is given and the times fit those very rows,
+    /// each time on one of their beats, within `fitTolerance`, that fit is the answer: the same dots are often
+    /// also another pairing of the same divisions at another slider (swung eighths on 2 against 3:0,2 at 0.4 are
+    /// 3:0,1 at -0.4), and the designer's own beats are the reading the user set up.
+    ///
     /// Times seldom name one temperament alone: every temperament's dots move on a straight line as the slider
     /// moves, and any other point of that line on a grid is the top row of a temperament with the same result
     /// (3+2 on a twelve against an even five is also 7:0,1,2,3,5 against five, at s' = 5/12 + 7s/12). Such
@@ -28,7 +33,8 @@ extension Temperament {
     /// the slider, and without it the simplest equivalent is given.
     /// - Throws: `CommandError` for fewer than two times, times spread over more than a span, or more times
     ///   than `max` pulses can hold.
-    public static func fit(_ times: [Double], span: Double, max maxDivision: Int = 16, prefer: (top: Int, bottom: Int)? = nil) throws -> Fit {
+    public static func fit(_ times: [Double], span: Double, max maxDivision: Int = 16, prefer: (top: Int, bottom: Int)? = nil,
+                           preferBeats: (top: Row, bottom: Row)? = nil) throws -> Fit {
         let t = times.sorted()
         let m = t.count
         guard m >= 2 else { throw CommandError("temper fit: select at least two markers of one span") }
@@ -45,6 +51,33 @@ extension Temperament {
         }
         var candidates: [Candidate] = []
         let starts = stride(from: sliderRange.lowerBound, through: sliderRange.upperBound + 1e-9, by: 0.1).map { $0 }
+        // The designer's own rows first: each time on one of their beats.
+        if let rows = preferBeats, m <= rows.top.beats.count, m <= rows.bottom.beats.count {
+            let a = rows.top.division, b = rows.bottom.division
+            let allowed = (Set(rows.top.beats), Set(rows.bottom.beats))
+            var best: Candidate?
+            for s0 in starts {
+                var s = s0, o = t[0]
+                var pairs: [(Int, Int)] = []
+                var rms = Double.infinity
+                for _ in 0..<3 {
+                    guard let p = assign(t, a: a, b: b, span: span, slider: s, origin: o, allowed: allowed) else { break }
+                    pairs = p
+                    (o, s) = solve(t, pairs, a: a, b: b, span: span, fallback: s)
+                    rms = residual(t, pairs, a: a, b: b, span: span, slider: s, origin: o)
+                }
+                guard rms.isFinite, sliderRange.contains(s) else { continue }
+                // Equally good: the slider nearer the designer's range 0...1.
+                if best == nil || rms < best!.rms - 1e-12 || (abs(rms - best!.rms) <= 1e-12 && outside(s) < outside(best!.s)) {
+                    best = Candidate(a: a, b: b, s: s, o: o, rms: rms, top: pairs.map(\.0), bottom: pairs.map(\.1))
+                }
+            }
+            if let c = best, c.rms <= fitTolerance {
+                let temperament = Temperament(span: span, top: Row(division: a, beats: c.top),
+                                              bottom: Row(division: b, beats: c.bottom), map: nil, slider: c.s)
+                return Fit(temperament: temperament, rms: c.rms, origin: c.o)
+            }
+        }
         for a in max(m, 1)...maxDivision {
             for b in (a + 1)..<(maxDivision + 1) where b >= m {
                 var best: Candidate?
@@ -98,9 +131,11 @@ extension Temperament {
     /// The nearest assignment of the sorted times to pairs (i, j), both strictly increasing, the first (0, 0),
     /// at slider `s` and origin `o`: dynamic programming over (time, i, j) with prefix minima. Nil when there
     /// are more times than pulses.
-    static func assign(_ t: [Double], a: Int, b: Int, span: Double, slider s: Double, origin o: Double) -> [(Int, Int)]? {
+    static func assign(_ t: [Double], a: Int, b: Int, span: Double, slider s: Double, origin o: Double,
+                       allowed: (Set<Int>, Set<Int>)? = nil) -> [(Int, Int)]? {
         let m = t.count
         guard m <= a, m <= b else { return nil }
+        if let allowed, !allowed.0.contains(0) || !allowed.1.contains(0) { return nil }
         let inf = Double.infinity
         func model(_ i: Int, _ j: Int) -> Double { o + span * ((1 - s) * Double(i) / Double(a) + s * Double(j) / Double(b)) }
         // cost[k][i*b + j]: the best sum of squares of times 0...k with time k at (i, j).
@@ -122,8 +157,8 @@ extension Temperament {
                     at[i * b + j] = w
                 }
             }
-            for i in 1..<a {
-                for j in 1..<b {
+            for i in 1..<a where allowed?.0.contains(i) ?? true {
+                for j in 1..<b where allowed?.1.contains(j) ?? true {
                     let p = best[(i - 1) * b + j - 1]
                     guard p < inf else { continue }
                     let d = t[k] - model(i, j)
@@ -166,6 +201,9 @@ extension Temperament {
         }
         return (sum / Double(t.count)).squareRoot()
     }
+
+    /// How far a slider lies outside 0...1 (0 inside).
+    static func outside(_ s: Double) -> Double { max(0, -s, s - 1) }
 
     /// How far (rms, seconds) the designer's own divisions may miss the times and still be preferred: a few
     /// milliseconds of a player's spread, where five or so markers are explained as well by many finer grids.

@@ -3,9 +3,11 @@ import TemperaCore
 
 /// A Hydrogen song (`.h2song`) as a tempera document.
 ///
-/// Each distinct column of Hydrogen's pattern sequence (the patterns that play together) becomes a region of the
-/// timeline, laid out one after another in order of first use; the sequence becomes the song, one section per run
-/// of equal columns (A A B A: sections A×2, B, A over two regions). Instruments that have notes become slots (the
+/// Each Hydrogen pattern becomes a group (a linked pattern: edit it once and every place it plays follows), each
+/// distinct column of Hydrogen's pattern sequence (the patterns that play together) a region of the timeline
+/// holding an instance of each of its patterns, the regions laid out one after another in order of first use; the
+/// sequence becomes the song, one section per run of equal columns (A A B A: sections A×2, B, A over two
+/// regions). Patterns past the bank's 16 groups are laid out as plain markers. Instruments that have notes become slots (the
 /// song's kit's layers, gain, pan and mute group) and tracks, in the kit's order; their levels are Hydrogen's (the
 /// instrument's volume and gain, its pan through the song's pan law, the song's volume as the master). A note at tick p of its pattern
 /// sounds at `p · 60 / (bpm · 48)` seconds into its region (48 ticks a beat, as Hydrogen counts), moved by its
@@ -129,27 +131,18 @@ public enum HydrogenSong {
             throw KitError("song: \(path) lasts \(Limits.seconds(cursor)) s; a document ends by \(Limits.seconds(Limits.maxTime)) s")
         }
 
-        // Notes onto instruments' marker lists.
-        var byInstrument: [Int: [(time: Double, amp: Double, off: Bool)]] = [:]
-        var unknownInstrument = 0, clamped = 0
+        // Which instruments sound (in the kit's order, 16 at most: one slot each) decides the tracks.
+        var sounding = Set<Int>()
+        var unknownInstrument = 0
         for c in order {
-            let region = regionOf[c]!
             for name in c {
                 for n in patterns[name]!.notes {
-                    guard instruments.contains(where: { $0.id == n.instrument }) else { unknownInstrument += 1; continue }
-                    var t = region.start + (n.position + n.leadLag * leadLagTicks) * tick
-                    if t < region.start || t >= region.end {
-                        t = min(max(t, region.start), region.end - tick)
-                        clamped += 1
-                    }
-                    byInstrument[n.instrument, default: []].append((t, n.velocity, n.noteOff))
+                    if instruments.contains(where: { $0.id == n.instrument }) { sounding.insert(n.instrument) } else { unknownInstrument += 1 }
                 }
             }
         }
         if unknownInstrument > 0 { warnings.append("\(unknownInstrument) notes name no instrument of the song and are left out") }
-        if clamped > 0 { warnings.append("\(clamped) notes led or lagged out of their pattern are kept at its edge") }
-
-        var used = instruments.filter { byInstrument[$0.id] != nil }
+        var used = instruments.filter { sounding.contains($0.id) }
         if used.count > ClipSlot.count {
             let left = used[ClipSlot.count...].map(\.instrument.name)
             warnings.append("\(used.count) instruments have notes; only 16 slots: \(left.joined(separator: ", ")) left out")
@@ -178,14 +171,14 @@ public enum HydrogenSong {
         let carried = (songVolume > 1 ? songVolume : 1) * (componentVolume ?? 1)
 
         var slots = Array(repeating: ClipSlot(), count: ClipSlot.count)
-        var tracks: [Track] = []
-        for (k, u) in used.enumerated() {
-            slots[k] = u.instrument.slot(law: law, k: kNorm, carried: carried)
-            let hits = byInstrument[u.id]!.sorted { $0.time < $1.time }
-            tracks.append(Track(name: u.instrument.name, markers: MarkerList(hits.enumerated().map { i, h in
-                Marker(id: MarkerID(i), time: h.time, amp: h.amp, content: h.off ? .rest : .clip(k + 1))
-            })))
+        for (k, u) in used.enumerated() { slots[k] = u.instrument.slot(law: law, k: kNorm, carried: carried) }
+        let trackOf = Dictionary(uniqueKeysWithValues: used.enumerated().map { ($1.id, $0) })
+        let laid = layOut(order: order, regionOf: regionOf, patterns: patterns, trackOf: trackOf, tick: tick)
+        if laid.clamped > 0 { warnings.append("\(laid.clamped) notes led or lagged out of their pattern are kept at its edge") }
+        if laid.unlinked > 0 {
+            warnings.append("\(laid.unlinked) patterns past the bank's \(GroupBank.range.count) groups are plain markers")
         }
+        let tracks = used.enumerated().map { k, u in Track(name: u.instrument.name, markers: MarkerList(laid.markers[k])) }
         var doc = Document(tracks: tracks, slots: slots)
         doc.transport = Transport(tempo: 1, volume: master, loopStart: 0, loopEnd: min(cursor, Limits.maxLoopLength), loopOn: true,
                                   length: cursor)
@@ -208,6 +201,8 @@ public enum HydrogenSong {
             throw KitError("song: \(path) makes \(Limits.count(sections.count)) sections; a song holds at most \(Limits.count(Song.maxSections))")
         }
         doc.song = Song(sections: sections, on: true, loop: false)
+        doc.groups = laid.groups
+        doc.song.instances = laid.instances
         return (doc, warnings)
     }
 }

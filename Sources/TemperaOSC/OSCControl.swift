@@ -79,6 +79,9 @@ public final class OSCControl {
             case .refused(let why):
                 reply(request.sender, why, isError: true)
                 continue
+            case .nsm:
+                // Only an NSM client's port reads the session manager's messages.
+                continue
             }
             if let answer = run(line, request.sender) { reply(request.sender, answer.text, isError: answer.isError) }
         }

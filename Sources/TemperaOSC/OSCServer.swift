@@ -33,6 +33,8 @@ public struct OSCRequest: Sendable, Equatable {
         case subscribe, unsubscribe
         /// Anything else: the line saying why it was not taken.
         case refused(String)
+        /// What a session manager says (on an NSM client's port: `OSCServer.Dialect.nsm`).
+        case nsm(NSMMessage)
     }
     public var kind: Kind
     public var sender: OSCPeer
@@ -69,9 +71,14 @@ public final class OSCServer: Sendable {
     /// Messages waiting for the owning thread at most: a flood beyond it is dropped, never queued without end.
     static let inboxLimit = 1_024
 
+    /// What the messages arriving are read as: tempera's own addresses (`--osc`), or a session manager's.
+    public enum Dialect: Sendable {
+        case tempera, nsm
+    }
+
     /// Binds `listen:port` (an IPv4 or IPv6 address) and starts reading. A port taken or an address that is not
     /// this machine's throws one line.
-    public init(listen: String, port: Int, arrived: @escaping @Sendable () -> Void) throws {
+    public init(listen: String, port: Int, dialect: Dialect = .tempera, arrived: @escaping @Sendable () -> Void) throws {
         guard (0...65_535).contains(port) else { throw OSCError(description: "the OSC port must be from 0 to 65535, not \(port)") }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -100,7 +107,7 @@ public final class OSCServer: Sendable {
             UInt16(raw[2]) << 8 | UInt16(raw[3])
         })
         self.fd = fd
-        let thread = Thread { [self] in self.read(arrived: arrived) }
+        let thread = Thread { [self] in self.read(dialect: dialect, arrived: arrived) }
         thread.name = "tempera-osc"
         thread.start()
     }
@@ -142,7 +149,7 @@ public final class OSCServer: Sendable {
     }
 
     /// The reading thread: waits for datagrams (a tenth of a second at a time, to see `close`), decodes each.
-    private func read(arrived: @Sendable () -> Void) {
+    private func read(dialect: Dialect, arrived: @Sendable () -> Void) {
         defer { finished.store(true, ordering: .releasing) }
         var buffer = [UInt8](repeating: 0, count: Self.datagramLimit)
         while !closed.load(ordering: .acquiring) {
@@ -158,7 +165,13 @@ public final class OSCServer: Sendable {
             }
             guard n > 0 else { continue }
             let peer = OSCPeer(bytes: withUnsafeBytes(of: from) { Array($0.prefix(Int(length))) })
-            guard let kind = buffer.withUnsafeMutableBytes({ Self.decode($0.baseAddress!, n) }) else { continue }
+            let decoded = buffer.withUnsafeMutableBytes { raw -> OSCRequest.Kind? in
+                switch dialect {
+                case .tempera: return Self.decode(raw.baseAddress!, n)
+                case .nsm: return NSMMessage.decode(raw.baseAddress!, n).map { .nsm($0) }
+                }
+            }
+            guard let kind = decoded else { continue }
             let queued = inbox.withLock { box -> Bool in
                 guard box.count < Self.inboxLimit else { return false }
                 box.append(OSCRequest(kind: kind, sender: peer))

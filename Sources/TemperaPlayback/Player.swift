@@ -62,6 +62,9 @@ public protocol Player: AnyObject {
     /// The note-ons MIDI in played since the last call, oldest first (they sounded already, on their frames); each
     /// placed at the music heard on its arrival less the output latency, as a pad hit is.
     func takeMidiHits() -> [PadHit]
+    /// MIDI in's note-ons that sounded but were not kept for `takeMidiHits` (they came faster than they were
+    /// read), counted since the output connected; 0 from a player without MIDI in.
+    var droppedMidiHits: Int { get }
     /// The controllers and note-ons MIDI in received since the last call, oldest first, for what they are bound
     /// to (`midi learn`); none from a player without MIDI in.
     func takeMidiControls() -> [MidiControl]
@@ -69,6 +72,8 @@ public protocol Player: AnyObject {
 
 extension Player {
     public func takeMidiHits() -> [PadHit] { [] }
+
+    public var droppedMidiHits: Int { 0 }
 
     public func takeMidiControls() -> [MidiControl] { [] }
 

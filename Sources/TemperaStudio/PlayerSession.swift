@@ -85,6 +85,6 @@ public final class PlayerSession: SessionHost {
     }
 
     public func importFile(_ path: String, split: Bool, slice: Bool) throws -> String? {
-        throw CommandError("import opens the file as a new document: in the editor, or tempera import")
+        throw CommandError("import adds a file to the document in the editor (tempera import makes a document of it)")
     }
 }

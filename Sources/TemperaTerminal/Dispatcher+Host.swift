@@ -48,6 +48,12 @@ extension Dispatcher: SessionHost {
         return nil
     }
 
+    public func adopt(_ session: Session) throws -> String? {
+        replaceSession(session)
+        say("session manager: \(session.path ?? "a new document")")
+        return nil
+    }
+
     public func newDocument() throws -> String? {
         whenDiscarded {
             self.replaceSession(Session(document: .newDocument()))

@@ -72,14 +72,18 @@ extension Dispatcher {
             guard !playing || !s.recordArmed else { return }
             let added = s.endTake()
             view.takeHits = 0
-            say(added == 0 ? "take ended: nothing recorded"
+            let lost = max(0, (player?.droppedMidiHits ?? 0) - view.takeDroppedFrom)
+            say((added == 0 ? "take ended: nothing recorded"
                 : "take: \(added) hit\(added == 1 ? "" : "s") recorded, one undo step"
                     + (view.key("undo").map { " (\($0) undoes)" } ?? ""))
+                + (lost > 0 ? "; \(lost) MIDI note\(lost == 1 ? "" : "s") dropped (they came faster than they could be kept)" : ""),
+                error: lost > 0)
         } else if playing, s.recordArmed, !drags.isActive {
             // A take that an edit closed (an undo, a drag) goes on as a new one: the edit's own message stays.
             let reopening = view.takeHits > 0
             s.beginTake()
             view.takeHits = 0
+            view.takeDroppedFrom = player?.droppedMidiHits ?? 0
             if !reopening { say("recording: the pads played now become markers where they are heard") }
         }
     }

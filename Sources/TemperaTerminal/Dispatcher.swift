@@ -256,6 +256,8 @@ public final class Dispatcher {
             say("subdivide n=\(s.subdivision): \(s.subdivision) new marker\(s.subdivision == 1 ? "" : "s") between each pair")
         case .groupStore: try command(.groupStore(view.chosenGroup))
         case .groupStamp: try command(.drawGroup(view.chosenGroup))
+        case .groupEdit: try command(.groupEdit(view.chosenGroup))
+        case .groupPlace: try command(.placeGroup(view.chosenGroup))
         case .save:
             if s.path == nil { openPrompt("save " + suggestedPath(), keep: 5) } else { _ = save(nil, overwrite: false) }
         case .saveAs: openPrompt("saveas " + (s.path ?? suggestedPath()), keep: 7)
@@ -291,7 +293,13 @@ public final class Dispatcher {
                 view.focus = .timeline
                 return say("keys on the timeline")
             }
-            if !selectionIsEmpty { try command(.select(.init(.none))) } else { say("") }
+            if !selectionIsEmpty {
+                try command(.select(.init(.none)))
+            } else if session.editingGroup != nil {
+                try command(.groupDone)
+            } else {
+                say("")
+            }
         case .prompt(let verb):
             performPrompt(verb)
         case .none:

@@ -8,6 +8,7 @@ public enum Help {
         .timeline: "on the timeline",
         .tab: "in the tab area (Tab moves the keys there)",
         .clips: "in the Clips tab (the chosen slot)",
+        .groups: "in the Groups tab (the chosen group)",
         .designer: "in the rhythm designer",
         .song: "in the Song tab (the section under its cursor)",
         .pads: "in the Pads tab (these come first, even before q and the file keys)",
@@ -26,7 +27,7 @@ public enum Help {
             for part in wrap(text, width: width, indent: indent) { out.append((part, role)) }
         }
         add("tempera keys. \(ascii ? "Up Down" : "↑↓") PgUp PgDn scroll, any other key closes. Your own: ~/.config/tempera/keys", .accent, indent: 2)
-        for context in [KeyMap.Context.global, .timeline, .tab, .clips, .designer, .song, .pads, .prompt] {
+        for context in [KeyMap.Context.global, .timeline, .tab, .clips, .groups, .designer, .song, .pads, .prompt] {
             // Keys bound to the same action are listed together.
             var byAction: [(Action, [Key])] = []
             for b in map.bindings where b.context == context {

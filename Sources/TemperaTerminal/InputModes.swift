@@ -114,10 +114,10 @@ struct ClipsTabMode: TabMode {
     let contexts: [KeyMap.Context] = [.clips, .tab, .global]
 }
 
-/// The Groups tab: choosing a group slot, stamping and storing (`Dispatcher.slot`).
+/// The Groups tab: choosing a group slot, stamping, storing, editing and placing it (`Dispatcher.slot`).
 struct GroupsTabMode: TabMode {
     let tab = Tab.groups
-    let contexts: [KeyMap.Context] = [.tab, .global]
+    let contexts: [KeyMap.Context] = [.groups, .tab, .global]
 }
 
 /// The Rhythm Designer tab: its rows, the slider, stamping (`DesignerTab.handle`).

@@ -11,12 +11,12 @@ import TemperaShipped
 /// timeline    x       none            (unbinds)
 /// ```
 /// Contexts: `global` (always, after the others), `timeline` (keys on the timeline), `tab` (keys in the tab
-/// area), `clips` (the Clips tab, before `tab`), `designer` (the rhythm designer tab, before `tab`), `song` and
+/// area), `clips` and `groups` (those tabs, before `tab`), `designer` (the rhythm designer tab, before `tab`), `song` and
 /// `pads` (those tabs, before `tab`), `prompt` (the `:` line and other prompts). The most specific context that
 /// binds a key wins: a tab's own `E` comes before the global `E`.
 public struct KeyMap: Hashable, Sendable {
     public enum Context: String, CaseIterable, Hashable, Sendable {
-        case global, timeline, tab, clips, designer, song, pads, prompt
+        case global, timeline, tab, clips, groups, designer, song, pads, prompt
     }
 
     /// One binding with where it came from.
@@ -68,7 +68,7 @@ public struct KeyMap: Hashable, Sendable {
             }
             guard let context = Context(rawValue: contextName) else {
                 throw ConfigError(file: file, line: lineNumber,
-                                  "unknown context '\(contextName)' (global, timeline, tab, clips, designer, song, pads, prompt)")
+                                  "unknown context '\(contextName)' (global, timeline, tab, clips, groups, designer, song, pads, prompt)")
             }
             guard let key = Key(name: keyName) else {
                 throw ConfigError(file: file, line: lineNumber, "unknown key '\(keyName)'")

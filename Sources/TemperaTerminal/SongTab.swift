@@ -25,16 +25,25 @@ enum SongTab {
             return self.cells(j, song.sections[j], timing.sections[j], doc.transport, g, pass: pass)
         }
         let widths = Column.widths(cells)
-        let columns = Column.fitting(r.width - 2, widths: widths)
-        canvas.put(r.x, r.y, Format.fit("  " + header(columns, widths, g), r.width, ellipsis: g.ellipsis), .dim)
+        // The grid takes the room the list leaves, when there is room for a few of its columns.
+        let listWidth = Column.allCases.reduce(2) { $0 + (widths[$1] ?? $1.width) }
+        let gridWidth = r.width - listWidth - 1
+        let grid = gridWidth >= 14 && !song.sections.isEmpty
+        let width = grid ? listWidth : r.width
+        let columns = Column.fitting(width - 2, widths: widths)
+        if grid {
+            spots += drawGrid(doc, view: view, cursor: cursor,
+                              rect: Rect(x: r.x + listWidth + 1, y: r.y, width: gridWidth, height: r.height - 1), g, into: &canvas)
+        }
+        canvas.put(r.x, r.y, Format.fit("  " + header(columns, widths, g), width, ellipsis: g.ellipsis), .dim)
         for (i, j) in shown.enumerated() {
             let y = r.y + 1 + j - first
             let isPlaying = playing?.section == j
             let text = row(cells[i], columns, widths)
             let mark = j == cursor ? String(g.play) + " " : "  "
             let role: Role = isPlaying ? .playing : j == cursor ? .toolActive : .tool
-            canvas.put(r.x, y, Format.pad(Format.fit(mark + text, r.width, ellipsis: g.ellipsis), r.width), role)
-            spots.append(Spot(Rect(x: r.x, y: y, width: r.width, height: 1), .section(j)))
+            canvas.put(r.x, y, Format.pad(Format.fit(mark + text, width, ellipsis: g.ellipsis), width), role)
+            spots.append(Spot(Rect(x: r.x, y: y, width: width, height: 1), .section(j)))
         }
         canvas.put(r.x, r.maxY - 1, Format.fit(summary(song, timing, view: view, g), r.width, ellipsis: g.ellipsis), .dim)
         return spots
@@ -153,5 +162,39 @@ enum SongTab {
         var text = "song \(p.section + 1)/\(song.sections.count)\(g.separator)pass \(p.pass + 1)/\(song.sections[p.section].repeats)"
         if song.loop && p.songPass > 0 { text += "\(g.separator)loop \(p.songPass + 1)" }
         return text
+    }
+
+    /// The grid: a row a track, a column a section. A cell shows `*` where the track plays its own markers, the
+    /// group's number where it plays a group, and the dash where it is silent; the cursor's cell is highlighted.
+    static func drawGrid(_ doc: Document, view: ViewState, cursor: Int, rect r: Rect, _ g: Glyphs,
+                         into canvas: inout Canvas) -> [Spot] {
+        let sections = doc.song.sections, tracks = doc.tracks
+        // Track names as wide as the sections leave room for (5 to 8 columns, a blank after).
+        let nameWidth = max(5, min(8, r.width - 3 * sections.count))
+        let cols = max(1, (r.width - nameWidth) / 3), rows = max(1, r.height - 1)
+        let track = min(max(view.songTrack, 0), max(tracks.count - 1, 0))
+        let firstCol = firstRow(cursor: cursor, count: sections.count, rows: cols)
+        let firstTrack = firstRow(cursor: track, count: tracks.count, rows: rows)
+        var header = Format.pad("grid", nameWidth)
+        for j in firstCol..<min(firstCol + cols, sections.count) { header += Format.pad(String(j + 1), 3) }
+        canvas.put(r.x, r.y, Format.fit(header, r.width, ellipsis: g.ellipsis), .dim)
+        for t in firstTrack..<min(firstTrack + rows, tracks.count) {
+            let y = r.y + 1 + t - firstTrack
+            canvas.put(r.x, y, Format.pad(Format.fit(tracks[t].name, nameWidth - 1, ellipsis: g.ellipsis), nameWidth),
+                       t == track ? .toolActive : .dim)
+            for j in firstCol..<min(firstCol + cols, sections.count) {
+                let x = r.x + nameWidth + 3 * (j - firstCol)
+                let text = cell(sections[j], track: t, g)
+                let here = j == cursor && t == track
+                canvas.put(x, y, Format.pad(text, 2), here ? .toolActive : text == g.dash ? .dim : .tool)
+            }
+        }
+        return []
+    }
+
+    /// A grid cell's text: `*` (its own markers), a group's number, or the dash (silent).
+    static func cell(_ s: Song.Section, track t: Int, _ g: Glyphs) -> String {
+        if let on = s.tracks, !on.contains(t) { return g.dash }
+        return s.plays[t].map(String.init) ?? "*"
     }
 }

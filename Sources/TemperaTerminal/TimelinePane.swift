@@ -51,7 +51,9 @@ enum TimelinePane {
                           into canvas: inout Canvas) {
         let y = l.timelineTitleRow
         let vp = view.viewport
-        var x = canvas.put(2, y, " timeline ", view.focus == .timeline ? .titleActive : .title)
+        // A group open as the timeline says so, and how to return.
+        let title = session.editingGroup.map { " group \($0), edited as the timeline (Esc: done) " } ?? " timeline "
+        var x = canvas.put(2, y, title, view.focus == .timeline ? .titleActive : .title)
         x = canvas.put(x, y, String(g.horizontal), .border)
         let decimals = Format.decimals(secondsPerColumn: vp.secondsPerColumn)
         x = canvas.put(x, y, " cursor ", .dim)

@@ -40,7 +40,7 @@ public enum Verb: Hashable, Sendable {
     /// The `:` line pre-filled with `spread `: a code spread evenly over the loop on the current track.
     case spread
     case subdivision(Direction)
-    case groupStore, groupStamp
+    case groupStore, groupStamp, groupEdit, groupPlace
     case save, saveAs, open, new, quit, help
     /// The `:` line, pre-filled with the action's argument.
     case command
@@ -92,6 +92,12 @@ public enum Verb: Hashable, Sendable {
         case repeatsUp = "repeats.up", repeatsDown = "repeats.down", tempoUp = "tempo.up", tempoDown = "tempo.down"
         case tempoUpCoarse = "tempo.up.coarse", tempoDownCoarse = "tempo.down.coarse"
         case moveUp = "move.up", moveDown = "move.down"
+        /// The grid: the track (row) under the cursor, its cell sounding or not, the group it plays.
+        case trackUp = "track.up", trackDown = "track.down", cellToggle = "cell.toggle", cellGroup = "cell.group"
+        /// A BPM typed as digits, then set as the section's start or its end (a ramp from its start).
+        case digit0 = "digit.0", digit1 = "digit.1", digit2 = "digit.2", digit3 = "digit.3", digit4 = "digit.4"
+        case digit5 = "digit.5", digit6 = "digit.6", digit7 = "digit.7", digit8 = "digit.8", digit9 = "digit.9"
+        case bpmStart = "bpm.start", bpmEnd = "bpm.end"
     }
 
     public enum PromptVerb: String, Hashable, Sendable, CaseIterable {
@@ -160,6 +166,8 @@ public enum Verb: Hashable, Sendable {
             (.subdivision(.down), "subdivision.down", "one fewer subdivision"),
             (.groupStore, "group.store", "store the selection in the chosen group"),
             (.groupStamp, "group.stamp", "stamp the chosen group at the cursor"),
+            (.groupEdit, "group.edit", "open the chosen group as the timeline (Esc or group done returns)"),
+            (.groupPlace, "group.place", "place the chosen group at the cursor on the current track, linked"),
             (.save, "save", "save"),
             (.saveAs, "save-as", "save under a new name"),
             (.open, "open", "open a file"),
@@ -205,7 +213,12 @@ public enum Verb: Hashable, Sendable {
             (.moveUp, "move the section up the song"), (.moveDown, "move the section down the song"),
             (.delete, "delete the section"), (.duplicate, "a copy of the section right after it"),
             (.jump, "play the song from the section's first pass (the song goes on)"),
-        ]
+            (.trackUp, "grid: the track above"), (.trackDown, "grid: the track below"),
+            (.cellToggle, "grid: the track sounds in the section, or not"),
+            (.cellGroup, "grid: the track plays the next stored group through the section (then its own markers)"),
+            (.bpmStart, "the section starts at the BPM typed before (digits), its own tempo"),
+            (.bpmEnd, "the section ramps to the BPM typed before (digits) over all its passes"),
+        ] + (0...9).map { (SongVerb(rawValue: "digit.\($0)")!, "type a digit of a BPM (then bpm.start or bpm.end)") }
         for (v, help) in songHelp { list.append((.song(v), "song." + v.rawValue, help)) }
         list.append((.songMode, "song.mode", "play the song instead of the loop, or the loop again"))
         for n in 1...16 {
@@ -217,7 +230,7 @@ public enum Verb: Hashable, Sendable {
             (.padVelocity(.down), "pad.velocity.down", "pads: a tenth softer"),
             (.recordToggle, "record.toggle", "arm recording (the take runs while the transport plays) / disarm"),
         ]
-        list.append((.esc, "esc", "cancel: abort a drag, close the help, clear the selection"))
+        list.append((.esc, "esc", "cancel: abort a drag, close the help, clear the selection, close the group open as the timeline"))
         let promptHelp: [(PromptVerb, String)] = [
             (.accept, "accept the line"), (.cancel, "close the line"), (.left, "cursor left"), (.right, "cursor right"),
             (.home, "to the line's start"), (.end, "to the line's end"), (.backspace, "delete left"),

@@ -69,6 +69,10 @@ public struct ViewState: Hashable, Sendable {
     public var designer = DesignerState()
     /// The Song tab's cursor: the section (from 0) its keys act on.
     public var songRow = 0
+    /// The Song tab's grid cursor: the track (from 0) its cell keys act on.
+    public var songTrack = 0
+    /// Digits typed in the Song tab for a BPM (`song.bpm.start`, `song.bpm.end`).
+    public var songDigits = ""
     /// The tempo lane is current: the timeline's keys act on the tempo map's points.
     public var tempoLane = false
     /// The velocity the pad keys play at (0.1...1); Shift plays at 1.
@@ -77,6 +81,8 @@ public struct ViewState: Hashable, Sendable {
     public var drawAmp = 0.8
     /// Hits recorded in the take running, for the Pads tab (0 when none runs).
     public var takeHits = 0
+    /// `Player.droppedMidiHits` when the take running started: what it lost is the count's growth since.
+    public var takeDroppedFrom = 0
     /// The last pad played and its velocity, for the Pads tab.
     public var lastPad: LastPad?
 

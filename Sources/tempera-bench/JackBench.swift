@@ -39,12 +39,13 @@ enum JackBench {
         latency(dir: dir, server: name)
     }
 
-    /// The process callback with MIDI out on 16 slots, the clock out, a note arriving on MIDI in every 960 frames,
-    /// tempo edits and pads between: its allocations, and its duration against the period's.
+    /// The process callback with MIDI out on 16 slots, the clock out, a stereo output per track (16 of them beside
+    /// the mix), a note arriving on MIDI in every 960 frames, tempo edits and pads between: its allocations, and its
+    /// duration against the period's.
     static func processCallback(dir: String, server: String) {
         var doc = AudioBench.sixteenTrackDocument()
         for i in 0..<16 { doc.slots[i].midiChannel = 1 + i % 16 }
-        let engine = AudioEngine(output: .jack)
+        let engine = AudioEngine(output: .jack, jack: JackOptions(outputs: .tracks))
         engine.sendsClock = true
         engine.load(document: doc, baseDirectory: nil)
         engine.start()
@@ -74,7 +75,7 @@ enum JackBench {
         _ = keys.finish()
         _ = rec.finish()
         let periodMicros = Double(period) / rate * 1e6
-        print(String(format: "  process callback, MIDI out on 16 slots + clock out + MIDI in (%d notes taken) + 20 edits "
+        print(String(format: "  process callback, MIDI out on 16 slots + clock out + 16 track outputs + MIDI in (%d notes taken) + 20 edits "
             + "and pads: %d allocations in %d periods; %.1f µs mean, %.1f µs longest of a %.0f µs period (%.2f%%, %.1f%%); xruns: %d",
             hits, allocations, calls, Double(total) / Double(max(calls, 1)) / 1000, Double(longest) / 1000, periodMicros,
             Double(total) / Double(max(calls, 1)) / 1000 / periodMicros * 100, Double(longest) / 1000 / periodMicros * 100,

@@ -49,11 +49,7 @@ struct EditCommand: ParsableCommand {
         + "null (default: the settings file's 'audio', else pulse).", discussion: ""))
     var audio: AudioChoice?
 
-    @Option(help: "With --audio jack: send MIDI clock (out) or follow the one arriving (in).")
-    var clock: ClockChoice?
-
-    @Option(help: "With --audio jack: follow the JACK transport, or lead it as timebase master.")
-    var transport: TransportChoice?
+    @OptionGroup var studio: StudioOptions
 
     @Option(help: "Where this player's sound sits, -1 (left only) to 1 (right only).")
     var pan: Double = 0
@@ -63,6 +59,12 @@ struct EditCommand: ParsableCommand {
     func run() throws {
         // A shared document's players keep their phase over the connection; the host does not follow Link too.
         if link && serve { fail("--link and --serve cannot be combined") }
+        // Under a session manager (NSM) the manager says which file to open, once it has been told who is here.
+        let nsmURL = ProcessInfo.processInfo.environment["NSM_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        if nsmURL != nil && file != nil {
+            fail("no FILE under a session manager (NSM_URL is set): the manager says which file to open")
+        }
+        if nsmURL != nil && serve { fail("--serve cannot be used under a session manager (NSM_URL is set)") }
         let paths = ConfigPaths()
         // Everything that can be wrong with the command line or the files is said before curses starts.
         let session: Session
@@ -90,7 +92,7 @@ struct EditCommand: ParsableCommand {
                     session = Session(document: .newDocument(), path: file)
                 }
             } else {
-                session = Session(document: .demo())
+                session = Session(document: nsmURL != nil ? .newDocument() : .demo())
             }
         } catch let e as ConfigError where e.line == 0 {
             fail(e.message)
@@ -105,9 +107,8 @@ struct EditCommand: ParsableCommand {
         var autosave = Autosave(paths: paths)
         let sharedFile = autosave.claim(for: session.path)
         let recovered = autosave.recoverable(for: session.path, loaded: session.document)
-        if let problem = studioProblem(audio: audioChoice, clock: clock, transport: transport) { fail(problem) }
-        let engine = AudioEngine(output: audioChoice.output)
-        applyStudio(engine, clock: clock, transport: transport)
+        if let problem = studio.problem(audio: audioChoice) { fail(problem) }
+        let engine = studio.engine(audioChoice)
         // Peers coming and going and the session's tempo changing wake the editor, so its status line shows them.
         let wakeup = Wakeup()
         if link {
@@ -120,12 +121,17 @@ struct EditCommand: ParsableCommand {
         // Listening is set up before curses starts, so a port taken is said on a plain terminal.
         let control: OSCControl?
         do { control = try osc.start(wakeup: { wakeup.signal() }) } catch { fail("\(error)") }
+        var nsm: NSMClient?
+        if let nsmURL {
+            do { nsm = try NSMClient(url: nsmURL, arrived: { wakeup.signal() }) } catch { fail("\(error)") }
+        }
         engine.pan = pan
         engine.start()
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, player: engine, offline: StudioFiles(), paths: paths)
 
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
+        else if let nsmURL { dispatcher.say("waiting for the session manager at \(nsmURL)") }
         else if file == nil { dispatcher.say("the demo: Space plays, ? shows every key") }
         if link { dispatcher.say("Ableton Link: playing follows the session's tempo and bar") }
         if let sharedFile { dispatcher.say(sharedFile) }
@@ -133,23 +139,42 @@ struct EditCommand: ParsableCommand {
 
         let screen: CursesScreen
         do { screen = try CursesScreen(theme: chosenTheme) } catch { fail("\(error)") }
-        if link || control != nil { screen.wakeup = wakeup }
+        if link || control != nil || nsm != nil { screen.wakeup = wakeup }
         let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: autosave)
         editor.loadsInBackground = true
-        if let control {
-            // OSC's lines run here, on the editor's thread, between keys: the reading thread only queues them.
+        if control != nil || nsm != nil {
+            // OSC's lines and the session manager's requests run here, on the editor's thread, between keys: the
+            // reading threads only queue them.
             editor.poll = {
-                control.service(now: monotonicSeconds(), run: { line, _ in dispatcher.runRemote(line) }) {
-                    OSCState(engine.state, playing: dispatcher.session.document)
+                var changed = false
+                if let control {
+                    changed = control.service(now: monotonicSeconds(), run: { line, _ in dispatcher.runRemote(line) }) {
+                        OSCState(engine.state, playing: dispatcher.session.document)
+                    }
                 }
+                if let nsm {
+                    for event in nsm.service(session: { dispatcher.session }) {
+                        changed = true
+                        switch event {
+                        case .welcomed(let name): dispatcher.say("session manager \(name): waiting for its file")
+                        case .refused(let why), .failed(let why): dispatcher.say(why, error: true)
+                        case .opened, .saved: break
+                        }
+                    }
+                }
+                return changed
             }
             editor.pollInterval = Int(OSCControl.stateInterval * 1000 / 2)
         }
+        nsm?.announce()
         editor.run()
         control?.close()
+        nsm?.close()
         screen.close()
         dispatcher.commandHistory.save(paths: paths)
         let sig = CursesScreen.pendingSignal.load(ordering: .relaxed)
+        // A session manager ends its clients with SIGTERM: under one that is the ordinary way to leave.
+        if sig == SIGTERM && nsm != nil { return }
         if sig != 0 { throw ExitCode(128 + sig) }
     }
 

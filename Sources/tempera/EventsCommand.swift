@@ -20,7 +20,11 @@ struct EventsCommand: ParsableCommand {
             [A_j, B_j), tempo t_j) plays a marker at t at time = sum of D_i for i < j + (k*(B_j-A_j) + (t-A_j)) / t_j, \
             D_i = R_i*(B_i-A_i)/t_i; pass m of the song adds m times the sum of every D_i.
 
-            Where the tempo bends (a tempo map, a section's ramp) each division by a tempo becomes the play time             P(a, b), the integral of du / tempo(u) in closed form: loop pass k of a marker at t sounds at             k*P(A,B) + P(A,t); a ramping section at the integral over its musical position k*(B-A) + (t-A). A track             with its own cycle or ratio runs across the passes: its marker at t on cycle m sits at             (m*(d-c) + (t-c)) / R from the start of the playing (or of the section).
+            Where the tempo bends (a tempo map, a section's ramp) each division by a tempo becomes the play time \
+            P(a, b), the integral of du / tempo(u) in closed form: loop pass k of a marker at t sounds at \
+            k*P(A,B) + P(A,t); a ramping section at the integral over its musical position k*(B-A) + (t-A). A track \
+            with its own cycle or ratio runs across the passes: its marker at t on cycle m sits at \
+            (m*(d-c) + (t-c)) / R from the start of the playing (or of the section).
             """)
 
     @Argument(help: "The document.")

@@ -48,11 +48,7 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Where the sound goes: pulse (PulseAudio), jack (a JACK server: its rate and period) or null.")
     var audio: AudioChoice = .pulse
 
-    @Option(help: "With --audio jack: send MIDI clock (out) or follow the one arriving (in).")
-    var clock: ClockChoice?
-
-    @Option(help: "With --audio jack: follow the JACK transport, or lead it as timebase master.")
-    var transport: TransportChoice?
+    @OptionGroup var studio: StudioOptions
 
     @Option(help: ArgumentHelp("With --pads: record the pads into the document and write it to this file.",
                                valueName: "OUT.json"))
@@ -70,9 +66,8 @@ struct PlayCommand: ParsableCommand {
         document.transport.click = click
         let base = (file as NSString).deletingLastPathComponent
 
-        if let problem = studioProblem(audio: audio, clock: clock, transport: transport) { throw fail(problem) }
-        let engine = AudioEngine(output: audio.output)
-        applyStudio(engine, clock: clock, transport: transport)
+        if let problem = studio.problem(audio: audio) { throw fail(problem) }
+        let engine = studio.engine(audio)
         // The file as loaded is revision -1: a recording's takes (revision 0 on) are published over it.
         let controller = PlaybackController(player: engine)
         let loaded = controller.publish(PlaybackController.Version(generation: 0, revision: -1),
@@ -131,7 +126,7 @@ struct PlayCommand: ParsableCommand {
             }
         }
         // Following a MIDI clock or the JACK transport, it starts and stops playing; this runs until interrupted.
-        let following = clock == .in || transport == .follow
+        let following = studio.clock == .in || studio.transport == .follow
         if !following { engine.play(loops: forever ? Int(Int32.max) : loops) }
         if pads {
             // The recording goes into the file as it was (its own song and click settings), not as played here.

@@ -25,6 +25,20 @@ final class OSCServerTests: XCTestCase {
         }
     }
 
+    /// An NSM client listens on loopback for a manager on loopback, and a URL it cannot use is one line.
+    func testAnNSMClientListensOnLoopbackForALoopbackManagerAndSaysWhatItCannotUse() throws {
+        let client = try NSMClient(url: "osc.udp://127.0.0.1:9/", arrived: {})
+        defer { client.close() }
+        let sockets = Spawn.run("/usr/bin/ss", ["-uln"]).stdout
+        XCTAssertTrue(sockets.contains("127.0.0.1:\(client.server.port) "), sockets)
+        XCTAssertEqual(client.manager.description, "127.0.0.1:9")
+        for bad in ["http://127.0.0.1:9/", "osc.udp://127.0.0.1/", "osc.udp://127.0.0.1:0/", "osc.udp://:9/"] {
+            XCTAssertThrowsError(try NSMClient(url: bad, arrived: {})) {
+                XCTAssertEqual("\($0)", "NSM_URL must be osc.udp://HOST:PORT/ (got \(bad))")
+            }
+        }
+    }
+
     func testBytesThatAreNoOSCMessageAreDroppedAndTheNextMessageIsTaken() throws {
         let arrivals = Counter()
         let server = try OSCServer(listen: "127.0.0.1", port: 0, arrived: { arrivals.add() })

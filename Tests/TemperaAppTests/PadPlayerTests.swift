@@ -87,6 +87,47 @@ final class PadPlayerTests: XCTestCase {
         XCTAssertEqual(times[1], 0.5, accuracy: 0.02, "the second pass's 1.5 s is 0.5 s into the loop")
     }
 
+    /// Through a private JACK server, `play --pads --record` records the notes MIDI in plays too, beside the
+    /// pads of its feed (here none): each printed with its note, each a marker of its slot in the saved take.
+    func testMidiInIsRecordedWithThePads() throws {
+        let server = try JackTestServer()
+        server.use()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.dir)
+        }
+        var doc = document()
+        doc.transport.loopEnd = 2
+        doc.transport.length = 2
+        doc.slots[1].midiInNote = 38
+        let engine = AudioEngine(output: .jack, kitDirectory: TestPaths.kitDirectory)
+        let controller = PlaybackController(player: engine)
+        _ = controller.publish(PlaybackController.Version(generation: 0, revision: -1), baseDirectory: dir,
+                               document: { doc })
+        engine.start()
+        let running = Date().addingTimeInterval(5)
+        while Date() < running { if case .running = engine.status { break }; usleep(10_000) }
+        let keys = try server.startClient(name: "keys", send: [(0, [0x99, 38, 127]), (24_000, [0x99, 38, 64])],
+                                          onlySend: true, lead: 12_000)
+        XCTAssertNotNil(keys.waitReady())
+        engine.play(loops: 2)
+        let out = dir + "/recorded.json"
+        var printed: [String] = [], warned: [String] = []
+        let player = PadPlayer(controller: controller, document: doc, song: false, click: false, record: out,
+                               printLine: { printed.append($0) }, warn: { warned.append($0) })
+        let feed = PadFeed()
+        feed.close()
+        XCTAssertEqual(try player.run(feed: feed), .finished)
+        XCTAssertEqual(try keys.finish().sent.count, 2)
+        // A private server without real-time scheduling may miss a period on a loaded machine: said, not a fault.
+        XCTAssertEqual(warned.filter { !$0.hasSuffix("underruns") }, [])
+        XCTAssertEqual(printed.count, 2, "\(printed)")
+        XCTAssertTrue(printed.allSatisfy { $0.hasPrefix("{\"slot\":2,") && $0.contains("\"midi\":38") }, "\(printed)")
+        let saved = try DocumentFile.load(out)
+        let hits = saved.tracks.flatMap { $0.markers.map { $0 } }.filter { $0.content == .clip(2) }
+        XCTAssertEqual(hits.map(\.amp).sorted(), [64.0 / 127, 1], "both notes became markers of slot 2")
+    }
+
     func testBadLinesAreSaidPlayTheRestAndFailAtTheEnd() throws {
         XCTAssertThrowsError(try play(["0.1 1 1", "0.2 99 1"], record: nil)) { error in
             XCTAssertEqual(error as? PadPlayer.Failure,

@@ -298,6 +298,70 @@ final class LinkTests: XCTestCase {
         XCTAssertEqual(out, "{\"peers\":0,\"bpm\":120.000}\n")
     }
 
+    /// A peer at 140 BPM (`tempera link --bpm 140`, which says the session's tempo once it has found a peer,
+    /// before it sets its own again) and, at a gap after it has joined the network (its Link socket is bound, on
+    /// UDP port 20808), `tempera play --link` of a 120-BPM document: 20 runs, 5 gaps from 0 to 0.6 s in each of 4
+    /// namespaces side by side. Link lets the older of two sessions
+    /// that meet win only when they started more than half a second apart; closer, its random ids decided, and
+    /// the player imposed its 120 BPM about half the time. Here the player takes 140 every time and the peer
+    /// keeps it.
+    func testAPlayerJoiningASessionNeverSetsItsTempoAtAnyGapAfterThePeer() throws {
+        guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else {
+            throw XCTSkip("build tempera first (swift build)")
+        }
+        let probe = Spawn.run("/usr/bin/unshare", ["--net", "sh", "-c", Self.loopbackOnly])
+        guard probe.status == 0 else { throw XCTSkip("no loopback-only network namespace here: \(probe.stderr)") }
+        let dir = TestPaths.temporaryDirectory("link-join")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let doc = Fixture.document(tracks: [[(0, .clip(1))]], slots: [ClipSlot(file: "none.wav")], span: 2)
+        try DocumentFile.save(doc, to: dir + "/join.tempera")
+        let gaps = ["0", "0.05", "0.15", "0.3", "0.6"]
+        let script = Self.loopbackOnly + """
+
+            cd "$D"
+            for g in \(gaps.joined(separator: " ")); do
+                "$T" link --bpm 140 --wait 3 > "peer.$N.$g" &
+                P=$!
+                for _ in $(seq 500); do grep -q ':5148 ' /proc/net/udp && break; sleep 0.01; done
+                sleep "$g"
+                "$T" play join.tempera --link --forever --audio null 2> "player.$N.$g" &
+                J=$!
+                wait $P
+                kill -INT $J; wait $J
+            done
+            """
+        let started = Date()
+        var runs: [Process] = []
+        for n in 1...4 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            p.arguments = ["--net", "sh", "-c", script]
+            p.environment = ProcessInfo.processInfo.environment.merging(["T": TestPaths.binary, "D": dir, "N": "\(n)"]) { $1 }
+            try p.run()
+            runs.append(p)
+        }
+        for p in runs { p.waitUntilExit() }
+        let seconds = Date().timeIntervalSince(started)
+        var imposed: [String] = []
+        var report: [String] = []
+        for n in 1...4 {
+            for g in gaps {
+                let peer = (try? String(contentsOfFile: "\(dir)/peer.\(n).\(g)", encoding: .utf8)) ?? ""
+                let player = (try? String(contentsOfFile: "\(dir)/player.\(n).\(g)", encoding: .utf8)) ?? ""
+                // The peer's first line is the session it found, before it set 140 again.
+                let found = peer.split(separator: "\n").first.map(String.init) ?? "(nothing)"
+                let joined = player.split(separator: "\n").first { $0.contains("1 peer") }.map(String.init) ?? "(no peer)"
+                report.append("\(g) s: peer \(found), player \(joined)")
+                if found != "{\"peers\":1,\"bpm\":140.000}" || joined != "tempera: link: 1 peer at 140.00 BPM" {
+                    imposed.append("run \(n) at \(g) s: peer \(found), player \(joined)")
+                }
+            }
+        }
+        print("Link join: \(imposed.count) of 20 runs set the session's tempo, in \(String(format: "%.1f", seconds)) s")
+        XCTAssertEqual(imposed, [], report.joined(separator: "; "))
+        XCTAssertLessThan(seconds, 40, "the 20 runs take well under a minute")
+    }
+
     func testTheEditorWithLinkStartsOnTheSessionBarAndFollowsItsTempo() throws {
         let (dir, server) = try Self.prepare()
         defer {

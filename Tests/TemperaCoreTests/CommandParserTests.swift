@@ -204,7 +204,7 @@ final class CommandParserTests: XCTestCase {
         XCTAssertEqual(error("subdivide 0"), CommandError("subdivide must be a whole number from 1 to 10000, not 0", column: 11))
         XCTAssertEqual(error("rotate 2"), CommandError("unexpected '2' (rotate)", column: 8))
         XCTAssertEqual(error("group store 17"), CommandError("group must be a whole number from 1 to 16, not 17", column: 13))
-        XCTAssertEqual(error("group paste 1"), CommandError("expected store or stamp, not 'paste' (group store N | group stamp N [times=K])", column: 7))
+        XCTAssertEqual(error("group paste 1"), CommandError("expected store, stamp, edit or done, not 'paste' (group store N | group stamp N [times=K] | group edit N | group done)", column: 7))
         XCTAssertEqual(error("undo 0"), CommandError("K must be a whole number from 1, not 0", column: 6))
     }
 

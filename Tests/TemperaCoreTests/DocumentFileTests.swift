@@ -175,7 +175,7 @@ final class DocumentFileTests: XCTestCase {
         XCTAssertEqual(decodeError(doc("{\"markers\": [{\"t\": 1, \"clip\": 17}]}")),
                        CommandError("clip must be 1-16, \"+\", \"-\" or \"?\", not 17", line: 3, column: 31))
         XCTAssertEqual(decodeError(doc("{\"markers\": [{\"t\": 1, \"ampp\": 1}]}")),
-                       CommandError("unknown field 'ampp' in a marker (known: t, amp, clip, p, rep, repspan, from)", line: 3, column: 31))
+                       CommandError("unknown field 'ampp' in a marker (known: t, amp, clip, p, rep, repspan, from, to)", line: 3, column: 31))
         XCTAssertEqual(decodeError(doc("{\"mute\": 1}")),
                        CommandError("mute must be true or false, found a number", line: 3, column: 10))
         XCTAssertEqual(decodeError("{\"tempera\": 1, \"slots\": [{\"slot\": 17, \"file\": \"a.wav\"}]}"),

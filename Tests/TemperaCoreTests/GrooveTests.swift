@@ -78,6 +78,23 @@ final class GrooveTests: XCTestCase {
         XCTAssertThrowsError(try DocumentFile.decode(text.replacingOccurrences(of: "\"rep\": 3", with: "\"rep\": 0")))
     }
 
+    func testASlicesOwnEndClosesItsGateAndIsKeptInTheFile() throws {
+        var slice = Marker(id: 0, time: 0.5, amp: 1, content: .clip(1))
+        slice.from = 0.5
+        slice.to = 0.75
+        // The next slice moved later than this one's end: the gate closes at its own end, not at the next marker.
+        var doc = Document(tracks: [Track(name: "s", markers: MarkerList([slice, Marker(id: 1, time: 0.85, amp: 1, content: .clip(1))]))])
+        doc.transport.loopEnd = 2
+        XCTAssertEqual(Schedule.events(of: doc.tracks[0], index: 0, start: 0, end: 2).map(\.gateEnd), [0.75, 2], accuracy: 1e-12)
+        // A next marker before the end closes it there.
+        doc.tracks[0].markers = MarkerList([slice, Marker(id: 1, time: 0.6, amp: 1, content: .clip(1))])
+        XCTAssertEqual(Schedule.events(of: doc.tracks[0], index: 0, start: 0, end: 2).map(\.gateEnd), [0.6, 2], accuracy: 1e-12)
+        let text = DocumentFile.encode(doc)
+        XCTAssertTrue(text.contains("{\"t\": 0.5, \"amp\": 1, \"clip\": 1, \"from\": 0.5, \"to\": 0.75}"), text)
+        XCTAssertEqual(try DocumentFile.decode(text), doc)
+        XCTAssertEqual(try CommandParser.parse("marker add 1 clip=1 from=0.5 to=0.75")?.text, "marker add 1 clip=1 from=0.5 to=0.75")
+    }
+
     func testProbAndRatchetCommandsAreOneStepEachWithTheirText() throws {
         let s = Fixture.session([[0, 0.5, 1]], contents: [[.clip(1), .clip(1), .clip(1)]], selectTracks: [0])
         XCTAssertEqual(try s.run(try CommandParser.parse("prob 0.5")!), "p=0.5 on 3 markers")

@@ -124,8 +124,8 @@ final class SongTests: XCTestCase {
             ("section 0 delete", "column 9: section must be a whole number from 1 to 10000, not 0"),
             ("section 1 tempo 0", "column 17: tempo must be from 0.05 to 20, not 0"),
             ("section 1 region 1", "column 20: missing B (section N region A B)"),
-            ("section 1 explode", "column 11: unknown section setting 'explode' (repeats, tempo, bpm, meter, region, name, move, delete, duplicate)"),
-            ("section 1 dlete", "column 11: unknown section setting 'dlete' (repeats, tempo, bpm, meter, region, name, move, delete, duplicate) (did you mean 'delete'?)"),
+            ("section 1 explode", "column 11: unknown section setting 'explode' (repeats, tempo, bpm, meter, region, name, move, delete, duplicate, tracks, play)"),
+            ("section 1 dlete", "column 11: unknown section setting 'dlete' (repeats, tempo, bpm, meter, region, name, move, delete, duplicate, tracks, play) (did you mean 'delete'?)"),
             ("section ad", "column 9: unknown section command 'ad' (did you mean 'add'?)"),
             ("song maybe", "column 6: expected on or off, not 'maybe' (song on|off | song loop on|off)"),
         ]

@@ -4,7 +4,8 @@ import TemperaKits
 import TemperaTestSupport
 import XCTest
 
-/// `.h2song` import, on a small song the test writes: regions, sections, timing, and what cannot be carried.
+/// `.h2song` import, on a small song the test writes: patterns as groups, regions, sections, timing, and what cannot
+/// be carried.
 final class HydrogenSongTests: XCTestCase {
     var dir = ""
 
@@ -57,12 +58,18 @@ final class HydrogenSongTests: XCTestCase {
         XCTAssertEqual(doc.transport.length, 3)
         XCTAssertEqual(doc.tracks.map(\.name), ["I0", "I1"])
         let tick = 60.0 / (120 * 48)
-        XCTAssertEqual(doc.tracks[0].markers.map(\.time), [0, 96 * tick])
-        XCTAssertEqual(doc.tracks[0].markers.map(\.content), [.clip(1), .rest], "a note off is a rest")
-        XCTAssertEqual(doc.tracks[0].markers.map(\.amp)[0], 1)
+        // Each pattern is a group placed at the start of its region; the tracks hold no markers of their own.
+        XCTAssertEqual(doc.song.instances, [GroupInstance(group: 1, start: 0, track: 0), GroupInstance(group: 2, start: 2, track: 0)])
+        XCTAssertEqual(doc.groups[1].span, 2)
+        XCTAssertEqual(doc.groups[2].span, 1)
+        XCTAssertEqual(doc.tracks.map(\.markers.count), [0, 0])
+        let played = doc.expandingInstances()
+        XCTAssertEqual(played.tracks[0].markers.map(\.time), [0, 96 * tick])
+        XCTAssertEqual(played.tracks[0].markers.map(\.content), [.clip(1), .rest], "a note off is a rest")
+        XCTAssertEqual(played.tracks[0].markers.map(\.amp)[0], 1)
         // Lead/lag: -0.5 moves a note 2.5 ticks earlier.
-        XCTAssertEqual(doc.tracks[1].markers.map(\.time), [(48 - 2.5) * tick, 2 + 24 * tick])
-        XCTAssertEqual(doc.tracks[1].markers.map(\.amp)[1], 0.25)
+        XCTAssertEqual(played.tracks[1].markers.map(\.time), [(48 - 2.5) * tick, 2 + 24 * tick])
+        XCTAssertEqual(played.tracks[1].markers.map(\.amp)[1], 0.25)
         // Pan -0.5 through Hydrogen's default law: left 1, right 0.5, written as tempera's gain and pan.
         XCTAssertEqual(doc.slots[1].file, "/samples/i1.wav")
         XCTAssertEqual(doc.slots[1].choke, 1)
@@ -73,6 +80,45 @@ final class HydrogenSongTests: XCTestCase {
         XCTAssertEqual(doc.slots[0].pan, 0)
         XCTAssertEqual(doc.transport.volume, 1, "no <volume>: Hydrogen's unity")
         XCTAssertEqual(warnings, ["1 notes with a probability below 1 play every time"])
+    }
+
+    func testAPatternInSeveralColumnsIsOneGroupPlayedInEach() throws {
+        // Columns A+B and A: two regions, pattern A placed in both, linked.
+        var song = try String(contentsOfFile: try write(), encoding: .utf8)
+        song = song.replacingOccurrences(of: "<group><patternID>B</patternID></group>",
+                                         with: "<group><patternID>A</patternID><patternID>B</patternID></group>")
+        let path = dir + "/shared.h2song"
+        try song.write(toFile: path, atomically: true, encoding: .utf8)
+        var (doc, _) = try HydrogenSong.document(path: path, kits: HydrogenKits(roots: []))
+        XCTAssertEqual(doc.song.instances.map(\.group), [1, 1, 2], "A in both regions, B beside it in the second")
+        XCTAssertEqual(doc.song.instances.map(\.start), [0, 2, 2])
+        XCTAssertEqual(doc.song.sections.map(\.name), ["A", "A+B", "A"])
+        let kicks = doc.expandingInstances().tracks[0].markers.filter { $0.content == .clip(1) }.map(\.time)
+        XCTAssertEqual(kicks, [0, 2])
+        // Edited once, the pattern changes in both regions.
+        doc.groups[1].elements[0].amp = 0.5
+        let edited = doc.expandingInstances().tracks[0].markers.filter { $0.content == .clip(1) }
+        XCTAssertEqual(edited.map(\.amp), [0.5, 0.5])
+    }
+
+    func testPatternsPastTheBanksSixteenArePlainMarkers() throws {
+        // 18 patterns of one note each, one column each.
+        let inst = "<instrument><id>0</id><name>I0</name><volume>1</volume><pan>0</pan><gain>1</gain><instrumentComponent>"
+            + "<component_id>0</component_id><gain>1</gain><layer><filename>/samples/i0.wav</filename><min>0</min><max>1</max>"
+            + "<gain>1</gain><pitch>0</pitch></layer></instrumentComponent></instrument>"
+        let patterns = (0..<18).map { "<pattern><name>P\($0)</name><size>48</size><noteList>\(Self.note($0, 0))</noteList></pattern>" }
+        let sequence = (0..<18).map { "<group><patternID>P\($0)</patternID></group>" }
+        let song = "<song><bpm>120</bpm><instrumentList>\(inst)</instrumentList><patternList>\(patterns.joined())</patternList>"
+            + "<patternSequence>\(sequence.joined())</patternSequence></song>"
+        let path = dir + "/many.h2song"
+        try song.write(toFile: path, atomically: true, encoding: .utf8)
+        let (doc, warnings) = try HydrogenSong.document(path: path, kits: HydrogenKits(roots: []))
+        XCTAssertEqual(doc.song.instances.count, 16)
+        XCTAssertEqual(doc.tracks[0].markers.count, 2, "P16 and P17 as plain markers")
+        XCTAssertTrue(warnings.contains("2 patterns past the bank's 16 groups are plain markers"), "\(warnings)")
+        let tick = 60.0 / (120 * 48)
+        let times = doc.expandingInstances().tracks[0].markers.map(\.time)
+        XCTAssertEqual(times, (0..<18).map { Double($0) * 48 * tick + Double($0) * tick })
     }
 
     func testTheSongsVolumeIsTheMasterAndEachPanLawGivesHydrogensSides() throws {

@@ -99,7 +99,7 @@ final class CommandTableTests: XCTestCase {
         XCTAssertEqual(error("kit"), "column 5: missing list or load (kit list | kit load NAME|PATH [from=N])")
         XCTAssertEqual(error("mode snap on"), "column 6: expected 'clip', not 'snap' (mode clip on|off)")
         XCTAssertEqual(error("section 2"),
-                       "column 11: missing what to change: repeats, tempo, bpm, meter, region, name, move, delete, duplicate ("
+                       "column 11: missing what to change: repeats, tempo, bpm, meter, region, name, move, delete, duplicate, tracks, play ("
                        + CommandTable.entries.filter { $0.spec.head == "section" }.map { $0.spec.usage }.joined(separator: " | ") + ")")
     }
 

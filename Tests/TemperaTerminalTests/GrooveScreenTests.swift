@@ -74,10 +74,33 @@ final class GrooveScreenTests: XCTestCase {
         let path = dir + "/three.wav"
         try AudioFile.write(x, sampleRate: 44_100, to: path, as: .wavFloat)
         let d = make()
+        let before = d.session.document
+        // The cursor on track 2 at 0.5 s: the recording comes in below it, from there.
+        try d.runLine("track 2")
+        d.session.cursor = 0.5
         try d.runLine("import \(path) slice")
-        XCTAssertTrue(d.view.message?.hasPrefix("imported \(path): 3 onsets in 1 s") == true, d.view.message ?? "")
-        XCTAssertEqual(d.session.document.slot(1).file, path)
-        XCTAssertEqual(d.session.document.tracks[0].markers.map(\.from), d.session.document.tracks[0].markers.map(\.time))
+        let message = d.view.message ?? ""
+        XCTAssertTrue(message.hasPrefix("imported \(path): 3 onsets in 1 s"), message)
+        // Every slot holds the default kit and no marker plays one: the last is taken.
+        let free = 16
+        XCTAssertTrue(message.hasSuffix("; 1 track added below track 2 at 0.5 s, slot 16 added (in place of conga, which no marker played)"),
+                      message)
+        let doc = d.session.document
+        // The document's own tracks and slots stay; the new track sits third and plays the new slot.
+        XCTAssertEqual(doc.tracks.map(\.name), [before.tracks[0].name, before.tracks[1].name, "slices", before.tracks[2].name,
+                                                before.tracks[3].name])
+        XCTAssertEqual(doc.slot(1), before.slot(1))
+        XCTAssertEqual(doc.slot(free).file, path)
+        XCTAssertEqual(doc.slot(free).mode, .gate)
+        let slices = Array(doc.tracks[2].markers)
+        XCTAssertEqual(slices.first?.time, 0.5)
+        XCTAssertTrue(slices.allSatisfy { $0.content == .clip(free) && abs($0.time - 0.5 - $0.from) < 1e-12 }, "\(slices)")
+        XCTAssertEqual(doc.tracks[0].markers.map(\.time), before.tracks[0].markers.map(\.time))
+        // One undo step takes it all back.
+        XCTAssertEqual(d.session.undoName, "import three.wav")
+        try d.runLine("undo")
+        XCTAssertEqual(d.session.document.tracks, before.tracks)
+        XCTAssertEqual(d.session.document.slots, before.slots)
         try d.runLine("import \(dir)/missing.wav")
         XCTAssertEqual(d.view.messageIsError, true)
     }

@@ -96,18 +96,41 @@ final class HostCommandTests: XCTestCase {
         XCTAssertEqual(d.view.helpOffset, 0)
     }
 
-    /// `:import SONG.h2song` reads a Hydrogen song as `tempera import` does: one registry of formats.
+    /// `:import SONG.h2song` reads a Hydrogen song as `tempera import` does (one registry of formats) and adds
+    /// its tracks to the document, below the current track, as one undo step.
     func testTheColonLineImportsAHydrogenSongAsTheCommandLineDoes() throws {
         let song = "/usr/share/hydrogen/data/demo_songs/GM_kit_demo1.h2song"
-        let d = Dispatcher(session: Session(document: .newDocument()))
+        let before = Document.newDocument()
+        let d = Dispatcher(session: Session(document: before))
         try d.runLine("import \(song)")
         XCTAssertFalse(d.view.messageIsError, d.view.message ?? "")
         XCTAssertTrue(d.view.message?.hasPrefix("imported \(song)") == true, d.view.message ?? "")
-        let markers = d.session.document.tracks.map { $0.markers.map(\.time) }
-        XCTAssertGreaterThan(markers.joined().count, 50)
         let cli = Spawn.run(TestPaths.binary, ["import", song, "-o", dir + "/demo1.tempera"])
         XCTAssertEqual(cli.status, 0, cli.stderr)
-        XCTAssertEqual(try DocumentFile.load(dir + "/demo1.tempera").tracks.map { $0.markers.map(\.time) }, markers)
+        let alone = try DocumentFile.load(dir + "/demo1.tempera")
+        // The song's patterns come as groups with their instances: compared as they play.
+        let doc = d.session.document.expandingInstances()
+        XCTAssertEqual(d.session.document.song.instances.count, alone.song.instances.count)
+        XCTAssertEqual(doc.tracks.count, before.tracks.count + alone.tracks.count)
+        XCTAssertEqual(doc.tracks[0].markers.map(\.time), before.tracks[0].markers.map(\.time))
+        let added = Array(doc.tracks[1..<(1 + alone.tracks.count)])
+        let played = alone.expandingInstances()
+        XCTAssertEqual(added.map { $0.markers.map(\.time) }, played.tracks.map { $0.markers.map(\.time) })
+        XCTAssertGreaterThan(added.map { $0.markers.count }.reduce(0, +), 50)
+        // Each added marker plays the song's own sound, wherever its slot landed.
+        for (a, b) in zip(added, played.tracks) {
+            for (m, n) in zip(a.markers, b.markers) {
+                if case .clip(let x)? = m.content, case .clip(let y)? = n.content {
+                    XCTAssertEqual(doc.slot(x), alone.slot(y))
+                } else {
+                    XCTAssertEqual(m.content, n.content)
+                }
+            }
+        }
+        try d.runLine("undo")
+        XCTAssertEqual(d.session.document.tracks, before.tracks)
+        XCTAssertEqual(d.session.document.song, before.song)
+        XCTAssertEqual(d.session.document.groups, before.groups)
         try d.runLine("import \(dir)/demo1.tempera")
         XCTAssertEqual(d.view.message, "\(dir)/demo1.tempera: not a file tempera imports (a recording, a Standard MIDI File or a Hydrogen song)")
         XCTAssertTrue(d.view.messageIsError)

@@ -70,7 +70,7 @@ final class KeyMapTests: XCTestCase {
         let cases: [(String, String)] = [
             ("global space plya", "keys:1: unknown action 'plya'"),
             ("\nglobal spacebar play", "keys:2: unknown key 'spacebar'"),
-            ("everywhere space play", "keys:1: unknown context 'everywhere' (global, timeline, tab, clips, designer, song, pads, prompt)"),
+            ("everywhere space play", "keys:1: unknown context 'everywhere' (global, timeline, tab, clips, groups, designer, song, pads, prompt)"),
             ("global space", "keys:1: expected 'context key action [argument]'"),
             ("global D run", "keys:1: 'run' needs a command to run"),
         ]

@@ -41,6 +41,9 @@ final class SongTmuxTests: XCTestCase {
         XCTAssertTrue(waitFor("saved"), session.screen())
 
         let recorder = try editor.record("heard.wav")
+        // In the Song tab Space toggles the grid's cell: Esc gives the keys to the timeline, where it plays.
+        session.keys(["Escape"])
+        XCTAssertTrue(waitFor("keys on the timeline"), session.screen())
         session.keys(["Space"])
         XCTAssertTrue(waitFor("playing"), session.screen())
         XCTAssertTrue(waitFor("song 2/2", seconds: 6), session.screen())
@@ -69,5 +72,43 @@ final class SongTmuxTests: XCTestCase {
         for _ in 0..<8 { session.keys(["u"]) }
         XCTAssertTrue(waitFor("undid section add"), session.screen())
         XCTAssertTrue(waitFor("no section"), session.screen())
+    }
+
+    /// From a four-bar loop of quarters, an accelerando from 90 to 120 BPM over the four bars in ten keys,
+    /// counted as they are sent, the last one playing it.
+    func testAFourBarAccelerandoFrom90To120BPMInTenKeys() throws {
+        let path = editor.dir + "/doc.json"
+        try DocumentFile.save(editor.clickDocument(at: (0..<16).map { Double($0) * 0.5 }, loop: 8), to: path)
+        editor.launch([path])
+        XCTAssertTrue(waitFor("loop 0.000–8.000"), session.screen())
+        var count = 0
+        func press(_ keys: String..., until text: String) {
+            for k in keys { session.keys([k]) }
+            count += keys.count
+            XCTAssertTrue(waitFor(text), session.screen())
+        }
+        press("F5", until: "no section")
+        press("a", until: "1  A")
+        press("9", "0", until: "bpm 90")
+        press("s", until: "section 1 (A): 90 BPM")
+        press("1", "2", "0", until: "bpm 120")
+        press("e", until: "90→120")
+        press("p", until: "playing")
+        XCTAssertEqual(count, 10)
+        print("accelerando 90→120 BPM over four bars: \(count) keys")
+        session.keys(["C-s"])
+        XCTAssertTrue(waitFor("saved"), session.screen())
+        let saved = try DocumentFile.load(path)
+        let s = try XCTUnwrap(saved.song.sections.first)
+        XCTAssertEqual(saved.transport.bpm(atTempo: try XCTUnwrap(s.tempo)), 90, accuracy: 1e-9)
+        XCTAssertEqual(saved.transport.bpm(atTempo: try XCTUnwrap(s.tempoEnd)), 120, accuracy: 1e-9)
+        XCTAssertTrue(saved.song.on)
+        // The quarters on the ramp's closed-form times: 16 onsets, each beat shorter than the one before.
+        let onsets = SongSchedule(document: saved, sampleRate: 48_000).onsets(songPass: 0).map(\.time)
+        XCTAssertEqual(onsets.count, 16)
+        let gaps = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
+        XCTAssertTrue(zip(gaps.dropFirst(), gaps).allSatisfy { $0 < $1 }, "\(gaps)")
+        XCTAssertEqual(gaps.first!, 60.0 / 90, accuracy: 0.02)
+        XCTAssertEqual(gaps.last!, 60.0 / 120, accuracy: 0.02)
     }
 }

@@ -148,14 +148,14 @@ final class TempoTmuxTests: XCTestCase {
         XCTAssertTrue(waitFor("90→120"), session.screen())
         session.keys(["F5", "."])
         XCTAssertTrue(waitFor("95→125"), session.screen())
-        // Played (F6: the song; Enter plays it from the section): the transport shows the section's tempo heard,
+        // Played (F6: the song; p plays it from the section): the transport shows the section's tempo heard,
         // from 95 BPM up, not the document's 120.
-        session.keys(["F6", "Enter"])
+        session.keys(["F6", "p"])
         let section = session.wait(timeout: 10) { screen in
             let first = screen.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
             return first.contains("playing") && (95...110).contains { first.contains(" \($0) bpm") }
         }
         XCTAssertTrue(section.met, section.screen)
-        session.keys(["Space"])
+        session.keys(["Escape", "Space"])
     }
 }

@@ -29,13 +29,15 @@ public final class JackTestServer {
         Spawn.run(Self.script, ["stop", dir])
     }
 
-    /// Starts the recording client (scripts/jack-test-client) as `rec`, wired to `peer`'s ports as they appear.
+    /// Starts the recording client (scripts/jack-test-client) as `rec`, wired to `peer`'s ports as they appear:
+    /// `ports` (two audio outputs) into its `in_1` and `in_2`, `midiPorts` into its `midi_in`.
     /// `send`: MIDI messages (frame from the ready frame + `lead`, bytes) it sends to `peer:midi_in`.
     /// With `onlySend`, the client (named `name`) only sends: a graph of a sender into tempera and tempera into a
     /// recorder has no cycle, which would delay one direction by a period.
     public func startClient(name clientName: String = "rec", peer: String = "tempera",
                             send: [(frame: Int, bytes: [UInt8])] = [], onlySend: Bool = false, lead: Int = 4_800,
-                            transportLog: Bool = false) throws -> JackTestClient {
+                            transportLog: Bool = false, ports: [String] = ["out_1", "out_2"],
+                            midiPorts: [String] = ["midi_out", "clock_out"]) throws -> JackTestClient {
         let clientDir = TestPaths.temporaryDirectory("jack-client")
         var arguments = [name, clientDir, "--name", clientName, "--peer", peer, "--lead", "\(lead)"]
         if onlySend { arguments.append("--only-send") }
@@ -46,6 +48,7 @@ public final class JackTestServer {
             arguments += ["--send", clientDir + "/send.txt"]
         }
         if transportLog { arguments.append("--transport-log") }
+        arguments += ["--ports", ports.joined(separator: ","), "--midi-ports", midiPorts.joined(separator: ",")]
         return try JackTestClient(dir: clientDir, arguments: arguments)
     }
 }
@@ -115,7 +118,9 @@ public final class JackTestClient {
                 let f = line.split(separator: " ")
                 return JackRecording.TransportRow(frame: Int(f[0]) ?? 0, rolling: f[1] == "1", position: Int(f[2]) ?? 0,
                                                   bar: Int(f[3]) ?? 0, beat: Int(f[4]) ?? 0, tick: Int(f[5]) ?? 0,
-                                                  bpm: Double(f[6]) ?? 0)
+                                                  bpm: Double(f[6]) ?? 0,
+                                                  beatsPerBar: f.count > 7 ? Double(f[7]) ?? 0 : 0,
+                                                  beatType: f.count > 8 ? Double(f[8]) ?? 0 : 0)
             })
     }
 
@@ -136,6 +141,9 @@ public struct JackRecording {
         public var beat: Int
         public var tick: Int
         public var bpm: Double
+        /// The bar's pulses and the note a pulse is (7 and 8 in 7/8).
+        public var beatsPerBar: Double = 0
+        public var beatType: Double = 0
     }
 
     public var start: Int

@@ -19,17 +19,18 @@ extension Command {
         var time: Double
         var amp: Double?
         var content: Content?
-        /// `p=P`, `rep=N[:SPAN]`, `from=SECONDS`: the marker's probability, ratchet and slice offset.
+        /// `p=P`, `rep=N[:SPAN]`, `from=SECONDS`, `to=SECONDS`: the marker's probability, ratchet and slice.
         var extras = MarkerExtras()
-        static let spec = CommandSpec("marker add", usage: "marker add TIME [amp=A] [clip=C] [p=P] [rep=N[:SPAN]] [from=S]",
+        static let spec = CommandSpec("marker add", usage: "marker add TIME [amp=A] [clip=C] [p=P] [rep=N[:SPAN]] [from=S] [to=S]",
                                       help: "add a marker to the current track (with clip=C a marker already at TIME takes the clip)")
         static let examples = [MarkerAdd(time: 0.5, amp: nil, content: nil), MarkerAdd(time: 1.25, amp: 0.3, content: .clip(2)),
                                MarkerAdd(time: 2, amp: nil, content: .random),
-                               MarkerAdd(time: 1, amp: 1, content: .clip(1), extras: MarkerExtras(p: 0.5, rep: 4, repSpan: 0.25, from: 1.5))]
+                               MarkerAdd(time: 1, amp: 1, content: .clip(1), extras: MarkerExtras(p: 0.5, rep: 4, repSpan: 0.25, from: 1.5)),
+                               MarkerAdd(time: 0.5, amp: 1, content: .clip(1), extras: MarkerExtras(from: 0.5, to: 0.75))]
         static func parse(_ p: inout LineParser) throws -> MarkerAdd {
             let usage = spec.usage
             let t = try p.time(try p.next("TIME", usage: usage), "time")
-            let opts = try p.options(["amp", "clip", "p", "rep", "from"], usage: usage)
+            let opts = try p.options(["amp", "clip", "p", "rep", "from", "to"], usage: usage)
             var content: Content?
             if let c = opts["clip"] {
                 guard let parsed = Content(code: c.text) else {
@@ -41,6 +42,7 @@ extension Command {
             if let w = opts["p"] { extras.p = try p.number(w, "p", in: 0...1) }
             if let w = opts["rep"] { (extras.rep, extras.repSpan) = try p.ratchet(w, usage: usage) }
             if let w = opts["from"] { extras.from = try p.time(w, "from") }
+            if let w = opts["to"] { extras.to = try p.time(w, "to") }
             return MarkerAdd(time: t, amp: try opts["amp"].map(p.amp), content: content, extras: extras)
         }
         var text: String {

@@ -60,24 +60,75 @@ extension Command {
         static let maxMilliseconds = 1000.0
     }
 
-    /// `groove extract N [grid=G]`: the selection's groove into group N, G steps a beat (default: the grid, or 4).
+    /// Every `groove` command's usage, for a message that does not know which was meant.
+    static let grooveUsage = "groove extract N [grid=G] [span=S] | groove apply N [time=S] [amp=S] | groove save NAME [N] | groove load NAME [N]"
+
+    /// `groove extract N [grid=G] [span=S]`: the selection's groove into group N, G steps a beat (default: the
+    /// grid, or 4), over one period: the loop, or S seconds.
     struct GrooveExtract: CommandBody {
         var group: Int
         var grid: Int?
-        static let spec = CommandSpec("groove extract", usage: "groove extract N [grid=G]",
-                                      help: "the selection's groove (offsets and amplitudes from a grid) into group N",
+        var span: Double?
+        static let spec = CommandSpec("groove extract", usage: "groove extract N [grid=G] [span=S]",
+                                      help: "the selection's groove (offsets and amplitudes from a grid, over the loop or S s) into group N",
                                       flags: .touchesSelection)
-        static let examples = [GrooveExtract(group: 5, grid: 4), GrooveExtract(group: 1, grid: nil)]
+        static let examples = [GrooveExtract(group: 5, grid: 4, span: nil), GrooveExtract(group: 1, grid: nil, span: nil),
+                               GrooveExtract(group: 2, grid: 4, span: 4)]
         static func parse(_ p: inout LineParser) throws -> GrooveExtract {
-            let n = try p.integer(try p.next("N", usage: "groove extract N [grid=G] | groove apply N [time=S] [amp=S]"),
-                                  "group", GroupBank.range)
-            let opts = try p.options(["grid"], usage: "groove extract N [grid=G]")
-            return GrooveExtract(group: n, grid: try opts["grid"].map { try p.integer($0, "grid", 1...CommandParser.maxQuantize) })
+            let n = try p.integer(try p.next("N", usage: Command.grooveUsage), "group", GroupBank.range)
+            let opts = try p.options(["grid", "span"], usage: spec.usage)
+            return GrooveExtract(group: n, grid: try opts["grid"].map { try p.integer($0, "grid", 1...CommandParser.maxQuantize) },
+                                 span: try opts["span"].map {
+                                     try p.number($0, "span", { $0 > 0 && $0 <= CommandParser.maxTime }, "must be greater than 0 and at most 10000000")
+                                 })
         }
-        var text: String { "groove extract \(group)" + (grid.map { " grid=\($0)" } ?? "") }
+        var text: String {
+            "groove extract \(group)" + (grid.map { " grid=\($0)" } ?? "") + (span.map { " span=\(Command.number($0))" } ?? "")
+        }
         func run(in session: Session) throws -> String? {
-            try session.runGrooveExtract(group, steps: grid ?? session.document.transport.grid ?? 4)
+            try session.runGrooveExtract(group, steps: grid ?? session.document.transport.grid ?? 4, span: span)
         }
+    }
+
+    /// `groove save NAME [N]`: group N's groove (the first holding one) kept in the user's library of grooves.
+    struct GrooveSave: CommandBody {
+        var name: String
+        var group: Int?
+        static let spec = CommandSpec("groove save", usage: "groove save NAME [N]",
+                                      help: "keep group N's groove as NAME in your grooves, for any document")
+        static let examples = [GrooveSave(name: "mpc-16", group: nil), GrooveSave(name: "swing.2", group: 3)]
+        static func parse(_ p: inout LineParser) throws -> GrooveSave {
+            let (name, n) = try grooveName(&p, usage: spec.usage)
+            return GrooveSave(name: name, group: n)
+        }
+        var text: String { "groove save \(Command.quote(name))" + (group.map { " \($0)" } ?? "") }
+        func run(in session: Session) throws -> String? { try session.runGrooveSave(name, group: group) }
+    }
+
+    /// `groove load NAME [N]`: a kept groove into group N (the first empty group), one undo step.
+    struct GrooveLoad: CommandBody {
+        var name: String
+        var group: Int?
+        static let spec = CommandSpec("groove load", usage: "groove load NAME [N]",
+                                      help: "a groove kept with groove save into group N (the first empty one)")
+        static let examples = [GrooveLoad(name: "mpc-16", group: nil), GrooveLoad(name: "swing.2", group: 3)]
+        static func parse(_ p: inout LineParser) throws -> GrooveLoad {
+            let (name, n) = try grooveName(&p, usage: spec.usage)
+            return GrooveLoad(name: name, group: n)
+        }
+        var text: String { "groove load \(Command.quote(name))" + (group.map { " \($0)" } ?? "") }
+        func run(in session: Session) throws -> String? { try session.runGrooveLoad(name, group: group) }
+    }
+
+    /// `NAME [N]` of `groove save` and `groove load`, the name checked.
+    static func grooveName(_ p: inout LineParser, usage: String) throws -> (String, Int?) {
+        let w = try p.next("NAME", usage: usage)
+        if w.equals != nil && !w.quoted { throw p.fail("missing NAME before '\(Limits.echo(w.text))' (\(usage))", at: w) }
+        if let why = GrooveLibrary.nameProblem(w.text) { throw p.fail(why, at: w) }
+        var n: Int?
+        if p.position < p.words.count { n = try p.integer(try p.next("N", usage: usage), "group", GroupBank.range) }
+        try p.end(usage: usage)
+        return (w.text, n)
     }
 
     /// `groove apply N [time=S] [amp=S]`: the selection moves toward group N's groove by the fractions given.
@@ -90,8 +141,7 @@ extension Command {
                                       flags: .touchesSelection)
         static let examples = [GrooveApply(group: 5, time: 1, amp: 1), GrooveApply(group: 2, time: 0.5, amp: 0)]
         static func parse(_ p: inout LineParser) throws -> GrooveApply {
-            let n = try p.integer(try p.next("N", usage: "groove extract N [grid=G] | groove apply N [time=S] [amp=S]"),
-                                  "group", GroupBank.range)
+            let n = try p.integer(try p.next("N", usage: Command.grooveUsage), "group", GroupBank.range)
             let opts = try p.options(["time", "amp"], usage: "groove apply N [time=S] [amp=S]")
             func fraction(_ key: String) throws -> Double {
                 try opts[key].map { try p.number($0, key, in: 0...1) } ?? 1
@@ -109,7 +159,11 @@ extension Command {
     public static func humanize(time: Double, amp: Double = 0, seed: UInt64? = nil) -> Command {
         Command(Humanize(time: time, amp: amp, seed: seed))
     }
-    public static func grooveExtract(_ group: Int, grid: Int? = nil) -> Command { Command(GrooveExtract(group: group, grid: grid)) }
+    public static func grooveExtract(_ group: Int, grid: Int? = nil, span: Double? = nil) -> Command {
+        Command(GrooveExtract(group: group, grid: grid, span: span))
+    }
+    public static func grooveSave(_ name: String, group: Int? = nil) -> Command { Command(GrooveSave(name: name, group: group)) }
+    public static func grooveLoad(_ name: String, group: Int? = nil) -> Command { Command(GrooveLoad(name: name, group: group)) }
     public static func grooveApply(_ group: Int, time: Double = 1, amp: Double = 1) -> Command {
         Command(GrooveApply(group: group, time: time, amp: amp))
     }

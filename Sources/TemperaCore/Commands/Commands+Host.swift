@@ -97,13 +97,13 @@ extension Command {
         func run(in session: Session) throws -> String? { try Command.host(session, "q!").quit(discarding: true) }
     }
 
-    /// `import FILE [split] [slice]`: a recording, a MIDI file or a Hydrogen song as a new document.
+    /// `import FILE [split] [slice]`: a recording, a MIDI file or a Hydrogen song added to the document.
     struct Import: CommandBody {
         var path: String
         var split = false
         var slice = false
         static let spec = CommandSpec("import", usage: "import FILE [split] [slice]",
-                                      help: "a recording, a MIDI file or a Hydrogen song as a new document, as tempera import makes it",
+                                      help: "a recording, a MIDI file or a Hydrogen song added to the document, below the current track",
                                       flags: [.host, .refusedWhenShared])
         static let examples = [Import(path: "loop.wav", split: true), Import(path: "song.h2song"),
                                Import(path: "my loop.flac", slice: true)]

@@ -92,3 +92,30 @@ extension Command {
         func run(in session: Session) throws -> String? { try session.runInstanceShift(by) }
     }
 }
+
+extension Command {
+    /// `group edit N`: group N's content becomes the timeline, edited with every tool, until `group done`.
+    struct GroupEditOpen: CommandBody {
+        var group: Int
+        static let spec = CommandSpec("group edit", usage: "group edit N",
+                                      help: "open group N as the timeline (its span is the loop), edited with every tool until 'group done'",
+                                      flags: .touchesSelection)
+        static let examples = [GroupEditOpen(group: 3)]
+        static func parse(_ p: inout LineParser) throws -> GroupEditOpen {
+            GroupEditOpen(group: try p.only("N", usage: spec.usage) { try $0.integer($1, "group", GroupBank.range) })
+        }
+        var text: String { "group edit \(group)" }
+        func run(in session: Session) throws -> String? { try session.runGroupEdit(group) }
+    }
+
+    /// `group done`: the timeline is stored back as the open group (every instance plays it) and returns.
+    struct GroupDone: WordsOnly {
+        static let spec = CommandSpec("group done", usage: "group done",
+                                      help: "store the timeline as the open group (every instance plays it) and return to the timeline",
+                                      flags: .touchesSelection)
+        func run(in session: Session) throws -> String? { try session.runGroupDone() }
+    }
+
+    public static func groupEdit(_ n: Int) -> Command { Command(GroupEditOpen(group: n)) }
+    public static var groupDone: Command { Command(GroupDone()) }
+}
