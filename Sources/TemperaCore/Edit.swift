@@ -201,6 +201,14 @@ public struct Edit {
         document.tracks = tracks
     }
 
+    /// After `setTracks`: the song's instances and sections' choices follow their tracks (`Song.remappingTracks`).
+    /// While a group is open as the timeline, they name the timeline's tracks kept aside, which do not change.
+    public mutating func followTracks(_ map: (Int) -> Int?, copies: [Int: Int] = [:]) {
+        guard document.song.editing == nil else { return }
+        let song = document.song.remappingTracks(map, copies: copies)
+        if song != document.song { setSong(song) }
+    }
+
     /// `track` with every marker under a fresh id, so a copy of it can join the document.
     public mutating func renumbered(_ track: Track) -> Track {
         var t = track

@@ -131,6 +131,7 @@ extension Session {
             var tracks = edit.document.tracks
             tracks.insert(edit.renumbered(tracks[t]), at: t + 1)
             edit.setTracks(tracks)
+            edit.followTracks({ $0 > t ? $0 + 1 : $0 }, copies: [t + 1: t])
         }
         remapSelection { $0 > t ? $0 + 1 : $0 }
         own.currentTrack = t + 1
@@ -138,11 +139,14 @@ extension Session {
     }
 
     /// Replaces the track list as one step; `map` takes an old track index to its new one (nil: deleted), for
-    /// the selection.
+    /// the selection and the song's instances and sections.
     private func changeTracks(_ name: String, _ tracks: [Track], _ map: (Int) -> Int?) throws {
         // Marker records of an open drag name tracks by index: close it before the indices change.
         commitTransaction()
-        try perform(name) { $0.setTracks(tracks) }
+        try perform(name) { edit in
+            edit.setTracks(tracks)
+            edit.followTracks(map)
+        }
         remapSelection(map)
     }
 

@@ -79,10 +79,10 @@ extension Session {
             tracks.insert(contentsOf: incoming, at: at)
             edit.setTracks(tracks)
             for n in added { edit.setSlot(n, slots[n - 1]) }
-            // This document's instances below the insertion move down with their tracks; the imported ones
+            // This document's instances and section choices below the insertion move down with their tracks; the imported ones
             // start at the cursor on the new tracks, playing their groups in the slots given above.
+            edit.followTracks { $0 >= at ? $0 + incoming.count : $0 }
             var song = edit.document.song
-            for i in song.instances.indices where song.instances[i].track >= at { song.instances[i].track += incoming.count }
             for (from, to) in groupMap {
                 var g = imported.groups[from]
                 for k in g.elements.indices {
