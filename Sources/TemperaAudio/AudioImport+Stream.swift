@@ -188,21 +188,8 @@ extension AudioImport {
     /// the file's length, rate and loudest sample, and its onsets, without holding the file. The header is checked as `read`
     /// checks it.
     public static func streamOnsets(path: String, settings: Settings = Settings(), split: Bool = false) throws -> (onsets: [Onset], frames: Int, sampleRate: Int, channels: Int, peak: Float) {
-        var info = SF_INFO()
-        guard let f = sf_open(path, Int32(SFM_READ), &info) else {
-            throw ImportError("\(path): \(sndfileMessage())")
-        }
+        let (f, info) = try openRecording(path)
         defer { sf_close(f) }
-        guard info.frames > 0, info.channels > 0, info.samplerate > 0 else {
-            throw ImportError("\(path): the file holds no sound")
-        }
-        if !SampleLimits.rates.contains(Int(info.samplerate)) {
-            throw ImportError("\(path): its sample rate (\(Limits.count(Int(info.samplerate))) Hz) is outside 1 kHz to 768 kHz")
-        }
-        let seconds = Double(info.frames) / Double(info.samplerate)
-        guard seconds <= maxSeconds else {
-            throw ImportError("\(path): \(SampleLimits.duration(seconds)) long; a recording to import is at most 30 minutes")
-        }
         let channels = Int(info.channels), rate = Int(info.samplerate)
         let stream = try OnsetStream(sampleRate: rate, settings: settings, split: split)
         let block = 65_536

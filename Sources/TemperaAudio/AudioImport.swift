@@ -118,25 +118,34 @@ public enum AudioImport {
     /// The longest recording `import` reads: 30 minutes at any sample rate.
     public static let maxSeconds = 30.0 * 60
 
-    /// Reads a sound file with libsndfile, once its header says it is short and small enough.
-    public static func read(_ path: String) throws -> Sound {
+    /// Opens a recording with libsndfile and checks its header, before any sample is read: a sound at all, a rate
+    /// inside the limits first (nothing else about the file means much then), then the length at its own rate.
+    /// The caller closes the file.
+    static func openRecording(_ path: String) throws -> (OpaquePointer, SF_INFO) {
         var info = SF_INFO()
         guard let f = sf_open(path, Int32(SFM_READ), &info) else {
             throw ImportError("\(path): \(sndfileMessage())")
         }
-        defer { sf_close(f) }
         guard info.frames > 0, info.channels > 0, info.samplerate > 0 else {
+            sf_close(f)
             throw ImportError("\(path): the file holds no sound")
         }
-        // Told from the header, before any sample is read: a rate outside the limits first (nothing else about
-        // the file means much then), then the length at the file's own rate.
         if !SampleLimits.rates.contains(Int(info.samplerate)) {
+            sf_close(f)
             throw ImportError("\(path): its sample rate (\(Limits.count(Int(info.samplerate))) Hz) is outside 1 kHz to 768 kHz")
         }
         let seconds = Double(info.frames) / Double(info.samplerate)
         guard seconds <= maxSeconds else {
+            sf_close(f)
             throw ImportError("\(path): \(SampleLimits.duration(seconds)) long; a recording to import is at most 30 minutes")
         }
+        return (f, info)
+    }
+
+    /// Reads a sound file with libsndfile, once its header says it is short and small enough.
+    public static func read(_ path: String) throws -> Sound {
+        let (f, info) = try openRecording(path)
+        defer { sf_close(f) }
         if let why = SampleLoader.limits.readingProblem(frames: Int(info.frames), channels: Int(info.channels),
                                                         rate: Int(info.samplerate)) {
             throw ImportError("\(path): \(why)")
