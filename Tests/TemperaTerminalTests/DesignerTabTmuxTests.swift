@@ -56,27 +56,36 @@ final class DesignerTabTmuxTests: XCTestCase {
         let underruns = screen.split(separator: "\n").first.map { $0.contains("underrun") } ?? false
         let slack = underruns ? 480 : 0
         func near(_ a: Int, _ b: Int) -> Bool { abs(a - b) <= slack }
-        var beats: [[Int]] = []   // off-beat offsets of each complete beat
-        var downbeat = starts[0]
-        var offs: [Int] = []
-        for t in starts.dropFirst() {
-            if t - downbeat >= 24_000 - slack {
-                XCTAssertTrue(near(t - downbeat, 24_000), "downbeat after \(downbeat) in \(starts)")
-                beats.append(offs)
-                downbeat = t
-                offs = []
-            } else {
-                offs.append(t - downbeat)
-            }
-        }
         func kind(_ o: [Int]) -> String {
             if o.count == 1 && near(o[0], 12_000) { return "a" }
             if o.count == 1 && near(o[0], 16_000) { return "b" }
             if o.count == 2 && near(o[0], 12_000) && near(o[1], 16_000) { return "ab" }
             return "?\(o)"
         }
-        let pattern = beats.map(kind).joined(separator: " ")
-        XCTAssertNotNil(pattern.range(of: #"^a a( a)* b b( b)*$"#, options: .regularExpression),
-                        "beats: \(pattern) from \(starts)")
+        // The beats from a first downbeat: the off-beat of each beat after it, or nil when a downbeat is not
+        // 24,000 frames after the one before.
+        func beats(from first: Int) -> String? {
+            var beats: [[Int]] = []
+            var downbeat = starts[first]
+            var offs: [Int] = []
+            for t in starts.dropFirst(first + 1) {
+                if t - downbeat >= 24_000 - slack {
+                    guard near(t - downbeat, 24_000) else { return nil }
+                    beats.append(offs)
+                    downbeat = t
+                    offs = []
+                } else {
+                    offs.append(t - downbeat)
+                }
+            }
+            return beats.map(kind).joined(separator: " ")
+        }
+        // Before the step downbeats and off-beats are alike, 12,000 frames apart; the stream's first event may be
+        // lost while the server takes it, so the first sound heard may be an off-beat: the downbeats are the
+        // first start's or the second's, whichever the beats after the step agree with.
+        let phases = [0, 1].compactMap(beats(from:))
+        let expected = #"^a a( a)* b b( b)*$"#
+        XCTAssertTrue(phases.contains { $0.range(of: expected, options: .regularExpression) != nil },
+                      "beats: \(phases) from \(starts)")
     }
 }
