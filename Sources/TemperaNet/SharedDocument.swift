@@ -40,11 +40,17 @@ public final class SharedDocument {
         public var view: Session.View
         var undo: [History.Step] = []
         var redo: [History.Step] = []
+        /// The bytes `undo` holds (the sum of its steps' `bytes`), kept as it changes.
+        var undoBytes = 0
         /// The id of the last request run for them (requests carry increasing ids; a repeat is not run twice).
         public var lastRequest = 0
         /// Outcomes of their latest requests, by id, so a participant whose connection broke learns what became
         /// of requests whose answers it missed.
         var recent: [(id: Int, outcome: Outcome)] = []
+        /// The marker records the changes in `recent` hold, and the first of `recent` that may still hold some:
+        /// kept as they change, so a request costs the same with 4,096 outcomes kept as with none.
+        var recentHeld = 0
+        var firstHeld = 0
         public var connected = true
         /// When they left (monotonic seconds), while they are remembered for a reconnect.
         var leftAt: Double?
@@ -228,21 +234,36 @@ public final class SharedDocument {
     /// hold gigabytes.
     static let recentMarkers = 4 * maxTouched
 
-    /// Drops the changes of all but the latest outcomes in `recent`, past `recentMarkers` records.
-    static func forgetOldChanges(in recent: inout [(id: Int, outcome: Outcome)]) {
-        var held = 0
-        for k in recent.indices.reversed() where !recent[k].outcome.deltas.isEmpty {
-            held += recent[k].outcome.deltas.reduce(0) { n, d in
-                n + d.change.markers.reduce(0) { $0 + $1.put.count + $1.removed.count }
-                    + (d.change.whole?.tracks.reduce(0) { $0 + $1.markers.count } ?? 0)
-            }
-            if held > recentMarkers { recent[k].outcome.deltas = [] }
+    /// The marker records an outcome's changes hold.
+    static func markerRecords(_ outcome: Outcome) -> Int {
+        outcome.deltas.reduce(0) { n, d in
+            n + d.change.markers.reduce(0) { $0 + $1.put.count + $1.removed.count }
+                + (d.change.whole?.tracks.reduce(0) { $0 + $1.markers.count } ?? 0)
+        }
+    }
+
+    /// Keeps a participant's outcome for a reconnect: the latest `recentLimit`, and the changes of only the latest
+    /// outcomes within `recentMarkers` records (older ones keep their answer; their changes went to everyone).
+    static func keep(_ outcome: Outcome, id: Int, in p: inout Participant) {
+        p.recent.append((id, outcome))
+        p.recentHeld += markerRecords(outcome)
+        // The oldest go in batches, so the list is not shifted on every request.
+        if p.recent.count > recentLimit + recentLimit / 8 {
+            let gone = p.recent.count - recentLimit
+            for k in p.firstHeld..<max(p.firstHeld, gone) { p.recentHeld -= markerRecords(p.recent[k].outcome) }
+            p.recent.removeFirst(gone)
+            p.firstHeld = max(0, p.firstHeld - gone)
+        }
+        while p.recentHeld > recentMarkers && p.firstHeld < p.recent.count - 1 {
+            p.recentHeld -= markerRecords(p.recent[p.firstHeld].outcome)
+            p.recent[p.firstHeld].outcome.deltas = []
+            p.firstHeld += 1
         }
     }
 
     /// Outcomes of the participant's requests with ids after `id` (what a reconnecting participant missed).
     public func outcomes(of key: String, after id: Int) -> [(id: Int, outcome: Outcome)] {
-        participants[key]?.recent.filter { $0.id > id } ?? []
+        participants[key]?.recent.suffix(SharedDocument.recentLimit).filter { $0.id > id } ?? []
     }
 
     /// Runs one line of the command language for a participant. `id` (when the participant numbers its
@@ -253,14 +274,22 @@ public final class SharedDocument {
     /// document, the change numbers, the participant's cursor, undo and redo are as before — and the request
     /// is refused with that line.
     public func run(_ line: String, by key: String, id: Int? = nil, keep: ((Outcome) -> String?)? = nil) -> Outcome {
-        guard var p = participants[key] else { return Outcome(error: "unknown participant") }
+        guard participants[key] != nil else { return Outcome(error: "unknown participant") }
+        // The participant is changed where it is kept (a copy would make every request copy its undo list).
+        return run(line, for: &participants[key]!, id: id, keep: keep)
+    }
+
+    private func run(_ line: String, for p: inout Participant, id: Int?, keep: ((Outcome) -> String?)?) -> Outcome {
         if let id {
             if id <= p.lastRequest {
-                return p.recent.first { $0.id == id }?.outcome ?? Outcome(error: "request \(id) was already run")
+                return p.recent.last { $0.id == id }?.outcome ?? Outcome(error: "request \(id) was already run")
             }
             p.lastRequest = id
         }
-        let before = p, seqBefore = seq, headBefore = head
+        // What taking the request back restores: the view, and the undo and redo lists as they were (the steps
+        // the request moved between them are moved back; the redo list before is shared, not copied).
+        let viewBefore = p.view, undoBefore = p.undo.count, redoBefore = p.redo
+        let seqBefore = seq, headBefore = head
         authorsBefore = keep == nil ? nil : []
         defer { authorsBefore = nil }
         var outcome = Outcome()
@@ -279,15 +308,24 @@ public final class SharedDocument {
             seq = seqBefore
             head = headBefore
             for (part, author) in (authorsBefore ?? []).reversed() { authors[part] = author }
-            p = before
+            if p.undo.count >= undoBefore {
+                for step in p.undo.suffix(p.undo.count - undoBefore) { p.undoBytes -= step.bytes }
+                p.undo.removeLast(p.undo.count - undoBefore)
+            } else {
+                let moved = p.redo.suffix(undoBefore - p.undo.count).reversed()
+                for step in moved { p.undoBytes += step.bytes }
+                p.undo.append(contentsOf: moved)
+            }
+            p.redo = redoBefore
+            p.view = viewBefore
             outcome = Outcome(error: refusal)
+        } else if p.undoBytes > session.history.maxBytes {
+            // Kept: the oldest steps beyond the history's bound go.
+            let k = History.oldestBeyond(session.history.maxBytes, in: p.undo, total: p.undoBytes)
+            for step in p.undo.prefix(k) { p.undoBytes -= step.bytes }
+            p.undo.removeFirst(k)
         }
-        if let id {
-            p.recent.append((id, outcome))
-            SharedDocument.forgetOldChanges(in: &p.recent)
-            if p.recent.count > SharedDocument.recentLimit { p.recent.removeFirst(p.recent.count - SharedDocument.recentLimit) }
-        }
-        participants[key] = p
+        if let id { SharedDocument.keep(outcome, id: id, in: &p) }
         return outcome
     }
 
@@ -344,7 +382,7 @@ public final class SharedDocument {
                     + "at most \(Limits.count(SharedDocument.maxTouched))")
             }
             p.undo.append(step)
-            History.trim(&p.undo, to: session.history.maxBytes)
+            p.undoBytes += step.bytes
             p.redo.removeAll()
             outcome.deltas.append(record(step, by: p.name))
         }
@@ -366,6 +404,7 @@ public final class SharedDocument {
                 return outcome
             }
             p.undo.removeLast()
+            p.undoBytes -= step.bytes
             p.redo.append(step)
             names.append(step.name)
             if let done = session.lastStep { outcome.deltas.append(record(done, by: p.name)) }
@@ -389,7 +428,9 @@ public final class SharedDocument {
             }
             p.redo.removeLast()
             // The step as redone (what undo must find later) is the new one the history recorded.
-            p.undo.append(session.lastStep ?? step)
+            let redone = session.lastStep ?? step
+            p.undo.append(redone)
+            p.undoBytes += redone.bytes
             names.append(step.name)
             if let done = session.lastStep { outcome.deltas.append(record(done, by: p.name)) }
         }

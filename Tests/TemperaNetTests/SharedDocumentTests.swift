@@ -125,4 +125,36 @@ final class SharedDocumentTests: XCTestCase {
         XCTAssertEqual(shared.run("save /tmp/elsewhere.json", by: "a").error,
                        "only the host saves elsewhere: 'save' writes the shared file")
     }
+
+    /// A change the host could not keep (its journal refused it) is taken back whole: an undo refused puts its
+    /// steps back on the participant's undo list, a redo refused on the redo list, a new step leaves none behind.
+    func testTakingBackARefusedRequestRestoresTheParticipantsUndoAndRedo() {
+        let shared = makeShared()
+        let base = shared.session.document.tracks[0].markers.count
+        for k in 0..<3 { XCTAssertNil(shared.run("marker add \(k + 1)/4", by: "a", id: k + 1).error) }
+        let refuse: (SharedDocument.Outcome) -> String? = { _ in "the disk is full" }
+        XCTAssertEqual(shared.run("undo 2", by: "a", id: 4, keep: refuse).error, "the disk is full")
+        XCTAssertEqual(shared.session.document.tracks[0].markers.count, base + 3)
+        XCTAssertNil(shared.run("undo 1", by: "a", id: 5).error)
+        XCTAssertEqual(shared.run("redo 1", by: "a", id: 6, keep: refuse).error, "the disk is full")
+        XCTAssertEqual(shared.run("marker add 7/8", by: "a", id: 7, keep: refuse).error, "the disk is full")
+        XCTAssertEqual(shared.session.document.tracks[0].markers.count, base + 2)
+        // Everything is as if the refused requests never came: redo brings the third back, undo takes all three.
+        XCTAssertNil(shared.run("redo 1", by: "a", id: 8).error)
+        XCTAssertNil(shared.run("undo 3", by: "a", id: 9).error)
+        XCTAssertEqual(shared.session.document.tracks[0].markers.count, base)
+        XCTAssertEqual(shared.run("undo 1", by: "a", id: 10).error, "nothing to undo")
+    }
+
+    /// A participant's outcomes are kept for a reconnect: the latest 4,096, and the changes only of the latest
+    /// outcomes within the bound of marker records; a long run of requests keeps both bounds.
+    func testTheOutcomesKeptForAReconnectStayWithinTheirBounds() {
+        let shared = makeShared()
+        for k in 1...5_000 { XCTAssertNil(shared.run("marker add \(k)/1000", by: "a", id: k).error) }
+        let kept = shared.outcomes(of: "a", after: 0)
+        XCTAssertEqual(kept.count, 4_096)
+        XCTAssertEqual(kept.first?.id, 5_000 - 4_095)
+        XCTAssertEqual(kept.last?.outcome.deltas.count, 1)
+        XCTAssertEqual(shared.outcomes(of: "a", after: 4_990).map(\.id), Array(4_991...5_000))
+    }
 }
