@@ -46,6 +46,7 @@ final class DesignerTabTmuxTests: XCTestCase {
         let heard = try AudioFile.read(editor.dir + "/heard.wav")
         XCTAssertEqual(heard.channels, 2)
         let starts = Onsets.soundStarts(heard.samples, gap: 480)
+        print("designer slider: sound starts \(starts)")
         XCTAssertGreaterThanOrEqual(starts.count, 8, "\(starts) of \(heard.samples.count / 2) frames")
         // Beat by beat (a downbeat and what follows it until the next, 24,000 frames later): the off-beat sits
         // 12,000 frames after its downbeat (s = 0) until the step, 16,000 frames after it (s = 1) from then on.
