@@ -30,10 +30,13 @@ extension DocumentHost {
             // A change is answered only once it is in the journal; one that cannot be written there is taken
             // back and refused, and nobody else hears of it.
             let who = shared.participants[key]?.name ?? ""
+            // Each change is encoded once, for the journal and for everyone's line.
+            var changes: [String]?
             let keep: ((SharedDocument.Outcome) -> String?)? = journal.map { journal in
                 { [self] outcome in
                     do {
-                        try journal.append(key: key, name: who, id: id, deltas: outcome.deltas)
+                        changes = outcome.deltas.map { $0.change.encoded() }
+                        try journal.append(key: key, name: who, id: id, deltas: outcome.deltas, changes: changes)
                         return nil
                     } catch {
                         log("\(error): refused \(who)'s change (\(DocumentHost.firstWord(text))), nothing changed")
@@ -42,7 +45,7 @@ extension DocumentHost {
                 }
             }
             let outcome = shared.run(text, by: key, id: id, keep: keep)
-            let deltaLines = outcome.deltas.map(Wire.delta)
+            let deltaLines = outcome.deltas.indices.map { Wire.delta(outcome.deltas[$0], change: changes?[$0]) }
             let view = outcome.viewChanged ? shared.participants[key]?.view : nil
             // A reply selecting many markers goes out in pieces as the connection takes them, like a document.
             let selected = view?.selection.values.reduce(0) { $0 + $1.count } ?? 0

@@ -276,11 +276,13 @@ public final class Journal: @unchecked Sendable {
     }
 
     /// Journals one request's changes; returns once they are written (see the type's note on syncing).
-    public func append(key: String, name: String, id: Int?, deltas: [SharedDocument.Delta]) throws {
+    /// `changes`: the deltas' changes as `DocumentDelta.encoded()` writes them, when the caller has them already.
+    public func append(key: String, name: String, id: Int?, deltas: [SharedDocument.Delta], changes: [String]? = nil) throws {
+        let changes = changes ?? deltas.map { $0.change.encoded() }
         var line = "{\"key\":" + JSONMessage.quote(key) + ",\"who\":" + JSONMessage.quote(name)
         if let id { line += ",\"id\":\(id)" }
-        line += ",\"deltas\":[" + deltas.map {
-            "{\"seq\":\($0.seq),\"name\":" + JSONMessage.quote($0.name) + ",\"change\":" + $0.change.encoded() + "}"
+        line += ",\"deltas\":[" + zip(deltas, changes).map {
+            "{\"seq\":\($0.seq),\"name\":" + JSONMessage.quote($0.name) + ",\"change\":" + $1 + "}"
         }.joined(separator: ",") + "]}"
         if let broken { throw broken }
         try write(line)

@@ -95,8 +95,9 @@ public enum Wire {
         return { writer.next() }
     }
 
-    public static func delta(_ d: SharedDocument.Delta) -> String {
-        "{\"delta\":\(d.seq),\"by\":\(q(d.by)),\"name\":\(q(d.name)),\"change\":" + d.change.encoded() + "}"
+    /// `change`: the delta's change as `DocumentDelta.encoded()` writes it, when the caller has it already.
+    public static func delta(_ d: SharedDocument.Delta, change: String? = nil) -> String {
+        "{\"delta\":\(d.seq),\"by\":\(q(d.by)),\"name\":\(q(d.name)),\"change\":" + (change ?? d.change.encoded()) + "}"
     }
 
     public static func reply(id: Int?, _ outcome: SharedDocument.Outcome, view: Session.View?) -> String {
