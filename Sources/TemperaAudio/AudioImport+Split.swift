@@ -11,10 +11,13 @@ import TemperaCore
 /// square roots, k from 1 to 3, a group kept only when it halves what is left unexplained and explains at
 /// least 1.5% of a hit's shape per hit), and the groups' spectra are refined into instrument templates by
 /// non-negative matrix factorisation, so a template no attack plays alone (a kick always struck with a hat) is
-/// still learnt as its own part. Each attack goes to its strongest template, and also to any other whose own
-/// loudest band it fills at least as much as the strongest one does there, while the strongest has under 15%
-/// of the other's level in that band (two drums of the same register are never both heard in one attack), and
-/// that is at least 0.75 as loud against its own usual level as the strongest is against its own; a part that
+/// still learnt as its own part; each template is then held to a spectrum that falls away from its loudest band
+/// (at most twice, going outwards, the least share nearer it), unless what that holds back comes with every
+/// attack it leads in the same proportion (a snare's wires), and the attacks' levels are fitted again. Each
+/// attack goes to its strongest template, and also to any other whose own loudest band it fills at least as
+/// much as the strongest one does there, while the strongest has under 15% of the other's level in that band
+/// (two drums of the same register are never both heard in one attack), and that is at least 0.75 as loud
+/// against its own usual level as the strongest is against its own; a part that
 /// comes with every attack another leads in the same proportion (within 15%) is that instrument's own sound
 /// (a snare's sizzle), never a second track. The templates, from the lowest to the highest, go to the low,
 /// middle and high tracks, each to the band it has most energy in when they differ.
@@ -130,8 +133,8 @@ extension AudioImport {
             return e.map { $0 / max(s, 1e-12) }
         }
         var h = [[Double]](repeating: [Double](repeating: 1, count: k), count: v.count)
-        for _ in 0..<300 {
-            // H ← H ⊙ (V Wᵀ) / (H W Wᵀ)
+        // H ← H ⊙ (V Wᵀ) / (H W Wᵀ): the attacks' levels for the templates as they are.
+        func fitLevels() {
             let wwt = (0..<k).map { a in (0..<k).map { b in (0..<bandsCount).reduce(0) { $0 + w[a][$1] * w[b][$1] } } }
             for i in v.indices {
                 for c in 0..<k {
@@ -140,6 +143,9 @@ extension AudioImport {
                     h[i][c] *= num / (den + 1e-12)
                 }
             }
+        }
+        for _ in 0..<300 {
+            fitLevels()
             // W ← W ⊙ (Hᵀ V) / (Hᵀ H W), each template then summing to 1 (its level moved into H).
             let hth = (0..<k).map { a in (0..<k).map { b in v.indices.reduce(0) { $0 + h[$1][a] * h[$1][b] } } }
             for c in 0..<k {
@@ -154,6 +160,39 @@ extension AudioImport {
                     for i in v.indices { h[i][c] *= s }
                 }
             }
+        }
+        // An instrument's spectrum falls away from its loudest band. A template that rises again past a band
+        // where it had fallen has learnt another instrument always struck with it (a kick never struck without a
+        // hat learns the hat's top as its own, and the softest hats under it are then heard as the kick alone):
+        // walking out from its loudest band, each share is held to at most twice the least share nearer the
+        // loudest, and the attacks' levels are fitted again to the templates so held. What is held back stays
+        // when it comes with every attack the template leads in the same proportion (within 15%): that is the
+        // instrument's own sound (a snare's wires), where a drummer's hat under it varies.
+        if k > 1 {
+            let leader = h.map { r in r.indices.max { r[$0] < r[$1] }! }
+            for c in 0..<k {
+                var held = w[c]
+                let loudest = held.indices.max { held[$0] < held[$1] }!
+                for way in [Array((loudest + 1)..<bandsCount), Array((0..<loudest).reversed())] {
+                    var least = held[loudest]
+                    for b in way {
+                        held[b] = min(held[b], 2 * least)
+                        least = min(least, held[b])
+                    }
+                }
+                let cut = held.indices.filter { held[$0] < 0.999 * w[c][$0] }
+                let led = v.indices.filter { leader[$0] == c && h[$0][c] > 0 }
+                if !cut.isEmpty, led.count >= 3 {
+                    let ratios = led.map { i in cut.reduce(0) { $0 + v[i][$1] } / h[i][c] }
+                    let mean = ratios.reduce(0, +) / Double(ratios.count)
+                    let spread = (ratios.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(ratios.count)).squareRoot()
+                    if mean > 0, spread < 0.15 * mean { continue }
+                }
+                let s = held.reduce(0, +)
+                w[c] = held.map { $0 / s }
+            }
+            h = [[Double]](repeating: [Double](repeating: 1, count: k), count: v.count)
+            for _ in 0..<300 { fitLevels() }
         }
         // The templates' tracks: from the lowest (spectral centre) to the highest, each on the band it has most
         // energy in (low below 150 Hz, middle to 3 kHz, high above), in order and apart.
