@@ -36,7 +36,7 @@ final class TempoTmuxTests: XCTestCase {
         session.keys(["end"])
         session.keys(["a"])
         XCTAssertTrue(waitFor("tempo point at 8.000 s: 120 BPM"), session.screen())
-        for _ in 0..<30 { session.keys(["S-up"]) }
+        session.hold("S-up", times: 30)
         XCTAssertTrue(waitFor("tempo at 8.000 s: 150 BPM"), session.screen())
         session.keys(["C-s"])
         XCTAssertTrue(waitFor("saved"), session.screen())
@@ -129,7 +129,7 @@ final class TempoTmuxTests: XCTestCase {
         // Heard: the point at 3 s (the cursor back on it from point to point) 30 BPM faster (S-up held), played:
         // the transport shows the tempo at the playhead climbing through the ramp, not the document's 120.
         session.keys(["C-left"])
-        for _ in 0..<30 { session.keys(["S-up"]) }
+        session.hold("S-up", times: 30)
         XCTAssertTrue(waitFor("tempo at 3.000 s: 150 BPM"), session.screen())
         session.keys(["Home", "Space"])
         let ramp = session.wait(timeout: 10) { screen in

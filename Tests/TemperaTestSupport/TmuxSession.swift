@@ -30,6 +30,10 @@ public struct TmuxSession {
         for n in names { tmux(["send-keys", "-t", "t", n]) }
     }
 
+    /// A key held down: `times` presses sent at once, as a terminal's key repeat sends them (one after another
+    /// through `keys`, a loaded machine may leave seconds between two).
+    public func hold(_ name: String, times: Int) { tmux(["send-keys", "-t", "t", "-N", String(times), name]) }
+
     /// Types text literally.
     public func type(_ text: String) { tmux(["send-keys", "-t", "t", "-l", text]) }
 
