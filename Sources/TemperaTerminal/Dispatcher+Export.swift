@@ -10,7 +10,7 @@ extension Dispatcher {
     func exportMidi(_ argument: String) {
         let path = Dispatcher.expand(argument)
         let doc = session.document
-        let base = session.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
+        let base = files.baseDirectory
         let song = doc.song.plays
         let warnings: [String]
         do {
