@@ -85,7 +85,7 @@ let package = Package(
         // tmux sessions, the built program's path.
         .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio", "TemperaCore"], path: "Tests/TemperaTestSupport"),
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
-        .testTarget(name: "TemperaStudioTests", dependencies: ["TemperaStudio", "TemperaCore"]),
+        .testTarget(name: "TemperaStudioTests", dependencies: ["TemperaStudio", "TemperaAudio", "TemperaCore"]),
         .testTarget(name: "TemperaKitsTests", dependencies: ["TemperaKits", "TemperaCore", "TemperaAudio",
                                                             "TemperaTerminal", "TemperaTestSupport"]),
         .testTarget(name: "TemperaNetTests", dependencies: ["TemperaNet", "TemperaCore", "TemperaTestSupport"]),

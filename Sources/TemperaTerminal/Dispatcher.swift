@@ -468,8 +468,7 @@ public final class Dispatcher {
         if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             return say("no folder \(dir) to render into", error: true)
         }
-        let base = session.path.map { (($0 as NSString).deletingLastPathComponent as String) }.flatMap { $0.isEmpty ? nil : $0 }
-        renderJob = RenderJob(document: session.document, baseDirectory: base, path: path, renderer: offline)
+        renderJob = RenderJob(document: session.document, baseDirectory: files.baseDirectory, path: path, renderer: offline)
         view.render = ViewState.RenderProgress(path: path, fraction: 0)
     }
 
