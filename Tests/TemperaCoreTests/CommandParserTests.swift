@@ -211,18 +211,18 @@ final class CommandParserTests: XCTestCase {
     func testTemperDefine() throws {
         XCTAssertEqual(try parse("temper span=2 top=7:0,2,4 bottom=5:all"),
                        .temperDefine(span: 2, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all,
-                                       map: nil, slider: nil))
+                                     map: nil, slider: nil))
         XCTAssertEqual(try parse("temper span=1 top=3:euclid(2) bottom=2 s=0.5"),
                        .temperDefine(span: 1, top: 3, topBeats: .euclid(k: 2, rotation: 0), bottom: 2,
-                                       bottomBeats: .all, map: nil, slider: 0.5))
+                                     bottomBeats: .all, map: nil, slider: 0.5))
         XCTAssertEqual(try parse("temper span=2 top=8:euclid(3,1) bottom=5:euclid( 3, 2 ) map=0-0,3-1,6-4 s=-0.5"),
                        .temperDefine(span: 2, top: 8, topBeats: .euclid(k: 3, rotation: 1), bottom: 5,
-                                       bottomBeats: .euclid(k: 3, rotation: 2),
-                                       map: [.init(top: 0, bottom: 0), .init(top: 3, bottom: 1), .init(top: 6, bottom: 4)],
-                                       slider: -0.5))
+                                     bottomBeats: .euclid(k: 3, rotation: 2),
+                                     map: [.init(top: 0, bottom: 0), .init(top: 3, bottom: 1), .init(top: 6, bottom: 4)],
+                                     slider: -0.5))
         XCTAssertEqual(try parse("temper span=1 top=7:4,0,2 bottom=5:all"),
                        .temperDefine(span: 1, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all,
-                                       map: nil, slider: nil))
+                                     map: nil, slider: nil))
     }
 
     func testTemperDefineErrors() {
@@ -298,10 +298,10 @@ final class CommandParserTests: XCTestCase {
             .groupStamp(2, times: 1), .groupStamp(3, times: 8), .undo(1), .undo(40), .redo(1), .redo(2),
             .save(nil), .save("songs/a song.tempera"),
             .temperDefine(span: 2, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all, map: nil,
-                            slider: nil),
+                          slider: nil),
             .temperDefine(span: 1.5, top: 8, topBeats: .euclid(k: 3, rotation: 2), bottom: 3,
-                            bottomBeats: .euclid(k: 3, rotation: 0), map: [.init(top: 0, bottom: 0), .init(top: 3, bottom: 2)],
-                            slider: -0.25),
+                          bottomBeats: .euclid(k: 3, rotation: 0), map: [.init(top: 0, bottom: 0), .init(top: 3, bottom: 2)],
+                          slider: -0.25),
             .temperSlider(0.5), .temperStamp(times: 1), .temperStamp(times: 3), .temperGroup(9),
             .temperApply, .temperMorph(times: 4, from: 0, to: 1.25), .temperPreset("swing"),
         ]

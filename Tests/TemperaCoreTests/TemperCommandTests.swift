@@ -10,7 +10,7 @@ final class TemperCommandTests: XCTestCase {
         let s = Fixture.session([[]])
         let before = s.document.designer
         let text = try s.run(.temperDefine(span: 1, top: 2, topBeats: .all, bottom: 3, bottomBeats: .list([0, 2]),
-                                             map: nil, slider: 1))
+                                           map: nil, slider: 1))
         XCTAssertEqual(text, "temperament: 2 beats, s = 1")
         XCTAssertEqual(s.document.designer.top.division, 2)
         XCTAssertEqual(s.document.designer.bottom.beats, [0, 2])
@@ -32,7 +32,7 @@ final class TemperCommandTests: XCTestCase {
         let s = Fixture.session([[]])
         let before = s.document
         XCTAssertEqual(message { try s.run(.temperDefine(span: 1, top: 4, topBeats: .all, bottom: 3, bottomBeats: .list([0, 1]),
-                                                           map: [.init(top: 0, bottom: 2)], slider: nil)) },
+                                                         map: [.init(top: 0, bottom: 2)], slider: nil)) },
                        "temper: map 0-2: bottom beat 2 is not chosen (bottom: 0,1)")
         XCTAssertEqual(s.document, before)
         XCTAssertFalse(s.canUndo)
@@ -101,7 +101,7 @@ final class TemperCommandTests: XCTestCase {
     func testStampLeavesOutDotsBeforeTimeZero() throws {
         let s = Fixture.session([[]])
         _ = try s.run(.temperDefine(span: 1, top: 2, topBeats: .all, bottom: 2, bottomBeats: .all,
-                                      map: [.init(top: 0, bottom: 1), .init(top: 1, bottom: 1)], slider: -0.5))
+                                    map: [.init(top: 0, bottom: 1), .init(top: 1, bottom: 1)], slider: -0.5))
         // Pair 0-1 at s = -0.5: -0.5 * 0.5 = -0.25; pair 1-1: 1.5 * 0.5 - 0.25 = 0.5.
         XCTAssertEqual(try s.run(.temperStamp(times: 1)), "stamped 1 marker (1 cycle); 1 before time 0 left out")
         XCTAssertEqual(s.times(), [0.5])
@@ -197,7 +197,7 @@ final class TemperCommandTests: XCTestCase {
             .temperPreset("tigrigna"), .temperSlider(1.3), .temperStamp(times: 3), .temperMorph(times: 4, from: -0.5, to: 1.5),
             .temperGroup(2),
             .temperDefine(span: 1.5, top: 8, topBeats: .euclid(k: 5, rotation: 2), bottom: 6, bottomBeats: .all,
-                          map: nil, slider: 0.2),
+                        map: nil, slider: 0.2),
         ]
         var steps = 0
         for c in commands {

@@ -118,12 +118,12 @@ final class DesignerTabTests: XCTestCase {
     func testDotsPushedPastTheSpanAreMarkedAtTheEdges() throws {
         let s = try session()
         try s.run(.temperDefine(span: 1, top: 2, topBeats: .all, bottom: 2, bottomBeats: .all,
-                                  map: [.init(top: 0, bottom: 1), .init(top: 1, bottom: 0)], slider: -0.5))
+                                map: [.init(top: 0, bottom: 1), .init(top: 1, bottom: 0)], slider: -0.5))
         // Pair 0-1 at -0.25 and pair 1-0 at 0.75; at s = 1.5 they reach 0.75 and -0.25 the other way round.
         try s.run(.temperSlider(1.5))
         XCTAssertEqual(render(s).line(1), " result‹                       ●        ")
         try s.run(.temperDefine(span: 1, top: 1, topBeats: .all, bottom: 2, bottomBeats: .list([1]),
-                                  map: [.init(top: 0, bottom: 1)], slider: 2.5))
+                                map: [.init(top: 0, bottom: 1)], slider: 2.5))
         XCTAssertEqual(render(s).line(1), " result                                ›")
     }
 
@@ -165,7 +165,7 @@ final class DesignerTabTests: XCTestCase {
     func testRemovingAMappedBeatDropsItsPair() throws {
         let s = try session()
         try s.run(.temperDefine(span: 1, top: 4, topBeats: .all, bottom: 2, bottomBeats: .all,
-                                  map: [.init(top: 0, bottom: 0), .init(top: 1, bottom: 0), .init(top: 3, bottom: 1)], slider: 0.5))
+                                map: [.init(top: 0, bottom: 0), .init(top: 1, bottom: 0), .init(top: 3, bottom: 1)], slider: 0.5))
         var st = DesignerState(focus: .top, topCursor: 1)
         try act(s, &st, "designer.beat.toggle")
         XCTAssertEqual(s.document.designer.map, [.init(top: 0, bottom: 0), .init(top: 3, bottom: 1)])
