@@ -54,11 +54,12 @@ let package = Package(
         // The shipped themes (the top-level Themes/, reached through the link Sources/TemperaShipped/Themes) and the
         // default key map (Sources/TemperaShipped/Keymaps), compiled in as bytes.
         .target(name: "TemperaShipped", resources: [.embedInCode("Themes"), .embedInCode("Keymaps")]),
-        // The application core every front end drives: the file formats (one registry for import, export and
-        // render). Below the terminal, above the engine, kits and net.
+        // The application core every front end drives: the document's file (open, save, recovery files, changes
+        // from outside) and the file formats (one registry for import, export and render). Below the terminal,
+        // above the engine, kits and net.
         .target(name: "TemperaStudio", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaAudio", "TemperaKits"]),
         // OSC as a front end (`--osc PORT`): messages become command lines run by the editor, `play` or `serve`.
-        .target(name: "TemperaOSC", dependencies: ["TemperaCore", "TemperaPlayback", "CLiblo"]),
+        .target(name: "TemperaOSC", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaStudio", "CLiblo"]),
         // Screen, panes, key maps, themes, the editor loop. It plays through `Player` and reaches files through
         // TemperaStudio only: it must not import the engine, kits or net.
         .target(name: "TemperaTerminal", dependencies: ["TemperaCore", "TemperaPlayback", "TemperaStudio", "TemperaShipped",
@@ -84,6 +85,7 @@ let package = Package(
         // tmux sessions, the built program's path.
         .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio", "TemperaCore"], path: "Tests/TemperaTestSupport"),
         .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
+        .testTarget(name: "TemperaStudioTests", dependencies: ["TemperaStudio", "TemperaAudio", "TemperaCore"]),
         .testTarget(name: "TemperaKitsTests", dependencies: ["TemperaKits", "TemperaCore", "TemperaAudio",
                                                             "TemperaTerminal", "TemperaTestSupport"]),
         .testTarget(name: "TemperaNetTests", dependencies: ["TemperaNet", "TemperaCore", "TemperaTestSupport"]),

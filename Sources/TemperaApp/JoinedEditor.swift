@@ -289,7 +289,7 @@ public final class JoinedEditor {
         dispatcher.sharedPlay = { [participant] on in participant.play(on) }
         dispatcher.view.sharedWith = []
         if let problem = startProblem { dispatcher.say(problem, error: true) }
-        let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: Autosave(paths: paths))
+        let editor = Editor(screen: screen, dispatcher: dispatcher)
         editor.poll = { [unowned self] in self.poll() }
         editor.pollInterval = JoinedEditor.lookMs
         return editor

@@ -1,6 +1,6 @@
 /// The rhythm designer's commands: `temper span=... top=... bottom=...` and its mappings.
 extension LineParser {
-    mutating func parseTemperDefine() throws -> TemperCommand {
+    mutating func parseTemperDefine() throws -> Command.TemperDefine {
         let usage = "temper span=TIME top=A:BEATS bottom=B:BEATS [map=I-J,...] [s=X]"
         let opts = try options(["span", "top", "bottom", "map", "s"], usage: usage)
         let span = try number(try required(opts, "span", usage: usage), "span",
@@ -10,8 +10,8 @@ extension LineParser {
         var map: [Temperament.Pair]?
         if let m = opts["map"] { map = try pairs(m, a: a, b: b) }
         let s = try opts["s"].map { try slider($0, "s") }
-        return .define(span: span, top: a, topBeats: topBeats, bottom: b, bottomBeats: bottomBeats, map: map,
-                       slider: s)
+        return Command.TemperDefine(span: span, top: a, topBeats: topBeats, bottom: b, bottomBeats: bottomBeats, map: map,
+                                    slider: s)
     }
 
     /// Part of a word, columns kept.
@@ -41,7 +41,7 @@ extension LineParser {
     }
 
     /// `A:BEATS` (or just `A`, every beat).
-    func row(_ w: Word, _ name: String) throws -> (Int, TemperCommand.BeatChoice) {
+    func row(_ w: Word, _ name: String) throws -> (Int, Temperament.BeatChoice) {
         let parts = split(w, on: ":")
         if parts.count > 2 { throw fail("\(name) must be A:BEATS, as in 7:0,2,4 or 5:euclid(3)", at: parts[2]) }
         guard !parts[0].text.isEmpty else { throw fail("\(name) needs a subdivision before ':'", at: w) }

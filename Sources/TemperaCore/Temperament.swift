@@ -53,7 +53,7 @@ public struct Temperament: Hashable, Sendable {
         /// Resolves a beat choice (`0,2,4`, `all`, `euclid(K,R)`) against this row's division.
         /// - Parameter name: `top` or `bottom`, for the error message.
         /// - Throws: `CommandError` for a beat out of range or a bad Euclid k.
-        public static func beats(_ choice: TemperCommand.BeatChoice, division: Int, name: String) throws -> [Int] {
+        public static func beats(_ choice: BeatChoice, division: Int, name: String) throws -> [Int] {
             guard division >= 1 else { throw CommandError("temper: the \(name) subdivision must be at least 1 (got \(division))") }
             switch choice {
             case .all:
@@ -200,8 +200,8 @@ public struct Temperament: Hashable, Sendable {
 
     /// Builds and checks a temperament from the parts of `temper span=... top=... bottom=... [map=...] [s=...]`.
     /// An explicit map is kept sorted by (top, bottom). Returns a note when the default map leaves beats unpaired.
-    public static func define(span: Double, top a: Int, topBeats: TemperCommand.BeatChoice, bottom b: Int,
-                              bottomBeats: TemperCommand.BeatChoice, map: [Pair]?, slider: Double?,
+    public static func define(span: Double, top a: Int, topBeats: BeatChoice, bottom b: Int,
+                              bottomBeats: BeatChoice, map: [Pair]?, slider: Double?,
                               keepingAmpsOf old: Temperament? = nil) throws -> (Temperament, note: String?) {
         let topRow = Row(division: a, beats: try Row.beats(topBeats, division: a, name: "top"))
         let bottomRow = Row(division: b, beats: try Row.beats(bottomBeats, division: b, name: "bottom"))
@@ -266,10 +266,27 @@ public struct Temperament: Hashable, Sendable {
     /// The textual command that recreates this temperament's shape (amplitudes aside).
     /// The `temper span=...` command that sets this temperament's span, rows, map and slider exactly (the
     /// amplitudes are kept by `define` and set by `temper amp`).
-    public var defining: TemperCommand {
-        func choice(_ r: Row) -> TemperCommand.BeatChoice { r.beats.isEmpty ? .euclid(k: 0, rotation: 0) : .list(r.beats) }
-        return .define(span: span, top: top.division, topBeats: choice(top), bottom: bottom.division,
-                       bottomBeats: choice(bottom), map: map, slider: slider)
+    public var defining: Command {
+        func choice(_ r: Row) -> BeatChoice { r.beats.isEmpty ? .euclid(k: 0, rotation: 0) : .list(r.beats) }
+        return .temperDefine(span: span, top: top.division, topBeats: choice(top), bottom: bottom.division,
+                             bottomBeats: choice(bottom), map: map, slider: slider)
+    }
+
+    /// How a row's beats are chosen (`0,2,4`, `all`, `euclid(K,R)`).
+    public enum BeatChoice: Hashable, Sendable {
+        case list([Int])
+        case all
+        /// E(k, n) rotated by r.
+        case euclid(k: Int, rotation: Int)
+
+        /// As the `temper` line writes it.
+        public var text: String {
+            switch self {
+            case .all: return "all"
+            case .list(let list): return list.map(String.init).joined(separator: ",")
+            case .euclid(let k, let r): return r == 0 ? "euclid(\(k))" : "euclid(\(k),\(r))"
+            }
+        }
     }
 
     public var commandText: String {

@@ -1,6 +1,7 @@
 import CLiblo
 import Foundation
 import TemperaCore
+import TemperaStudio
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -184,7 +185,7 @@ public final class NSMClient {
     private func open(_ path: String, session current: Session) -> Event {
         do {
             guard let host = current.host else { throw CommandError("nothing here opens documents") }
-            let opened = try Session.managed(at: path)
+            let opened = try DocumentFileSession.managed(at: path)
             _ = try host.adopt(opened)
             documentPath = path
             toldDirty = nil

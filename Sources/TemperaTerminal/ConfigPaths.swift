@@ -1,4 +1,5 @@
 import Foundation
+import TemperaStudio
 
 /// Where tempera keeps its files, after the XDG base-directory convention: settings in
 /// `$XDG_CONFIG_HOME/tempera` (default `~/.config/tempera`), recovery files in `$XDG_STATE_HOME/tempera`
@@ -35,5 +36,12 @@ public struct ConfigPaths: Sendable {
     public static func read(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension Autosave {
+    /// The editor's recovery files: `autosave/` in the state folder.
+    public init(paths: ConfigPaths, interval: Double = 5) {
+        self.init(directory: paths.state + "/autosave", interval: interval)
     }
 }

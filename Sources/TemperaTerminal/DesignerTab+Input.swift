@@ -138,7 +138,7 @@ extension DesignerTab {
             let beat = which == .top ? state.topCursor : state.bottomCursor
             let d = action == .ampUp ? ampStep : -ampStep
             let amp = min(max(hundredths(t.row(which).amp(beat) + d), 0), 1)
-            if amp != t.row(which).amp(beat) { try session.run(.temper(.amp(row: which, beat: beat, amp: amp))) }
+            if amp != t.row(which).amp(beat) { try session.run(.temperAmp(row: which, beat: beat, amp: amp)) }
             return "\(which.rawValue) beat \(beat): amp " + String(format: "%.2f", amp)
 
         case .spanDouble, .spanHalf:
@@ -148,16 +148,16 @@ extension DesignerTab {
             return "span " + String(format: "%.4g", next.span) + " s"
 
         case .stamp:
-            return try session.run(.temper(.stamp(times: 1)))
+            return try session.run(.temperStamp(times: 1))
         case .apply:
-            return try session.run(.temper(.apply))
+            return try session.run(.temperApply)
         case .group:
-            return try session.run(.temper(.group(state.groupSlot)))
+            return try session.run(.temperGroup(state.groupSlot))
         case .groupNext, .groupPrev:
             state.groupSlot = wrap(state.groupSlot - 1 + (action == .groupNext ? 1 : -1), 16) + 1
             return "designer: results go to group \(state.groupSlot)"
         case .morph:
-            return try session.run(.temper(.morph(times: state.morphTimes, from: state.morphFrom, to: t.slider)))
+            return try session.run(.temperMorph(times: state.morphTimes, from: state.morphFrom, to: t.slider))
         case .morphMore, .morphLess:
             state.morphTimes = min(max(state.morphTimes + (action == .morphMore ? 1 : -1), 1), 64)
             return "designer: morph over \(state.morphTimes) cycles from s = " + String(format: "%.2f", state.morphFrom)
@@ -175,7 +175,7 @@ extension DesignerTab {
             } else {
                 k = action == .presetPrev ? names.count - 1 : 0
             }
-            let message = try session.run(.temper(.preset(names[k])))
+            let message = try session.run(.temperPreset(names[k]))
             state = DesignerState(focus: state.focus, groupSlot: state.groupSlot, morphTimes: state.morphTimes,
                                   morphFrom: state.morphFrom, audition: state.audition)
             return message
@@ -232,7 +232,7 @@ extension DesignerTab {
     static func set(_ session: Session, _ t: Temperament) throws {
         try t.validate()
         guard t != session.document.designer else { return }
-        try session.run(.temper(t.defining))
+        try session.run(t.defining)
     }
 
     /// Each chosen top beat paired with the chosen bottom beat nearest in time (of two as near, the earlier):
@@ -280,7 +280,7 @@ extension DesignerTab {
 
     static func setSlider(_ session: Session, _ s: Double) throws -> String {
         guard s != session.document.designer.slider else { return "s = " + String(format: "%.2f", s) }
-        _ = try session.run(.temper(.slider(s)))
+        _ = try session.run(.temperSlider(s))
         let t = session.document.designer
         var text = "s = " + String(format: "%.2f", s)
         if let r = t.swingRatio() { text += ", swing " + String(format: "%.2f", r) + ":1" }

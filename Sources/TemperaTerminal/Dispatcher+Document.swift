@@ -1,8 +1,10 @@
 import Foundation
 import TemperaCore
+import TemperaStudio
 
-/// The document's life in the editor: saving, opening, a new document, quitting, recovering an autosave,
-/// and the one-key questions they ask.
+/// The document's life in the editor: the one-key questions saving, opening, a new document, quitting and
+/// recovering an autosave ask, and what the status line says of them. The file itself (what is saved where, the
+/// outside change, the recovery files) is the application core's `DocumentFileSession` (`files`).
 extension Dispatcher {
     /// Questions answered with one key.
     public enum Question: Hashable, Sendable {
@@ -94,28 +96,24 @@ extension Dispatcher {
     /// (`saveas PATH`) or the document has no file yet: then it is that file from now on.
     @discardableResult
     public func save(_ path: String?, overwrite: Bool = false, thenQuit: Bool = false, switching: Bool = false) -> Bool {
-        guard path != nil || session.path != nil else {
-            openPrompt("save " + suggestedPath(), keep: 5)
-            return false
-        }
-        if !overwrite, let own = session.path, path == nil || Autosave.absolute(path!) == Autosave.absolute(own),
-           session.changedOnDisk {
-            let q = Question.overwrite(path: path, file: own, thenQuit: thenQuit)
-            view.question = q
-            say(q.text)
-            return false
-        }
         do {
-            // The file itself (`save` run here would come back to this host); a shared document's host saves its own.
-            let message = session.remote != nil ? try session.run(.save(path))
-                : switching && path != nil ? try session.saveAs(path!) : try session.save(to: path)
-            if session.path == path || path == nil { unsavedRecovery = false }
-            say(message ?? "saved \(session.path ?? "")")
-            if quitAfterSave {
-                quitAfterSave = false
-                quitRequested = true
+            switch try files.save(path, overwrite: overwrite, switching: switching) {
+            case .needsName:
+                openPrompt("save " + suggestedPath(), keep: 5)
+                return false
+            case .changedOnDisk(let own):
+                let q = Question.overwrite(path: path, file: own, thenQuit: thenQuit)
+                view.question = q
+                say(q.text)
+                return false
+            case .saved(let message):
+                say(message)
+                if quitAfterSave {
+                    quitAfterSave = false
+                    quitRequested = true
+                }
+                return true
             }
-            return true
         } catch {
             fail(error)
             return false
@@ -136,20 +134,15 @@ extension Dispatcher {
     }
 
     func openFile(_ path: String) {
-        if !FileManager.default.fileExists(atPath: path) {
-            let dir = (path as NSString).deletingLastPathComponent
-            var isDir: ObjCBool = false
-            if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-                return say("no folder \(dir): a new file cannot be saved there", error: true)
-            }
-            replaceSession(Session(document: .newDocument(), path: path))
-            say("new file \(path)")
-            return
-        }
         do {
-            let doc = try DocumentFile.load(path)
-            replaceSession(Session(document: doc, path: path))
-            say("opened \(path)")
+            switch try DocumentFileSession.open(path) {
+            case .created(let new):
+                replaceSession(new)
+                say("new file \(path)")
+            case .opened(let opened):
+                replaceSession(opened)
+                say("opened \(path)")
+            }
         } catch {
             fail(error)
         }
@@ -162,14 +155,14 @@ extension Dispatcher {
         // user from one file to the next.
         if new.kits == nil { new.kits = session.kits }
         if new.view.clipboard == nil { new.view.clipboard = session.view.clipboard }
-        session = new
-        unsavedRecovery = false
+        files.replace(new)
+        new.host = self
         sessionGeneration += 1
         view.trackScroll = 0
         fitView()
     }
 
-    var hasUnsavedWork: Bool { session.isModified || unsavedRecovery }
+    var hasUnsavedWork: Bool { files.hasUnsavedWork }
 
     func whenDiscarded(_ then: @escaping () -> Void) {
         if hasUnsavedWork {

@@ -9,19 +9,10 @@ extension Dispatcher {
     /// went wrong, in one line.
     func exportMidi(_ argument: String) {
         let path = Dispatcher.expand(argument)
-        let doc = session.document
-        let base = session.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
-        let song = doc.song.plays
-        let warnings: [String]
         do {
-            warnings = try Formats.writer(for: path, sound: false).write(doc, base, path, { _ in })
+            say(try Formats.export(session.document, baseDirectory: files.baseDirectory, to: path))
         } catch {
-            return fail(error)
+            fail(error)
         }
-        var message = "exported \(song ? "the song" : "the loop") to \(path)"
-        if let first = warnings.first {
-            message += " (" + first + (warnings.count > 1 ? "; \(warnings.count - 1) more" : "") + ")"
-        }
-        say(message)
     }
 }

@@ -13,14 +13,23 @@ import TemperaStudio
 /// tab that has the keys), which look them up in the key map's contexts and come back with an action.
 /// The work is split by what it is about: this file runs actions; `Dispatcher+Tools` uses
 /// the chosen tool, `Dispatcher+Tabs` the keys of the Clips, Groups and designer tabs, `Dispatcher+Prompt`
-/// the `:` line and the pattern and rename editors, `Dispatcher+Document` saving, opening and quitting with
-/// their questions, `Dispatcher+Mouse` the mouse, `Dispatcher+Song` the Song tab, `Dispatcher+Pads` the pads
+/// the `:` line and the pattern and rename editors, `Dispatcher+Document` the questions saving, opening and
+/// quitting ask (the file's life itself is `DocumentFileSession`'s), `Dispatcher+Mouse` the mouse, `Dispatcher+Song` the Song tab, `Dispatcher+Pads` the pads
 /// and recording takes; `DragController` holds a drag's transaction.
 ///
 /// - Warning: main (editor) thread only.
 public final class Dispatcher {
+    /// The document's file and its recovery files, and the session on it: the application core's, which the
+    /// dispatcher drives (it keeps the questions it asks and what it says).
+    public let files: DocumentFileSession
     /// The session edited; the dispatcher is its host (`SessionHost`: the transport, files, the screen).
-    public internal(set) var session: Session { didSet { session.host = self } }
+    public internal(set) var session: Session {
+        get { files.session }
+        set {
+            files.session = newValue
+            newValue.host = self
+        }
+    }
     public var view: ViewState
     /// Decides when the player hears the document (the editor loop asks it after every event).
     public let playback: PlaybackController
@@ -50,7 +59,10 @@ public final class Dispatcher {
     /// Configuration directories (themes for `:theme`).
     public var paths: ConfigPaths
     /// The recovered autosave has not been saved yet: quitting asks even though the session is fresh.
-    public var unsavedRecovery = false
+    public var unsavedRecovery: Bool {
+        get { files.unsavedRecovery }
+        set { files.unsavedRecovery = newValue }
+    }
     /// Seconds, for idle commits of held-key nudges; injected so tests control time.
     public var clock: () -> Double
     /// An unsaved-changes answer sends us here next.
@@ -70,7 +82,7 @@ public final class Dispatcher {
     public init(session: Session, keyMap: KeyMap = .standard, view: ViewState = ViewState(), player: (any Player)? = nil,
                 offline: (any OfflineRendering)? = nil, width: Int = 100, height: Int = 30, paths: ConfigPaths = ConfigPaths(),
                 clock: @escaping () -> Double = { Date().timeIntervalSinceReferenceDate }) {
-        self.session = session
+        files = DocumentFileSession(session: session, autosave: Autosave(paths: paths))
         self.view = view
         self.view.keyMap = keyMap
         self.playback = PlaybackController(player: player)
@@ -456,8 +468,7 @@ public final class Dispatcher {
         if !dir.isEmpty, !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             return say("no folder \(dir) to render into", error: true)
         }
-        let base = session.path.map { (($0 as NSString).deletingLastPathComponent as String) }.flatMap { $0.isEmpty ? nil : $0 }
-        renderJob = RenderJob(document: session.document, baseDirectory: base, path: path, renderer: offline)
+        renderJob = RenderJob(document: session.document, baseDirectory: files.baseDirectory, path: path, renderer: offline)
         view.render = ViewState.RenderProgress(path: path, fraction: 0)
     }
 

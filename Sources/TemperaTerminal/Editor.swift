@@ -1,6 +1,7 @@
 import Foundation
 import TemperaCore
 import TemperaPlayback
+import TemperaStudio
 
 /// The editor loop: reads input, hands it to the `Dispatcher`, keeps the audio engine in step with the
 /// document, autosaves, and draws a frame when something changed — about 30 frames a second while the loop
@@ -10,7 +11,11 @@ import TemperaPlayback
 public final class Editor {
     public let screen: Screen
     public let dispatcher: Dispatcher
-    public var autosave: Autosave
+    /// The document's recovery files (the dispatcher's file session keeps them).
+    public var autosave: Autosave {
+        get { dispatcher.files.autosave }
+        set { dispatcher.files.autosave = newValue }
+    }
     /// Seconds, injected so tests control autosave timing.
     public var clock: () -> Double
     private var dirty = true
@@ -45,12 +50,14 @@ public final class Editor {
     /// get looked at this often).
     public static let idleWaitMs = 250
 
-    public init(screen: Screen, dispatcher: Dispatcher, autosave: Autosave,
+    /// An editor on `dispatcher`, writing its recovery files with `autosave` (nil: the dispatcher's own, in the
+    /// state folder of its configuration paths).
+    public init(screen: Screen, dispatcher: Dispatcher, autosave: Autosave? = nil,
                 clock: @escaping () -> Double = { Date().timeIntervalSinceReferenceDate }) {
         self.screen = screen
         self.dispatcher = dispatcher
-        self.autosave = autosave
         self.clock = clock
+        if let autosave { dispatcher.files.autosave = autosave }
         dispatcher.width = screen.width
         dispatcher.height = screen.height
         dispatcher.view.ascii = !screen.unicode
@@ -84,7 +91,7 @@ public final class Editor {
             while let e = event {
                 if e == .closed {
                     // The terminal went away or a signal came: keep everything recoverable.
-                    if dispatcher.session.isModified || dispatcher.unsavedRecovery { autosave.write(dispatcher.session) }
+                    dispatcher.files.keepRecoverable()
                     finish()
                     return false
                 }
@@ -131,13 +138,9 @@ public final class Editor {
         takeLoadedSamples()
         if dispatcher.takeMidiHits() { dirty = true }
         if dispatcher.takeMidiControls() { dirty = true }
-        if let problem = autosave.tick(dispatcher.session, now: clock()) {
+        if let problem = dispatcher.files.tick(now: clock()) {
             dispatcher.say(problem, error: true)
             dirty = true
-        }
-        if autosave.written, !dispatcher.session.isModified, !dispatcher.unsavedRecovery {
-            // Saved (or undone back to the file): the recovery file is no longer needed.
-            autosave.remove(for: dispatcher.session.path)
         }
         if let theme = dispatcher.requestedTheme, let curses = screen as? CursesScreen {
             curses.setTheme(theme)
@@ -175,16 +178,12 @@ public final class Editor {
         // While the designer tab is open its result is heard on the current track, so each slider step is.
         let version = PlaybackController.Version(generation: dispatcher.sessionGeneration, revision: s.revision,
                                                  extra: DesignerTab.auditionKey(session: s, view: view))
-        let base = s.path.map { (Autosave.absolute($0) as NSString).deletingLastPathComponent }
-        guard let news = dispatcher.playback.publish(version, baseDirectory: base,
+        guard let news = dispatcher.playback.publish(version, baseDirectory: dispatcher.files.baseDirectory,
                                                      document: { DesignerTab.playbackDocument(session: s, view: view) })
         else { return }
         if news.fresh {
-            autosave.reset()
             // Another document opened: its recovery file is this editor's now (the lock follows the document).
-            if autosave.claimed != s.path.map(Autosave.absolute) {
-                if let told = autosave.claim(for: s.path) { dispatcher.say(told) }
-            }
+            if let told = dispatcher.files.followDocument() { dispatcher.say(told) }
             dirty = true
         }
         show(news)
@@ -249,11 +248,8 @@ public final class Editor {
 
     private func finish() {
         dispatcher.finishDrag()
-        if dispatcher.discardedChanges || (!dispatcher.session.isModified && !dispatcher.unsavedRecovery) {
-            autosave.remove(for: dispatcher.session.path)
-        }
         // A copy still being written in the background lands before the process may end.
-        autosave.flush()
+        dispatcher.files.finish(discarding: dispatcher.discardedChanges)
         dispatcher.player?.stop()
     }
 }

@@ -104,9 +104,6 @@ struct EditCommand: ParsableCommand {
         if serve { return try host(session, keyMap: keyMap, theme: chosenTheme, paths: paths) }
 
         session.kits = HydrogenKits()
-        var autosave = Autosave(paths: paths)
-        let sharedFile = autosave.claim(for: session.path)
-        let recovered = autosave.recoverable(for: session.path, loaded: session.document)
         if let problem = studio.problem(audio: audioChoice) { fail(problem) }
         let engine = studio.engine(audioChoice)
         // Peers coming and going and the session's tempo changing wake the editor, so its status line shows them.
@@ -128,6 +125,10 @@ struct EditCommand: ParsableCommand {
         engine.pan = pan
         engine.start()
         let dispatcher = Dispatcher(session: session, keyMap: keyMap, player: engine, offline: StudioFiles(), paths: paths)
+        // The document's recovery file is this editor's (another editor on it is told), and a copy holding
+        // changes the file does not is offered back.
+        let sharedFile = dispatcher.files.claim()
+        let recovered = dispatcher.files.recoverable()
 
         dispatcher.commandHistory = CommandHistory.load(paths: paths)
         if let file, !FileManager.default.fileExists(atPath: file) { dispatcher.say("new file \(file)") }
@@ -140,7 +141,7 @@ struct EditCommand: ParsableCommand {
         let screen: CursesScreen
         do { screen = try CursesScreen(theme: chosenTheme) } catch { fail("\(error)") }
         if link || control != nil || nsm != nil { screen.wakeup = wakeup }
-        let editor = Editor(screen: screen, dispatcher: dispatcher, autosave: autosave)
+        let editor = Editor(screen: screen, dispatcher: dispatcher)
         editor.loadsInBackground = true
         if control != nil || nsm != nil {
             // OSC's lines and the session manager's requests run here, on the editor's thread, between keys: the
@@ -192,13 +193,13 @@ struct EditCommand: ParsableCommand {
         let token: String?
         do { token = try TokenSource.resolve(token: self.token, file: tokenFile) } catch { throw error }
         options.token = token
-        let autosave = AutosaveBox(Autosave(paths: paths))
-        options.journal = ServeCommand.journalPath(autosave.value, session.path!)
+        let files = FilesBox(DocumentFileSession(session: session, autosave: Autosave(paths: paths)))
+        options.journal = files.value.journalPath
         let host: DocumentHost
         do { host = try DocumentHost(session: session, options: options) } catch { fail("\(error)") }
         let timer = DispatchSource.makeTimerSource(queue: host.queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { _ = autosave.value.tick(session, now: monotonicSeconds()) }
+        timer.setEventHandler { _ = files.value.tick(now: monotonicSeconds()) }
         timer.resume()
         let local = listen == "0.0.0.0" ? "127.0.0.1" : listen == "::" ? "::1" : listen
         let joined: JoinedEditor
@@ -212,19 +213,13 @@ struct EditCommand: ParsableCommand {
         try joined.run(player: AudioEngine.sharedPlayer(pan: pan), offline: StudioFiles(), keyMap: keyMap, theme: theme,
                        paths: paths)
         timer.cancel()
-        let problem: String? = host.sync { s in
-            guard s.isModified else {
-                host.removeJournalNow()
-                return nil
-            }
+        let problem: String? = host.sync { _ in
             do {
-                try s.save()
-                autosave.value.remove(for: s.path)
+                try files.value.saveBeforeLeaving()
                 host.removeJournalNow()
                 return nil
             } catch {
-                _ = autosave.value.write(s)
-                return "\(error); a recovery copy was kept"
+                return "\(error)"
             }
         }
         host.stop()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TemperaAudio
 import TemperaCore
+import TemperaStudio
 
 /// `tempera export FILE -o OUT.mid [--song] [--loops N]`: the document as a Standard MIDI File.
 struct ExportCommand: ParsableCommand {
@@ -35,11 +36,12 @@ struct ExportCommand: ParsableCommand {
         guard (1...100_000).contains(loops) else { throw fail("--loops must be from 1 to 100000, not \(loops)") }
         let document = try CommandLineFailure.loadDocument(file, song: song)
         let base = (file as NSString).deletingLastPathComponent
-        let (bytes, warnings) = MidiExport.export(document, baseDirectory: base.isEmpty ? "." : base, loops: loops,
-                                                  song: song)
-        for w in warnings { warn(w) }
+        // The registry's writer, as the editor's `:export` and a player's `export` write.
+        let prepared = try Formats.writer(for: output, sound: false).prepare(document, base.isEmpty ? "." : base, output,
+                                                                             Formats.WriteOptions(loops: loops, song: song))
+        for w in prepared.warnings { warn(w) }
         do {
-            try DocumentFile.writeAtomically(bytes, to: output)
+            try prepared.write { _ in }
         } catch let error as CommandError {
             throw fail(error.message)
         }

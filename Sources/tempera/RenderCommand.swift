@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TemperaAudio
 import TemperaCore
+import TemperaStudio
 
 /// `tempera render FILE -o OUT`: the same audio as playback, written to a file.
 struct RenderCommand: ParsableCommand {
@@ -46,11 +47,12 @@ struct RenderCommand: ParsableCommand {
         guard tail >= 0, tail <= 3600 else { throw fail("--tail must be from 0 to 3600 seconds") }
         let ext = (output as NSString).pathExtension.lowercased()
         let formatName = format?.lowercased() ?? (ext == "flac" ? "flac" : "wav")
-        guard let fmt = OfflineRenderer.Format(rawValue: formatName) else {
+        // The registry's writer, as the editor's `:render` writes.
+        guard let writer = Formats.soundWriter(named: formatName) else {
             throw fail("--format must be wav or flac (got \(formatName))")
         }
         guard let depth = OfflineRenderer.Bits(rawValue: bits.lowercased()) else { throw fail("--bits must be 16, 24 or 32f (got \(bits))") }
-        if fmt == .flac && depth == .float32 { throw fail("FLAC holds 16 or 24 bits, not 32f") }
+        if formatName == "flac" && depth == .float32 { throw fail("FLAC holds 16 or 24 bits, not 32f") }
 
         var document = try CommandLineFailure.loadDocument(file, song: song)
         // The document's click setting is for the editor; on the command line the flag decides.
@@ -68,12 +70,13 @@ struct RenderCommand: ParsableCommand {
             throw fail("\(loops) loops of this document run past the last sample frame")
         }
         let base = (file as NSString).deletingLastPathComponent
-        let renderer = OfflineRenderer(document: document, baseDirectory: base.isEmpty ? "." : base,
-                                       sampleRate: Double(sampleRate), loops: loops, maxTail: tail)
-        for w in renderer.warnings { warn(w) }
+        let options = Formats.WriteOptions(loops: loops, sampleRate: Double(sampleRate), bits: depth, maxTail: tail,
+                                           truePeak: truePeak)
+        let prepared = try writer.prepare(document, base.isEmpty ? "." : base, output, options)
+        for w in prepared.warnings { warn(w) }
         let bar = ProgressBar(enabled: isatty(2) != 0, label: (output as NSString).lastPathComponent)
         do {
-            try renderer.write(to: output, format: fmt, bits: depth, truePeak: truePeak) { bar.update($0) }
+            try prepared.write { bar.update($0) }
         } catch {
             bar.finish()
             throw fail("\(error)")

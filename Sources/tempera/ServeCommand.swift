@@ -5,6 +5,7 @@ import TemperaCore
 import TemperaApp
 import TemperaNet
 import TemperaOSC
+import TemperaStudio
 import TemperaTerminal
 
 /// `tempera serve FILE`: hosts a document for participants (`tempera join`), without a screen.
@@ -70,14 +71,14 @@ struct ServeCommand: ParsableCommand {
         var exists = stat()
         let document = stat(file, &exists) == 0 ? try CommandLineFailure.loadDocument(file) : Document.newDocument()
         let session = Session(document: document, path: file)
-        let autosave = AutosaveBox(Autosave(paths: ConfigPaths()))
+        let files = FilesBox(DocumentFileSession(session: session, autosave: Autosave(paths: ConfigPaths())))
         var options = DocumentHost.Options()
         options.listen = listen
         options.port = port
         options.name = name
         options.token = try TokenSource.resolve(token: token, file: tokenFile)
         options.maxConnections = max(1, maxConnections)
-        options.journal = ServeCommand.journalPath(autosave.value, file)
+        options.journal = files.value.journalPath
         options.unixSocket = socket
         let host: DocumentHost
         do {
@@ -89,7 +90,8 @@ struct ServeCommand: ParsableCommand {
         // the host.
         host.log = { line in LogWriter.write("tempera serve: " + line) }
         let file = self.file
-        let shared = SessionBox(host.sync { $0 })
+        // The host's session is the one the file session keeps (the host shares it, it does not copy it).
+        files.value.replace(host.sync { $0 })
         if let damage = host.journalDamage { ServeCommand.report("tempera serve: \(damage)") }
         if let aside = host.journalSetAside, host.journalDamage == nil {
             ServeCommand.report("tempera serve: a journal that does not follow \(file) (changed since) was set aside: \(aside)")
@@ -123,22 +125,17 @@ struct ServeCommand: ParsableCommand {
         let timer = DispatchSource.makeTimerSource(queue: host.queue)
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler {
-            if let failure = autosave.value.tick(shared.value, now: monotonicSeconds()) { host.log(failure) }
+            if let failure = files.value.tick(now: monotonicSeconds()) { host.log(failure) }
         }
         timer.resume()
         let socket = self.socket
         let stop: @Sendable () -> Never = {
             var status: Int32 = 0
-            if shared.value.isModified {
-                do {
-                    try shared.value.save()
-                    autosave.value.remove(for: file)
-                    ServeCommand.report("tempera serve: saved \(file)")
-                } catch {
-                    _ = autosave.value.write(shared.value)
-                    ServeCommand.report("tempera serve: \(error); a recovery copy was kept")
-                    status = 1
-                }
+            do {
+                if try files.value.saveBeforeLeaving() != nil { ServeCommand.report("tempera serve: saved \(file)") }
+            } catch {
+                ServeCommand.report("tempera serve: \(error)")
+                status = 1
             }
             if status == 0 { host.removeJournalNow() }
             if let socket { unlink(socket) }
@@ -175,21 +172,9 @@ struct ServeCommand: ParsableCommand {
     nonisolated(unsafe) static var idleTimer: DispatchSourceTimer?
     static let idleSeconds = 60.0
 
-    /// The journal of a document: beside its recovery file in the autosave folder.
-    static func journalPath(_ autosave: Autosave, _ file: String) -> String {
-        let recovery = autosave.file(for: file)
-        return String(recovery.dropLast(".tempera".count)) + ".journal"
-    }
-
     static func report(_ line: String) {
         LogWriter.write(line)
     }
-}
-
-/// The host's session, reached from the host's queue only.
-final class SessionBox: @unchecked Sendable {
-    let value: Session
-    init(_ value: Session) { self.value = value }
 }
 
 /// When the host last had nobody (host queue only).
@@ -197,8 +182,8 @@ final class IdleBox: @unchecked Sendable {
     var value: Double?
 }
 
-/// The autosave state, reached from the host's queue only.
-final class AutosaveBox: @unchecked Sendable {
-    var value: Autosave
-    init(_ value: Autosave) { self.value = value }
+/// The host's document file (its session, its recovery files), reached from the host's queue only.
+final class FilesBox: @unchecked Sendable {
+    let value: DocumentFileSession
+    init(_ value: DocumentFileSession) { self.value = value }
 }

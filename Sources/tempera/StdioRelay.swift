@@ -1,6 +1,7 @@
 import Foundation
 import TemperaCore
 import TemperaNet
+import TemperaStudio
 import TemperaTerminal
 #if canImport(Glibc)
 import Glibc

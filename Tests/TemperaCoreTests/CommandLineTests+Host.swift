@@ -8,7 +8,8 @@ import XCTest
 extension CommandLineTests {
     func testACommandThatNeedsAHostIsRefusedInOneLineWithoutOne() throws {
         let s = Session(document: .newDocument())
-        for line in ["play", "stop", "locate 1", "open x.tempera", "import loop.wav", "render a.wav", "q", "theme dark"] {
+        for line in ["play", "stop", "locate 1", "open x.tempera", "import loop.wav", "export a.mid", "render a.wav", "q",
+                     "theme dark"] {
             let name = String(line.prefix { $0 != " " })
             XCTAssertThrowsError(try s.run(line: line), line) { error in
                 XCTAssertEqual(error as? CommandError, CommandError("\(name) needs the editor or a player (tempera play, serve)"))
@@ -22,6 +23,10 @@ extension CommandLineTests {
         XCTAssertEqual(try CommandParser.parse("open my song.tempera"), .open("my song.tempera"),
                        "an unquoted file name with a space reads as the : line always took it")
         XCTAssertThrowsError(try CommandParser.parse("locate -1"))
+        // The rest of what a front end drives runs on the document itself, in a script too.
+        for line in ["record on", "record off", "save", "undo", "redo"] {
+            XCTAssertNoThrow(try CommandParser.parse(line), line)
+        }
     }
 
     func testAScriptSkipsWhatNeedsAPlayerWithOneLineAndRunsTheRest() throws {

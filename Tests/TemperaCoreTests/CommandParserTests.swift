@@ -210,19 +210,19 @@ final class CommandParserTests: XCTestCase {
 
     func testTemperDefine() throws {
         XCTAssertEqual(try parse("temper span=2 top=7:0,2,4 bottom=5:all"),
-                       .temper(.define(span: 2, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all,
-                                       map: nil, slider: nil)))
+                       .temperDefine(span: 2, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all,
+                                     map: nil, slider: nil))
         XCTAssertEqual(try parse("temper span=1 top=3:euclid(2) bottom=2 s=0.5"),
-                       .temper(.define(span: 1, top: 3, topBeats: .euclid(k: 2, rotation: 0), bottom: 2,
-                                       bottomBeats: .all, map: nil, slider: 0.5)))
+                       .temperDefine(span: 1, top: 3, topBeats: .euclid(k: 2, rotation: 0), bottom: 2,
+                                     bottomBeats: .all, map: nil, slider: 0.5))
         XCTAssertEqual(try parse("temper span=2 top=8:euclid(3,1) bottom=5:euclid( 3, 2 ) map=0-0,3-1,6-4 s=-0.5"),
-                       .temper(.define(span: 2, top: 8, topBeats: .euclid(k: 3, rotation: 1), bottom: 5,
-                                       bottomBeats: .euclid(k: 3, rotation: 2),
-                                       map: [.init(top: 0, bottom: 0), .init(top: 3, bottom: 1), .init(top: 6, bottom: 4)],
-                                       slider: -0.5)))
+                       .temperDefine(span: 2, top: 8, topBeats: .euclid(k: 3, rotation: 1), bottom: 5,
+                                     bottomBeats: .euclid(k: 3, rotation: 2),
+                                     map: [.init(top: 0, bottom: 0), .init(top: 3, bottom: 1), .init(top: 6, bottom: 4)],
+                                     slider: -0.5))
         XCTAssertEqual(try parse("temper span=1 top=7:4,0,2 bottom=5:all"),
-                       .temper(.define(span: 1, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all,
-                                       map: nil, slider: nil)))
+                       .temperDefine(span: 1, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all,
+                                     map: nil, slider: nil))
     }
 
     func testTemperDefineErrors() {
@@ -236,15 +236,15 @@ final class CommandParserTests: XCTestCase {
     }
 
     func testTemperVerbs() throws {
-        XCTAssertEqual(try parse("temper slider 0.25"), .temper(.slider(0.25)))
-        XCTAssertEqual(try parse("temper slider -1/2"), .temper(.slider(-0.5)))
-        XCTAssertEqual(try parse("temper stamp"), .temper(.stamp(times: 1)))
-        XCTAssertEqual(try parse("temper stamp times=4"), .temper(.stamp(times: 4)))
-        XCTAssertEqual(try parse("temper group 3"), .temper(.group(3)))
-        XCTAssertEqual(try parse("temper apply"), .temper(.apply))
-        XCTAssertEqual(try parse("temper morph times=8 from=0 to=1"), .temper(.morph(times: 8, from: 0, to: 1)))
-        XCTAssertEqual(try parse("temper preset tigrigna"), .temper(.preset("tigrigna")))
-        XCTAssertEqual(try parse("temper preset five-seven"), .temper(.preset("five-seven")))
+        XCTAssertEqual(try parse("temper slider 0.25"), .temperSlider(0.25))
+        XCTAssertEqual(try parse("temper slider -1/2"), .temperSlider(-0.5))
+        XCTAssertEqual(try parse("temper stamp"), .temperStamp(times: 1))
+        XCTAssertEqual(try parse("temper stamp times=4"), .temperStamp(times: 4))
+        XCTAssertEqual(try parse("temper group 3"), .temperGroup(3))
+        XCTAssertEqual(try parse("temper apply"), .temperApply)
+        XCTAssertEqual(try parse("temper morph times=8 from=0 to=1"), .temperMorph(times: 8, from: 0, to: 1))
+        XCTAssertEqual(try parse("temper preset tigrigna"), .temperPreset("tigrigna"))
+        XCTAssertEqual(try parse("temper preset five-seven"), .temperPreset("five-seven"))
         XCTAssertEqual(error("temper preset waltz"), CommandError("unknown preset 'waltz' (temper preset swing|tigrigna|five-seven)", column: 15))
         XCTAssertEqual(error("temper slide 1"), CommandError("unknown designer command 'slide' (did you mean 'slider'?)", column: 8))
         XCTAssertEqual(error("temper morph times=8 from=0"), CommandError("missing to= (temper morph times=K from=S0 to=S1)", column: 29))
@@ -297,13 +297,13 @@ final class CommandParserTests: XCTestCase {
             .scaleHandle(k: 3, to: 0.7), .subdivide(5), .rotate, .reverse, .delete, .groupStore(1),
             .groupStamp(2, times: 1), .groupStamp(3, times: 8), .undo(1), .undo(40), .redo(1), .redo(2),
             .save(nil), .save("songs/a song.tempera"),
-            .temper(.define(span: 2, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all, map: nil,
-                            slider: nil)),
-            .temper(.define(span: 1.5, top: 8, topBeats: .euclid(k: 3, rotation: 2), bottom: 3,
-                            bottomBeats: .euclid(k: 3, rotation: 0), map: [.init(top: 0, bottom: 0), .init(top: 3, bottom: 2)],
-                            slider: -0.25)),
-            .temper(.slider(0.5)), .temper(.stamp(times: 1)), .temper(.stamp(times: 3)), .temper(.group(9)),
-            .temper(.apply), .temper(.morph(times: 4, from: 0, to: 1.25)), .temper(.preset("swing")),
+            .temperDefine(span: 2, top: 7, topBeats: .list([0, 2, 4]), bottom: 5, bottomBeats: .all, map: nil,
+                          slider: nil),
+            .temperDefine(span: 1.5, top: 8, topBeats: .euclid(k: 3, rotation: 2), bottom: 3,
+                          bottomBeats: .euclid(k: 3, rotation: 0), map: [.init(top: 0, bottom: 0), .init(top: 3, bottom: 2)],
+                          slider: -0.25),
+            .temperSlider(0.5), .temperStamp(times: 1), .temperStamp(times: 3), .temperGroup(9),
+            .temperApply, .temperMorph(times: 4, from: 0, to: 1.25), .temperPreset("swing"),
         ]
         for command in commands {
             XCTAssertEqual(try parse(command.text), command, command.text)

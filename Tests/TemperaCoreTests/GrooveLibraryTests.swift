@@ -152,7 +152,7 @@ final class TemperFitTests: XCTestCase {
         doc.transport.loopEnd = loop
         let s = Session(document: doc)
         s.selection[0] = Set(doc.tracks[0].markers.map(\.id))
-        try s.run(.temper(.preset(preset)))
+        try s.run(.temperPreset(preset))
         return (try s.run(try CommandParser.parse("temper fit" + span)!), s)
     }
 

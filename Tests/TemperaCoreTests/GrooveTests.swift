@@ -220,14 +220,14 @@ final class GrooveTests: XCTestCase {
     func testTemperFitSetsTheDesignerAndSaysWhatItFound() throws {
         let s = Fixture.session([stampedTigrigna()], selectTracks: [0])
         // The user suspects 3+2 against five: the preset's rows, at its own slider 0.5.
-        try s.run(.temper(.preset("tigrigna")))
+        try s.run(.temperPreset("tigrigna"))
         let said = try s.run(try CommandParser.parse("temper fit span=\(TemperamentPreset.tigrigna.temperament.span)")!)
         XCTAssertEqual(said, "fit 12:0,2,4,6,9 -> 5, slider 0.37, rms 0 ms")
         XCTAssertEqual(s.document.designer.top.beats, [0, 2, 4, 6, 9])
         XCTAssertEqual(s.document.designer.slider, 0.37, accuracy: 1e-6)
         XCTAssertEqual(s.undoName, "temper fit")
         s.selection = [:]
-        XCTAssertThrowsError(try s.run(.temper(.fit(max: 16, span: nil))))
+        XCTAssertThrowsError(try s.run(.temperFit(max: 16, span: nil)))
     }
 }
 

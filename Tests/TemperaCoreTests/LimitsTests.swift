@@ -80,8 +80,8 @@ final class LimitsTests: XCTestCase {
                        "from must be from -100 to 100, not 1e+308")
         // A command built without the parser meets the same limit in the session.
         let s = Session(document: Document.newDocument())
-        XCTAssertEqual(message { try s.run(.temper(.slider(1e13))) }, "temper slider: the value must be from -100 to 100, not 10000000000000")
-        XCTAssertEqual(message { try s.run(.temper(.morph(times: 1, from: 1e308, to: 0))) },
+        XCTAssertEqual(message { try s.run(.temperSlider(1e13)) }, "temper slider: the value must be from -100 to 100, not 10000000000000")
+        XCTAssertEqual(message { try s.run(.temperMorph(times: 1, from: 1e308, to: 0)) },
                        "temper morph: from must be from -100 to 100, not 1e+308")
         XCTAssertNoThrow(try s.run(line: "temper slider 100"))
         XCTAssertEqual(s.document.designer.slider, 100)

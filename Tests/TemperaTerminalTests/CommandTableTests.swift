@@ -94,7 +94,7 @@ final class CommandTableTests: XCTestCase {
         XCTAssertEqual(try CommandParser.parse("section 2 tempo 1/2"), .section(2, .tempo(0.5)))
         XCTAssertEqual(try CommandParser.parse("scale handle=2 to=1"), .scaleHandle(k: 2, to: 1))
         XCTAssertEqual(try CommandParser.parse("temper s=1 span=2 top=3 bottom=2"),
-                       .temper(.define(span: 2, top: 3, topBeats: .all, bottom: 2, bottomBeats: .all, map: nil, slider: 1)))
+                       .temperDefine(span: 2, top: 3, topBeats: .all, bottom: 2, bottomBeats: .all, map: nil, slider: 1))
         XCTAssertEqual(error("kit lst"), "column 5: expected list or load, not 'lst' (did you mean 'list'?)")
         XCTAssertEqual(error("kit"), "column 5: missing list or load (kit list | kit load NAME|PATH [from=N])")
         XCTAssertEqual(error("mode snap on"), "column 6: expected 'clip', not 'snap' (mode clip on|off)")

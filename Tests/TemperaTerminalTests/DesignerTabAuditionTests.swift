@@ -28,8 +28,8 @@ final class DesignerTabAuditionTests: XCTestCase {
                            slots: slots)
         doc.transport = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 1, loopOn: true, length: 1)
         let s = Session(document: doc)
-        try s.run(.temper(.preset("swing")))
-        try s.run(.temper(.slider(0)))
+        try s.run(.temperPreset("swing"))
+        try s.run(.temperSlider(0))
         return s
     }
 

@@ -37,7 +37,7 @@ final class DesignerTabScreenTests: XCTestCase {
     func testSliderStepsRedrawTheDotsAndIntervals() throws {
         let s = Session(document: Document(tracks: [Track(name: "a")]))
         var v = ViewState(tab: .designer, focus: .tab)
-        try s.run(.temper(.preset("swing")))
+        try s.run(.temperPreset("swing"))
         _ = try DesignerTab.handle(action: "designer.slider.one", session: s, state: &v.designer)
         let rows = tabArea(screen(s, v), s, v)
         XCTAssertEqual(rows[1], " result ●             ●")

@@ -18,7 +18,7 @@ final class DesignerTabTests: XCTestCase {
 
     private func session(_ preset: String? = nil) throws -> Session {
         let s = Session(document: Document(tracks: [Track(name: "a")]))
-        if let preset { try s.run(.temper(.preset(preset))) }
+        if let preset { try s.run(.temperPreset(preset)) }
         return s
     }
 
@@ -45,7 +45,7 @@ final class DesignerTabTests: XCTestCase {
 
     func testSwingAtOneIsTripletSwingTwoToOne() throws {
         let s = try session("swing")
-        try s.run(.temper(.slider(1)))
+        try s.run(.temperSlider(1))
         let c = render(s)
         XCTAssertEqual(c.line(4).trimmingCharacters(in: .whitespaces), "ioi ms 333 167  swing 2.00:1")
         XCTAssertEqual(c.line(1).trimmingCharacters(in: .whitespaces), "result ●                   ●", "the off-beat on the last triplet eighth")
@@ -102,7 +102,7 @@ final class DesignerTabTests: XCTestCase {
 
     func testUnpairedBeatsAreHollowAndCounted() throws {
         let s = try session()
-        try s.run(.temper(.define(span: 2, top: 7, topBeats: .all, bottom: 5, bottomBeats: .all, map: nil, slider: 0)))
+        try s.run(.temperDefine(span: 2, top: 7, topBeats: .all, bottom: 5, bottomBeats: .all, map: nil, slider: 0))
         let c = render(s)
         XCTAssertEqual(c.line(0).trimmingCharacters(in: .whitespaces), "top 7 ●   ●   ●    ●   ●    ○   ○")
         XCTAssertEqual(c.line(5).trimmingCharacters(in: .whitespaces), "map 0-0 1-1 2-2 3-3 4-4 +2 unpaired")
@@ -117,13 +117,13 @@ final class DesignerTabTests: XCTestCase {
 
     func testDotsPushedPastTheSpanAreMarkedAtTheEdges() throws {
         let s = try session()
-        try s.run(.temper(.define(span: 1, top: 2, topBeats: .all, bottom: 2, bottomBeats: .all,
-                                  map: [.init(top: 0, bottom: 1), .init(top: 1, bottom: 0)], slider: -0.5)))
+        try s.run(.temperDefine(span: 1, top: 2, topBeats: .all, bottom: 2, bottomBeats: .all,
+                                map: [.init(top: 0, bottom: 1), .init(top: 1, bottom: 0)], slider: -0.5))
         // Pair 0-1 at -0.25 and pair 1-0 at 0.75; at s = 1.5 they reach 0.75 and -0.25 the other way round.
-        try s.run(.temper(.slider(1.5)))
+        try s.run(.temperSlider(1.5))
         XCTAssertEqual(render(s).line(1), " result‹                       ●        ")
-        try s.run(.temper(.define(span: 1, top: 1, topBeats: .all, bottom: 2, bottomBeats: .list([1]),
-                                  map: [.init(top: 0, bottom: 1)], slider: 2.5)))
+        try s.run(.temperDefine(span: 1, top: 1, topBeats: .all, bottom: 2, bottomBeats: .list([1]),
+                                map: [.init(top: 0, bottom: 1)], slider: 2.5))
         XCTAssertEqual(render(s).line(1), " result                                ›")
     }
 
@@ -164,8 +164,8 @@ final class DesignerTabTests: XCTestCase {
 
     func testRemovingAMappedBeatDropsItsPair() throws {
         let s = try session()
-        try s.run(.temper(.define(span: 1, top: 4, topBeats: .all, bottom: 2, bottomBeats: .all,
-                                  map: [.init(top: 0, bottom: 0), .init(top: 1, bottom: 0), .init(top: 3, bottom: 1)], slider: 0.5)))
+        try s.run(.temperDefine(span: 1, top: 4, topBeats: .all, bottom: 2, bottomBeats: .all,
+                                map: [.init(top: 0, bottom: 0), .init(top: 1, bottom: 0), .init(top: 3, bottom: 1)], slider: 0.5))
         var st = DesignerState(focus: .top, topCursor: 1)
         try act(s, &st, "designer.beat.toggle")
         XCTAssertEqual(s.document.designer.map, [.init(top: 0, bottom: 0), .init(top: 3, bottom: 1)])

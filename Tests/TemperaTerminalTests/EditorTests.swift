@@ -3,6 +3,7 @@ import TemperaTestSupport
 import XCTest
 import TemperaAudio
 @testable import TemperaCore
+import TemperaStudio
 @testable import TemperaTerminal
 
 /// The editor loop on an in-memory screen: frames, resizes, the mouse, quitting and autosave.

@@ -56,7 +56,7 @@ final class GrooveScreenTests: XCTestCase {
         var doc = Document.newDocument()
         doc.tracks[0].markers = MarkerList(t.stampMarkers(at: 0, sliders: [0.37], content: .clip(1)))
         let f = make(doc)
-        try f.session.run(.temper(.preset("tigrigna")))
+        try f.session.run(.temperPreset("tigrigna"))
         f.session.selection[0] = Set(f.session.document.tracks[0].markers.map(\.id))
         keys(f, "F4 F")
         XCTAssertEqual(f.view.message, "fit 12:0,2,4,6,9 -> 5, slider 0.37, rms 0 ms")

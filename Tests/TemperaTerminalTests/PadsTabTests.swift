@@ -1,6 +1,7 @@
 import Foundation
 import TemperaAudio
 import TemperaCore
+import TemperaStudio
 import TemperaTestSupport
 import XCTest
 @testable import TemperaTerminal

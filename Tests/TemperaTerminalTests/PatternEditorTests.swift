@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TemperaCore
+import TemperaStudio
 @testable import TemperaTerminal
 
 /// The fill and pattern-select tools open their code at once: typed, then applied by Enter, through the

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import TemperaAudio
 @testable import TemperaCore
+import TemperaStudio
 @testable import TemperaTerminal
 
 /// Mute, solo, gain and rename of the current track, and the chosen slot's settings from the Clips tab,

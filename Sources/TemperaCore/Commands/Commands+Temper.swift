@@ -1,11 +1,11 @@
-/// The rhythm designer's commands: each runs one `TemperCommand` on the session.
+/// The rhythm designer's commands, each a command type of the table run on the session (`Session+Temper`).
 extension Command {
     struct TemperDefine: CommandBody {
         var span: Double
         var top: Int
-        var topBeats: TemperCommand.BeatChoice
+        var topBeats: Temperament.BeatChoice
         var bottom: Int
-        var bottomBeats: TemperCommand.BeatChoice
+        var bottomBeats: Temperament.BeatChoice
         var map: [Temperament.Pair]?
         var slider: Double?
         static let spec = CommandSpec(
@@ -17,16 +17,17 @@ extension Command {
                          map: [Temperament.Pair(top: 0, bottom: 1)], slider: nil),
             TemperDefine(span: 1, top: 4, topBeats: .all, bottom: 3, bottomBeats: .all, map: [], slider: nil),
         ]
-        static func parse(_ p: inout LineParser) throws -> TemperDefine {
-            guard case .define(let span, let top, let topBeats, let bottom, let bottomBeats, let map, let s) = try p.parseTemperDefine()
-            else { preconditionFailure() }
-            return TemperDefine(span: span, top: top, topBeats: topBeats, bottom: bottom, bottomBeats: bottomBeats, map: map, slider: s)
+        static func parse(_ p: inout LineParser) throws -> TemperDefine { try p.parseTemperDefine() }
+        var text: String {
+            var out = "temper span=\(DocumentFile.number(span)) top=\(top):\(topBeats.text) bottom=\(bottom):\(bottomBeats.text)"
+            if let map { out += " map=" + (map.isEmpty ? "none" : map.map { "\($0.top)-\($0.bottom)" }.joined(separator: ",")) }
+            if let slider { out += " s=\(DocumentFile.number(slider))" }
+            return out
         }
-        var command: TemperCommand {
-            .define(span: span, top: top, topBeats: topBeats, bottom: bottom, bottomBeats: bottomBeats, map: map, slider: slider)
+        func run(in session: Session) throws -> String? {
+            try session.temperDefine(span: span, top: top, topBeats: topBeats, bottom: bottom, bottomBeats: bottomBeats,
+                                     map: map, slider: slider)
         }
-        var text: String { "temper " + command.text }
-        func run(in session: Session) throws -> String? { try session.runTemper(command) }
     }
 
     struct TemperSlider: CommandBody {
@@ -38,8 +39,8 @@ extension Command {
             let v = try p.only("X", usage: "temper slider X") { try $0.slider($1, "slider") }
             return TemperSlider(value: v)
         }
-        var text: String { "temper " + TemperCommand.slider(value).text }
-        func run(in session: Session) throws -> String? { try session.runTemper(.slider(value)) }
+        var text: String { "temper slider \(DocumentFile.number(value))" }
+        func run(in session: Session) throws -> String? { try session.temperSlider(value) }
     }
 
     struct TemperStamp: CommandBody {
@@ -51,8 +52,8 @@ extension Command {
             let opts = try p.options(["times"], usage: "temper stamp [times=K]")
             return TemperStamp(times: try opts["times"].map { try p.integer($0, "times", 1...10_000) } ?? 1)
         }
-        var text: String { "temper " + TemperCommand.stamp(times: times).text }
-        func run(in session: Session) throws -> String? { try session.runTemper(.stamp(times: times)) }
+        var text: String { times == 1 ? "temper stamp" : "temper stamp times=\(times)" }
+        func run(in session: Session) throws -> String? { try session.temperStamp(times: times) }
     }
 
     struct TemperGroup: CommandBody {
@@ -63,14 +64,14 @@ extension Command {
             let n = try p.only("N", usage: "temper group N") { try $0.integer($1, "group", GroupBank.range) }
             return TemperGroup(group: n)
         }
-        var text: String { "temper " + TemperCommand.group(group).text }
-        func run(in session: Session) throws -> String? { try session.runTemper(.group(group)) }
+        var text: String { "temper group \(group)" }
+        func run(in session: Session) throws -> String? { try session.temperGroup(group) }
     }
 
     struct TemperApply: WordsOnly {
         static let spec = CommandSpec("temper apply", usage: "temper apply",
                                       help: "retime the selected markers to the designer's result", flags: .touchesSelection)
-        func run(in session: Session) throws -> String? { try session.runTemper(.apply) }
+        func run(in session: Session) throws -> String? { try session.temperApply() }
     }
 
     struct TemperMorph: CommandBody {
@@ -87,8 +88,8 @@ extension Command {
             return TemperMorph(times: times, from: try p.slider(try p.required(opts, "from", usage: u), "from"),
                                to: try p.slider(try p.required(opts, "to", usage: u), "to"))
         }
-        var text: String { "temper " + TemperCommand.morph(times: times, from: from, to: to).text }
-        func run(in session: Session) throws -> String? { try session.runTemper(.morph(times: times, from: from, to: to)) }
+        var text: String { "temper morph times=\(times) from=\(DocumentFile.number(from)) to=\(DocumentFile.number(to))" }
+        func run(in session: Session) throws -> String? { try session.temperMorph(times: times, from: from, to: to) }
     }
 
     struct TemperPreset: CommandBody {
@@ -105,8 +106,8 @@ extension Command {
             try p.end(usage: u)
             return TemperPreset(name: name.text)
         }
-        var text: String { "temper " + TemperCommand.preset(name).text }
-        func run(in session: Session) throws -> String? { try session.runTemper(.preset(name)) }
+        var text: String { "temper preset \(name)" }
+        func run(in session: Session) throws -> String? { try session.temperPreset(name) }
     }
 
     /// `temper amp top|bottom BEAT A`: the amplitude of one pulse of a template row.
@@ -127,8 +128,8 @@ extension Command {
             let a = try p.only("A", usage: u) { try $0.amp($1) }
             return TemperAmp(row: row, beat: beat, amp: a)
         }
-        var text: String { "temper " + TemperCommand.amp(row: row, beat: beat, amp: amp).text }
-        func run(in session: Session) throws -> String? { try session.runTemper(.amp(row: row, beat: beat, amp: amp)) }
+        var text: String { "temper amp \(row.rawValue) \(beat) \(DocumentFile.number(amp))" }
+        func run(in session: Session) throws -> String? { try session.temperAmp(row: row, beat: beat, amp: amp) }
     }
 
     /// `temper fit [max=N] [span=TIME]`: the designer set to the temperament that best explains the selected
@@ -148,77 +149,27 @@ extension Command {
             }
             return TemperFit(most: most, span: span)
         }
-        var text: String { "temper " + TemperCommand.fit(max: most, span: span).text }
-        func run(in session: Session) throws -> String? { try session.runTemper(.fit(max: most, span: span)) }
-    }
-
-    /// The designer command `t` as a command of the table.
-    public static func temper(_ t: TemperCommand) -> Command {
-        switch t {
-        case .define(let span, let top, let topBeats, let bottom, let bottomBeats, let map, let slider):
-            return Command(TemperDefine(span: span, top: top, topBeats: topBeats, bottom: bottom, bottomBeats: bottomBeats,
-                                        map: map, slider: slider))
-        case .slider(let v): return Command(TemperSlider(value: v))
-        case .stamp(let times): return Command(TemperStamp(times: times))
-        case .group(let g): return Command(TemperGroup(group: g))
-        case .apply: return Command(TemperApply())
-        case .morph(let times, let from, let to): return Command(TemperMorph(times: times, from: from, to: to))
-        case .preset(let name): return Command(TemperPreset(name: name))
-        case .amp(let row, let beat, let amp): return Command(TemperAmp(row: row, beat: beat, amp: amp))
-        case .fit(let most, let span): return Command(TemperFit(most: most, span: span))
+        var text: String {
+            "temper fit" + (most == 16 ? "" : " max=\(most)") + (span.map { " span=\(DocumentFile.number($0))" } ?? "")
         }
-    }
-}
-
-/// What the designer's commands do to the session (`Session.runTemper`): the value each `temper` entry runs.
-public enum TemperCommand: Hashable, Sendable {
-    /// `temper span=... top=A:BEATS bottom=B:BEATS [map=...] [s=X]`.
-    case define(span: Double, top: Int, topBeats: BeatChoice, bottom: Int, bottomBeats: BeatChoice,
-                map: [Temperament.Pair]?, slider: Double?)
-    case slider(Double)
-    case stamp(times: Int)
-    case group(Int)
-    case apply
-    case morph(times: Int, from: Double, to: Double)
-    case preset(String)
-    /// `temper amp top|bottom BEAT A`: the amplitude of one pulse of a template row.
-    case amp(row: Temperament.RowName, beat: Int, amp: Double)
-    /// `temper fit [max=16] [span=L]`: the designer set to the temperament that best explains the selected
-    /// markers of one span (`Temperament.fit`); span defaults to the designer's.
-    case fit(max: Int, span: Double?)
-
-    /// How a row's beats are chosen.
-    public enum BeatChoice: Hashable, Sendable {
-        case list([Int])
-        case all
-        /// E(k, n) rotated by r.
-        case euclid(k: Int, rotation: Int)
+        func run(in session: Session) throws -> String? { try session.runTemperFit(max: most, span: span) }
     }
 
-    /// The designer command's textual form, without the leading `temper`.
-    public var text: String {
-        func n(_ v: Double) -> String { DocumentFile.number(v) }
-        func beats(_ b: BeatChoice) -> String {
-            switch b {
-            case .all: return "all"
-            case .list(let list): return list.map(String.init).joined(separator: ",")
-            case .euclid(let k, let r): return r == 0 ? "euclid(\(k))" : "euclid(\(k),\(r))"
-            }
-        }
-        switch self {
-        case .define(let span, let top, let topBeats, let bottom, let bottomBeats, let map, let slider):
-            var out = "span=\(n(span)) top=\(top):\(beats(topBeats)) bottom=\(bottom):\(beats(bottomBeats))"
-            if let map { out += " map=" + (map.isEmpty ? "none" : map.map { "\($0.top)-\($0.bottom)" }.joined(separator: ",")) }
-            if let slider { out += " s=\(n(slider))" }
-            return out
-        case .slider(let s): return "slider \(n(s))"
-        case .stamp(let times): return times == 1 ? "stamp" : "stamp times=\(times)"
-        case .group(let g): return "group \(g)"
-        case .apply: return "apply"
-        case .morph(let times, let from, let to): return "morph times=\(times) from=\(n(from)) to=\(n(to))"
-        case .preset(let name): return "preset \(name)"
-        case .amp(let row, let beat, let amp): return "amp \(row.rawValue) \(beat) \(DocumentFile.number(amp))"
-        case .fit(let most, let span): return "fit" + (most == 16 ? "" : " max=\(most)") + (span.map { " span=\(n($0))" } ?? "")
-        }
+    public static func temperDefine(span: Double, top: Int, topBeats: Temperament.BeatChoice, bottom: Int,
+                                    bottomBeats: Temperament.BeatChoice, map: [Temperament.Pair]?, slider: Double?) -> Command {
+        Command(TemperDefine(span: span, top: top, topBeats: topBeats, bottom: bottom, bottomBeats: bottomBeats, map: map,
+                             slider: slider))
     }
+    public static func temperSlider(_ value: Double) -> Command { Command(TemperSlider(value: value)) }
+    public static func temperStamp(times: Int) -> Command { Command(TemperStamp(times: times)) }
+    public static func temperGroup(_ group: Int) -> Command { Command(TemperGroup(group: group)) }
+    public static var temperApply: Command { Command(TemperApply()) }
+    public static func temperMorph(times: Int, from: Double, to: Double) -> Command {
+        Command(TemperMorph(times: times, from: from, to: to))
+    }
+    public static func temperPreset(_ name: String) -> Command { Command(TemperPreset(name: name)) }
+    public static func temperAmp(row: Temperament.RowName, beat: Int, amp: Double) -> Command {
+        Command(TemperAmp(row: row, beat: beat, amp: amp))
+    }
+    public static func temperFit(max most: Int, span: Double?) -> Command { Command(TemperFit(most: most, span: span)) }
 }

@@ -60,8 +60,9 @@ public struct Autosave {
         }
     }
 
-    public init(paths: ConfigPaths, interval: Double = 5) {
-        directory = paths.state + "/autosave"
+    /// Recovery files in `directory` (the editor's: `autosave/` in its state folder).
+    public init(directory: String, interval: Double = 5) {
+        self.directory = directory
         self.interval = interval
     }
 

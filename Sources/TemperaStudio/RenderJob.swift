@@ -3,19 +3,20 @@ import Synchronization
 import TemperaCore
 import TemperaPlayback
 
-/// `:render PATH` from the editor: the document as it stands is written to a sound file on a background
-/// thread, through the same renderer as `tempera render`, while editing goes on. The editor polls
-/// `progress` and shows it as a bar on the status line.
+/// `render PATH` from a front end (the editor's `:render`): the document as it stands is written to a sound file
+/// on a background thread, by the registry of formats as `tempera render` writes it (through `OfflineRendering`,
+/// `StudioFiles` in the program), while editing goes on. The front end polls `progress` (the editor shows it as a
+/// bar on the status line).
 ///
 /// - Warning: create and poll on the editor thread; the render runs on its own thread and touches only
 ///   its copy of the document and the guarded state here.
-final class RenderJob: Sendable {
-    let path: String
+public final class RenderJob: Sendable {
+    public let path: String
     private let state = Mutex<(fraction: Double, outcome: Result<Void, Error>?)>((0, nil))
 
     /// Starts rendering `document` (relative samples resolved against `baseDirectory`) to `path`, as WAV or
     /// FLAC by its extension.
-    init(document: Document, baseDirectory: String?, path: String, renderer: any OfflineRendering) {
+    public init(document: Document, baseDirectory: String?, path: String, renderer: any OfflineRendering) {
         self.path = path
         Thread.detachNewThread { [self] in
             let result = Result {
@@ -28,10 +29,10 @@ final class RenderJob: Sendable {
     }
 
     /// How far it got (0...1) and, once finished, whether it succeeded.
-    var progress: (fraction: Double, outcome: Result<Void, Error>?) { state.withLock { $0 } }
+    public var progress: (fraction: Double, outcome: Result<Void, Error>?) { state.withLock { $0 } }
 
     /// Blocks until the render ends (tests).
-    func wait(timeout: Double = 60) -> Result<Void, Error>? {
+    public func wait(timeout: Double = 60) -> Result<Void, Error>? {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             if let o = progress.outcome { return o }
