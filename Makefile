@@ -18,6 +18,11 @@ TEST_PACKAGES = pulseaudio pulseaudio-utils jackd2 python3 python3-jack-client p
 
 .PHONY: run test check build release bench deps test-deps kit clean install install-files uninstall fuzz reference
 
+# Release builds carry Swift's runtime and Foundation inside the program (--static-swift-stdlib): the dynamic
+# loader then maps and relocates a dozen fewer libraries at every start (docs/decisions/architecture.md). Debug
+# builds, which the tests use, link them as shared libraries.
+RELEASE = -c release --static-swift-stdlib
+
 run: deps release
 	.build/release/tempera $(FILE)
 
@@ -36,11 +41,11 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 
 # The `jack` section starts a private JACK server, so the bench wants what the tests use.
 bench: test-deps
-	$(SWIFT) run -c release tempera-bench
+	$(SWIFT) run $(RELEASE) tempera-bench
 
 # Fuzzes every reader with libFuzzer (scripts/fuzz), one target after another: FUZZ_SECONDS each, or FUZZ_RUNS
 # inputs each; FUZZ_TARGETS picks some. Builds into .build-fuzz, apart from the ordinary build.
@@ -78,7 +83,7 @@ BIN = .build/$(CONFIG)/tempera
 ROOT = $(DESTDIR)$(PREFIX)
 
 install: deps
-	$(SWIFT) build -c $(CONFIG) --product tempera
+	$(SWIFT) build $(if $(filter release,$(CONFIG)),$(RELEASE),-c $(CONFIG)) --product tempera
 	$(MAKE) install-files PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" CONFIG=$(CONFIG)
 
 # The copying alone, from an existing build of CONFIG.

@@ -13,12 +13,16 @@ let package = Package(
     ],
     targets: [
         // C libraries, one system-library target each; static inline shims live in their headers.
-        // ncursesw and libpulse are linked by name (their module maps): their pkg-config flags are only defines
-        // and -pthread, which SwiftPM refuses with a warning on every build (the wide-character API the
-        // defines would bring is asked for in CNcursesw's header; Debian's libncursesw.so brings libtinfo).
+        // ncursesw is linked by name (its module map): its pkg-config flags are only defines and -pthread, which
+        // SwiftPM refuses with a warning on every build (the wide-character API the defines would bring is asked
+        // for in CNcursesw's header; Debian's libncursesw.so brings libtinfo).
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
-        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        // libpulse and libjack are not linked but opened the first time one of their functions is called: each
+        // target defines the functions the program calls (checked against the library's own header) over
+        // `dlopen`, so a command that plays nothing, or plays through the other server, starts without mapping
+        // them and the thirty libraries they bring. Headers from libpulse-dev and libjack-jackd2-dev.
+        .target(name: "CPulse"),
+        .target(name: "CJack"),
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile",
                        providers: [.apt(["libsndfile1-dev"])]),

@@ -41,7 +41,9 @@ final class JackOutput: AudioOutput {
         } else {
             serverRate = nil
             clientName = options.clientName
-            openFailure = Self.describe(status)
+            // libjack missing (it is opened on first use, not linked) says so rather than a bare status.
+            openFailure = CJack_load().map { "JACK: cannot open libjack (\(String(cString: $0)))" }
+                ?? Self.describe(status)
         }
     }
 

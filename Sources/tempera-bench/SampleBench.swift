@@ -4,7 +4,7 @@ import TemperaCore
 import TemperaKits
 
 /// Loading samples at another rate (a Hydrogen kit's 44.1 kHz files played at 48 kHz): with the converted samples
-/// cached on disk and without; and how long the command line takes to start.
+/// cached on disk and without.
 enum SampleBench {
     static let songs = "/usr/share/hydrogen/data/demo_songs"
 
@@ -46,31 +46,4 @@ enum SampleBench {
     }
 
     static func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
-
-    /// Start-up: `tempera --version` (the executable beside this one), whole process, as the shell runs it; and
-    /// `h2cli --help` for comparison where Hydrogen is installed.
-    static func startup() {
-        print("== Start-up")
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tempera").path
-        guard FileManager.default.isExecutableFile(atPath: exe) else { return print("  build tempera first (\(exe))") }
-        print(String(format: "  tempera --version: %.1f ms (median of 21)", median(runs(exe, ["--version"])) * 1000))
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/h2cli") {
-            print(String(format: "  h2cli --help: %.1f ms (median of 21)", median(runs("/usr/bin/h2cli", ["--help"])) * 1000))
-        }
-    }
-
-    /// Wall seconds of 21 runs of `exe` (after one not counted), its output thrown away.
-    static func runs(_ exe: String, _ arguments: [String]) -> [Double] {
-        (0..<22).compactMap { k -> Double? in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: exe)
-            p.arguments = arguments
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            let t0 = Date()
-            guard (try? p.run()) != nil else { return nil }
-            p.waitUntilExit()
-            return k == 0 ? nil : Date().timeIntervalSince(t0)
-        }
-    }
 }

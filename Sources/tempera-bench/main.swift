@@ -1,6 +1,6 @@
-// Benchmarks: run with `swift run -c release tempera-bench [SECTION...]`, sections `core`, `files`, `audio`,
-// `song`, `ramped`, `terminal`, `jack`, `samples`, `startup`, `markers` (all of them when none is named). Each
-// section prints its figures.
+// Benchmarks: run with `swift run -c release --static-swift-stdlib tempera-bench [SECTION...]` (as `make bench`
+// builds), sections `core`, `files`, `audio`, `song`, `ramped`, `terminal`, `jack`, `samples`, `startup`,
+// `renders`, `markers` (all of them when none is named). Each section prints its figures.
 import Foundation
 
 let sections: [(name: String, help: String, run: () -> Void)] = [
@@ -12,7 +12,8 @@ let sections: [(name: String, help: String, run: () -> Void)] = [
     ("terminal", "drawing a full editor frame", TerminalBench.run),
     ("jack", "the JACK process callback; MIDI in and pad keys to sound", JackBench.run),
     ("samples", "loading a kit's samples: converted cold, from the disk cache warm", SampleBench.run),
-    ("startup", "the program's start-up against h2cli --help", SampleBench.startup),
+    ("startup", "the program's start-up against h2cli --help: wall and CPU time, the ratio", StartupBench.run),
+    ("renders", "rendering each Hydrogen demo song at 48 and 44.1 kHz against h2cli, whole processes", StartupBench.renders),
     ("markers", "bytes a marker holds; peak memory with a million (script, load and save, events)", MarkerBench.run),
 ]
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -52,11 +52,20 @@ final class SampleCacheTests: XCTestCase {
         try bytes.write(to: URL(fileURLWithPath: entry))
         let altered = try SampleLoader.load(path: path, sampleRate: 48_000)
         XCTAssertEqual(altered.data[2 * altered.frames - 1], -0.125)
-        // Another rate is another conversion, kept beside it; a file at the output rate needs none and is not kept.
+        // Another rate is another conversion, kept beside it; a file read at its own rate is kept too (reading the
+        // floats back is faster than decoding the file again), and read back from its entry.
         _ = try SampleLoader.load(path: path, sampleRate: 96_000)
         XCTAssertEqual(entries.count, 2)
-        _ = try SampleLoader.load(path: path, sampleRate: 44_100)
-        XCTAssertEqual(entries.count, 2)
+        let atRate = try SampleLoader.load(path: path, sampleRate: 44_100)
+        XCTAssertEqual(entries.count, 3)
+        let sameRate = try XCTUnwrap(SampleCache.Key(path: path, sampleRate: 44_100, note: nil, pitch: 0)).file
+        var written = try Data(contentsOf: URL(fileURLWithPath: sameRate))
+        written.withUnsafeMutableBytes { raw in
+            raw.baseAddress!.advanced(by: raw.count - 4).assumingMemoryBound(to: Float.self)[0] = 0.25
+        }
+        try written.write(to: URL(fileURLWithPath: sameRate))
+        XCTAssertEqual(try SampleLoader.load(path: path, sampleRate: 44_100).data[2 * atRate.frames - 1], 0.25,
+                       "read from the entry")
     }
 
     func testAChangedSampleFileIsConvertedAgain() throws {

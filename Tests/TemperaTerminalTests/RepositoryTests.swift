@@ -124,14 +124,14 @@ final class RepositoryTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: bench) else { throw XCTSkip("build first (swift build)") }
         let help = Spawn.run(bench, ["--help"])
         XCTAssertEqual(help.status, 0, help.stderr)
-        for section in ["core", "files", "audio", "song", "ramped", "terminal", "jack", "samples", "startup", "markers"] {
+        for section in ["core", "files", "audio", "song", "ramped", "terminal", "jack", "samples", "startup", "renders", "markers"] {
             XCTAssertTrue(help.stdout.contains("\n  " + section + " "), "--help lacks \(section)")
         }
         let unknown = Spawn.run(bench, ["core", "nosuch"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertEqual(unknown.stdout, "", "no section ran")
         XCTAssertEqual(unknown.stderr,
-                       "tempera-bench: no section 'nosuch' (sections: core, files, audio, song, ramped, terminal, jack, samples, startup, markers; --help)\n")
+                       "tempera-bench: no section 'nosuch' (sections: core, files, audio, song, ramped, terminal, jack, samples, startup, renders, markers; --help)\n")
     }
 
     /// The repository stands alone: no comment, document or script cites a design document that is not in it

@@ -1,9 +1,17 @@
-#ifndef CJACK_SHIM_H
-#define CJACK_SHIM_H
+#ifndef CJACK_H
+#define CJACK_H
 #include <jack/jack.h>
 #include <jack/midiport.h>
 #include <jack/transport.h>
 #include <string.h>
+
+/// libjack is not linked: this target defines the functions the program calls (jack.c), each calling through
+/// libjack.so.0, opened the first time one of them is called, so commands that never reach a JACK server start
+/// without mapping it (and libdb, libsystemd, libcap, libgcrypt... that it brings).
+///
+/// Opens libjack once (any thread; later calls are one atomic read); NULL when it is ready, else why it is not.
+/// Until it is, the functions fail as libjack fails (no client, a failure status, a negative number).
+const char *CJack_load(void);
 
 /// `jack_client_open` is variadic, which Swift cannot call: the server comes from JACK_DEFAULT_SERVER (libjack
 /// reads it), and a missing server is never started behind the user's back.

@@ -1,4 +1,0 @@
-#ifndef CPULSE_SHIM_H
-#define CPULSE_SHIM_H
-#include <pulse/pulseaudio.h>
-#endif
