@@ -38,8 +38,10 @@ public final class SharedDocument {
         public let key: String
         public var name: String
         public var view: Session.View
-        var undo: [History.Step] = []
-        var redo: [History.Step] = []
+        var undo = ChunkedList<History.Step>()
+        var redo = ChunkedList<History.Step>()
+        /// The bytes the steps in `undo` cost together (`History.Step.bytes`).
+        var undoBytes = 0
         /// The id of the last request run for them (requests carry increasing ids; a repeat is not run twice).
         public var lastRequest = 0
         /// Outcomes of their latest requests, by id, so a participant whose connection broke learns what became
@@ -344,7 +346,8 @@ public final class SharedDocument {
                     + "at most \(Limits.count(SharedDocument.maxTouched))")
             }
             p.undo.append(step)
-            History.trim(&p.undo, to: session.history.maxBytes)
+            p.undoBytes += step.bytes
+            p.undoBytes -= History.trim(&p.undo, total: p.undoBytes, to: session.history.maxBytes)
             p.redo.removeAll()
             outcome.deltas.append(record(step, by: p.name))
         }
@@ -366,6 +369,7 @@ public final class SharedDocument {
                 return outcome
             }
             p.undo.removeLast()
+            p.undoBytes -= step.bytes
             p.redo.append(step)
             names.append(step.name)
             if let done = session.lastStep { outcome.deltas.append(record(done, by: p.name)) }
@@ -389,7 +393,9 @@ public final class SharedDocument {
             }
             p.redo.removeLast()
             // The step as redone (what undo must find later) is the new one the history recorded.
-            p.undo.append(session.lastStep ?? step)
+            let redone = session.lastStep ?? step
+            p.undo.append(redone)
+            p.undoBytes += redone.bytes
             names.append(step.name)
             if let done = session.lastStep { outcome.deltas.append(record(done, by: p.name)) }
         }
