@@ -32,15 +32,30 @@ public enum CommandParser {
     /// error, with its 1-based line and column; nothing is returned unless every line reads.
     public static func parseScript(_ text: String) throws -> [(line: Int, command: Command)] {
         var out: [(line: Int, command: Command)] = []
-        var number = 0
-        // Split on scalars: "\r\n" is one Character, and the lexer treats a trailing "\r" as a space.
-        for line in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            if let command = try parse(String(String.UnicodeScalarView(line)), line: number) {
-                out.append((number, command))
-            }
-        }
+        try parseScript(text) { out.append(($0, $1)) }
         return out
+    }
+
+    /// Parses a script a line at a time, handing each command and its 1-based line to `body` as it reads: a
+    /// long script is never held as commands. Throws the first bad line's error (or `body`'s).
+    public static func parseScript(_ text: String, _ body: (Int, Command) throws -> Void) throws {
+        try forEachLine(text) { number, line in
+            if let command = try parse(String(String.UnicodeScalarView(line)), line: number) { try body(number, command) }
+        }
+    }
+
+    /// Each line of `text` (split on "\n" only: "\r\n" is one Character, and the lexer treats a trailing "\r" as
+    /// a space) with its 1-based number, without making a list of them.
+    public static func forEachLine(_ text: String, _ body: (Int, Substring.UnicodeScalarView) throws -> Void) rethrows {
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex, number = 0
+        while true {
+            let end = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? scalars.endIndex
+            number += 1
+            try body(number, scalars[start..<end])
+            guard end < scalars.endIndex else { return }
+            start = scalars.index(after: end)
+        }
     }
 
     /// Every command's usage, for help screens (from `CommandTable`).

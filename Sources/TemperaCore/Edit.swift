@@ -336,8 +336,11 @@ struct EditRecord {
     func step(named name: String, after document: Document) -> History.Step? {
         var tracks: [History.TrackChange] = []
         for track in Set(markers.keys).union(inserted.keys).sorted() {
-            var before: [Marker] = [], after: [Marker] = []
             let touched = markers[track] ?? [:]
+            // Sized once: the step keeps these lists for as long as it is in the history.
+            var before: [Marker] = [], after: [Marker] = []
+            before.reserveCapacity(touched.count)
+            after.reserveCapacity(touched.count)
             let now = document.tracks[track].markers.markers(ids: touched.keys)
             for (id, old) in touched {
                 let new = now[id]
@@ -346,7 +349,12 @@ struct EditRecord {
                 if let new { after.append(new) }
             }
             let fresh = made(on: track, in: document)
-            if after.isEmpty { after = fresh } else { after += fresh }
+            if after.isEmpty {
+                after = fresh
+            } else if !fresh.isEmpty {
+                after.reserveCapacity(after.count + fresh.count)
+                after += fresh
+            }
             if !before.isEmpty || !after.isEmpty { tracks.append(.init(track: track, before: before, after: after)) }
         }
         var step = History.Step(name: name, tracksBefore: tracksBefore, nextMarkerID: (nextMarkerID, document.nextMarkerID))

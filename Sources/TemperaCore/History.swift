@@ -20,106 +20,6 @@ public struct History {
         public var after: Value
     }
 
-    /// One undoable step.
-    public struct Step: Sendable {
-        public var name: String
-        public var markers: [TrackChange] = []
-        /// Tracks appended by the step, as they were at its end; their markers are not in `markers`.
-        public var addedTracks: [Track] = []
-        public var tracksBefore: Int
-        public var slots: [ValueChange<ClipSlot>] = []
-        public var groups: [ValueChange<Group>] = []
-        /// Name, gain, mute and solo of tracks that existed before the step (index from 0).
-        public var trackSettings: [ValueChange<TrackSettings>] = []
-        public var transport: (before: Transport, after: Transport)?
-        public var song: (before: Song, after: Song)?
-        public var designer: (before: Temperament, after: Temperament)?
-        public var pattern: (before: String, after: String)?
-        /// The whole list of tracks, when the step deleted, moved or duplicated one (then it is the step's
-        /// only change to tracks). The tracks share their marker storage with the document's.
-        public var tracks: (before: [Track], after: [Track])?
-        public var nextMarkerID: (before: MarkerID, after: MarkerID)
-
-        init(name: String, tracksBefore: Int, nextMarkerID: (MarkerID, MarkerID)) {
-            self.name = name
-            self.tracksBefore = tracksBefore
-            self.nextMarkerID = nextMarkerID
-        }
-
-        var changesDocument: Bool {
-            !markers.isEmpty || !addedTracks.isEmpty || !slots.isEmpty || !groups.isEmpty || !trackSettings.isEmpty
-                || transport != nil || song != nil
-                || designer != nil || pattern != nil || tracks != nil || nextMarkerID.before != nextMarkerID.after
-        }
-
-        /// Markers held by the step (before and after states, added tracks included): what it costs to keep.
-        public var storedMarkers: Int {
-            markers.reduce(0) { $0 + $1.before.count + $1.after.count } + addedTracks.reduce(0) { $0 + $1.markers.count }
-        }
-
-        /// What keeping the step costs, in bytes (`measuredBytes`, taken when the step is recorded).
-        public internal(set) var bytes = 0
-
-        /// What keeping the step costs, in bytes: its own records (markers, values, the runs of a tempo map it
-        /// changed), not the storage it shares with the document. An estimate, close for the big parts.
-        var measuredBytes: Int {
-            var n = 256 + name.utf8.count
-            n += storedMarkers * MemoryLayout<Marker>.stride
-            n += slots.count * 2 * (MemoryLayout<ClipSlot>.stride + 64)
-            n += groups.reduce(0) { $0 + ($1.before.elements.count + $1.after.elements.count) * MemoryLayout<GroupElement>.stride }
-            n += trackSettings.count * 2 * (MemoryLayout<TrackSettings>.stride + 32)
-            if let transport {
-                n += 2 * MemoryLayout<Transport>.stride
-                n += transport.before.tempoMap.bytes(notSharedWith: transport.after.tempoMap)
-                n += transport.after.tempoMap.bytes(notSharedWith: transport.before.tempoMap)
-            }
-            if let song { n += (song.before.sections.count + song.after.sections.count) * (MemoryLayout<Song.Section>.stride + 16) }
-            if designer != nil { n += 2 * MemoryLayout<Temperament>.stride + 1024 }
-            if let pattern { n += pattern.before.utf8.count + pattern.after.utf8.count }
-            if let tracks {
-                // The markers of a deleted track live on only here.
-                let before = tracks.before.reduce(0) { $0 + $1.markers.count }, after = tracks.after.reduce(0) { $0 + $1.markers.count }
-                n += (tracks.before.count + tracks.after.count) * MemoryLayout<Track>.stride
-                n += max(before - after, 0) * MemoryLayout<Marker>.stride
-            }
-            return n
-        }
-
-        /// Takes the document from the state before the step to the state after it.
-        func redo(_ doc: inout Document) {
-            if let tracks { doc.tracks = tracks.after }
-            doc.tracks.append(contentsOf: addedTracks)
-            for change in markers {
-                History.move(&doc.tracks[change.track].markers, from: change.before, to: change.after)
-            }
-            for s in slots { doc.slots[s.index - 1] = s.after }
-            for g in groups { doc.groups[g.index] = g.after }
-            for t in trackSettings { t.after.apply(to: &doc.tracks[t.index]) }
-            if let transport { doc.transport = transport.after }
-            if let song { doc.song = song.after }
-            if let designer { doc.designer = designer.after }
-            if let pattern { doc.pattern = pattern.after }
-            doc.nextMarkerID = nextMarkerID.after
-        }
-
-        /// Takes the document from the state after the step back to the state before it.
-        func undo(_ doc: inout Document) {
-            for change in markers {
-                History.move(&doc.tracks[change.track].markers, from: change.after, to: change.before)
-            }
-            if let tracks { doc.tracks = tracks.before }
-            if doc.tracks.count > tracksBefore { doc.tracks.removeLast(doc.tracks.count - tracksBefore) }
-            for s in slots { doc.slots[s.index - 1] = s.before }
-            for g in groups { doc.groups[g.index] = g.before }
-            for t in trackSettings { t.before.apply(to: &doc.tracks[t.index]) }
-            if let transport { doc.transport = transport.before }
-            if let song { doc.song = song.before }
-            if let designer { doc.designer = designer.before }
-            if let pattern { doc.pattern = pattern.before }
-            doc.nextMarkerID = nextMarkerID.before
-        }
-    }
-
     /// Takes a track from holding the markers `old` to holding `new` (the same ids may appear in both).
     static func move(_ list: inout MarkerList, from old: [Marker], to new: [Marker]) {
         var incoming = [MarkerID: Marker](minimumCapacity: new.count)
@@ -137,13 +37,11 @@ public struct History {
         list.apply(removing: removed, upserting: upserts)
     }
 
-    /// Steps that can be undone, oldest first.
-    public private(set) var undoSteps: [Step] = []
+    /// Steps that can be undone, oldest first. A full history drops its oldest on every new step: a list that
+    /// drops from its front in constant time keeps that cheap.
+    public private(set) var undoSteps = ChunkedList<Step>()
     /// Steps that can be redone, the next one last.
-    public private(set) var redoSteps: [Step] = []
-    /// Serial numbers parallel to `undoSteps`, so a save point survives undo and redo but not a new branch.
-    private var undoSerials: [Int] = []
-    private var redoSerials: [Int] = []
+    public private(set) var redoSteps = ChunkedList<Step>()
     private var nextSerial = 1
     /// The bytes every step held costs (`Step.bytes`, undo and redo).
     public private(set) var bytes = 0
@@ -166,27 +64,27 @@ public struct History {
     }
 
     /// The serial of the state the document is in (0: the state it was loaded in).
-    public var currentSerial: Int { undoSerials.last ?? 0 }
+    public var currentSerial: Int { undoSteps.last?.serial ?? 0 }
 
     /// Records a new step; whatever could be redone is dropped.
     mutating func push(_ step: Step) {
-        undoSteps.append(step)
-        undoSerials.append(nextSerial)
+        var step = step
+        step.serial = nextSerial
         nextSerial += 1
+        undoSteps.append(step)
         bytes += step.bytes - redoSteps.reduce(0) { $0 + $1.bytes }
         redoSteps.removeAll()
-        redoSerials.removeAll()
         let k = History.oldestBeyond(maxBytes, in: undoSteps, total: bytes)
         guard k > 0 else { return }
         bytes -= undoSteps[..<k].reduce(0) { $0 + $1.bytes }
         undoSteps.removeFirst(k)
-        undoSerials.removeFirst(k)
         dropped += k
     }
 
     /// How many of the oldest of `steps` (oldest first, costing `total` bytes together) to drop so that the rest
     /// cost at most `maxBytes`; the newest always stays.
-    public static func oldestBeyond(_ maxBytes: Int, in steps: [Step], total: Int) -> Int {
+    public static func oldestBeyond<C: RandomAccessCollection>(_ maxBytes: Int, in steps: C, total: Int) -> Int
+        where C.Element == Step, C.Index == Int {
         var k = 0, left = total
         while k < steps.count - 1 && left > maxBytes {
             left -= steps[k].bytes
@@ -195,13 +93,15 @@ public struct History {
         return k
     }
 
-    /// Drops the oldest of `steps` (oldest first) beyond `maxBytes`: another stack of steps (a participant's
-    /// own undo on a shared document) kept within the same bound. Returns how many were dropped.
+    /// Drops the oldest of `steps` (oldest first, costing `total` bytes together) beyond `maxBytes`: another
+    /// stack of steps (a participant's own undo on a shared document) kept within the same bound. Returns the
+    /// bytes dropped.
     @discardableResult
-    public static func trim(_ steps: inout [Step], to maxBytes: Int = Limits.maxHistoryBytes) -> Int {
-        let k = oldestBeyond(maxBytes, in: steps, total: steps.reduce(0) { $0 + $1.bytes })
+    public static func trim(_ steps: inout ChunkedList<Step>, total: Int, to maxBytes: Int = Limits.maxHistoryBytes) -> Int {
+        let k = oldestBeyond(maxBytes, in: steps, total: total)
+        let gone = steps[..<k].reduce(0) { $0 + $1.bytes }
         steps.removeFirst(k)
-        return k
+        return gone
     }
 
     /// How many steps were ever recorded: it moves on every new step, even when the oldest are dropped.
@@ -209,24 +109,22 @@ public struct History {
 
     /// Undoes the last step; false when there is none.
     mutating func undo(_ doc: inout Document) -> Bool {
-        guard let step = undoSteps.popLast(), let serial = undoSerials.popLast() else { return false }
+        guard let step = undoSteps.popLast() else { return false }
         step.undo(&doc)
         redoSteps.append(step)
-        redoSerials.append(serial)
         return true
     }
 
     /// Redoes the last undone step; false when there is none.
     mutating func redo(_ doc: inout Document) -> Bool {
-        guard let step = redoSteps.popLast(), let serial = redoSerials.popLast() else { return false }
+        guard let step = redoSteps.popLast() else { return false }
         step.redo(&doc)
         undoSteps.append(step)
-        undoSerials.append(serial)
         return true
     }
 
     /// Markers held by every step, undo and redo: the history's memory in marker records.
     public var storedMarkers: Int {
-        (undoSteps + redoSteps).reduce(0) { $0 + $1.storedMarkers }
+        undoSteps.reduce(0) { $0 + $1.storedMarkers } + redoSteps.reduce(0) { $0 + $1.storedMarkers }
     }
 }

@@ -38,9 +38,9 @@ public final class SharedDocument {
         public let key: String
         public var name: String
         public var view: Session.View
-        var undo: [History.Step] = []
-        var redo: [History.Step] = []
-        /// The bytes `undo` holds (the sum of its steps' `bytes`), kept as it changes.
+        var undo = ChunkedList<History.Step>()
+        var redo = ChunkedList<History.Step>()
+        /// The bytes the steps in `undo` cost together (`History.Step.bytes`), kept as it changes.
         var undoBytes = 0
         /// The id of the last request run for them (requests carry increasing ids; a repeat is not run twice).
         public var lastRequest = 0
@@ -308,22 +308,17 @@ public final class SharedDocument {
             seq = seqBefore
             head = headBefore
             for (part, author) in (authorsBefore ?? []).reversed() { authors[part] = author }
-            if p.undo.count >= undoBefore {
-                for step in p.undo.suffix(p.undo.count - undoBefore) { p.undoBytes -= step.bytes }
-                p.undo.removeLast(p.undo.count - undoBefore)
-            } else {
-                let moved = p.redo.suffix(undoBefore - p.undo.count).reversed()
-                for step in moved { p.undoBytes += step.bytes }
-                p.undo.append(contentsOf: moved)
+            while p.undo.count > undoBefore, let step = p.undo.popLast() { p.undoBytes -= step.bytes }
+            for step in p.redo.suffix(undoBefore - p.undo.count).reversed() {
+                p.undo.append(step)
+                p.undoBytes += step.bytes
             }
             p.redo = redoBefore
             p.view = viewBefore
             outcome = Outcome(error: refusal)
-        } else if p.undoBytes > session.history.maxBytes {
+        } else {
             // Kept: the oldest steps beyond the history's bound go.
-            let k = History.oldestBeyond(session.history.maxBytes, in: p.undo, total: p.undoBytes)
-            for step in p.undo.prefix(k) { p.undoBytes -= step.bytes }
-            p.undo.removeFirst(k)
+            p.undoBytes -= History.trim(&p.undo, total: p.undoBytes, to: session.history.maxBytes)
         }
         if let id { SharedDocument.keep(outcome, id: id, in: &p) }
         return outcome

@@ -14,21 +14,24 @@ enum MarkerBench {
         let doc = dir + "/million.tempera", copy = dir + "/copy.tempera", clips = dir + "/clips.tempera"
         try? "track add\npulse period=0.001 count=1000000\n".write(toFile: dir + "/pulse.txt", atomically: false, encoding: .utf8)
         try? "# nothing\n".write(toFile: dir + "/empty.txt", atomically: false, encoding: .utf8)
+        try? markerLines(1_000_000).write(toFile: dir + "/lines.txt", atomically: false, encoding: .utf8)
         // Four tracks of clips, one marker in eight with a probability: what `events` lists.
         var withClips = document(1_000_000)
         withClips.transport.loopOn = false
         withClips.transport.length = 2600
         try? DocumentFile.save(withClips, to: clips)
         withClips = Document()
-        let runs: [(String, [String])] = [
-            ("a script pulsing a million markers", ["script", doc, dir + "/pulse.txt"]),
-            ("reading and saving them", ["script", doc, dir + "/empty.txt", "-o", copy]),
-            ("listing the events of a million markers with clips", ["events", clips]),
+        let runs: [(String, [String], Int?)] = [
+            ("a script pulsing a million markers", ["script", doc, dir + "/pulse.txt"], 300),
+            ("reading and saving them", ["script", doc, dir + "/empty.txt", "-o", copy], 150),
+            ("listing the events of a million markers with clips", ["events", clips], nil),
+            ("a script of a million marker add lines (a step each)", ["script", dir + "/lines.tempera", dir + "/lines.txt"], 300),
         ]
         var peaks: [Int] = []
-        for (what, arguments) in runs {
+        for (what, arguments, bound) in runs {
             guard let (seconds, peak) = measured(exe, arguments) else { return print("  \(what): failed") }
-            print(String(format: "  %@: %.0f MB peak, %.2f s", what, Double(peak) / 1_048_576, seconds))
+            let within = bound.map { String(format: " (bound %d MB: %@)", $0, peak <= $0 << 20 ? "within" : "PAST IT") } ?? ""
+            print(String(format: "  %@: %.0f MB peak, %.2f s%@", what, Double(peak) / 1_048_576, seconds, within))
             peaks.append(peak)
         }
         // What a marker holds once read: the peak of reading and saving the million, less that of a document
@@ -62,6 +65,14 @@ enum MarkerBench {
         }
         doc.nextMarkerID = id
         return doc
+    }
+
+    /// A script that adds an empty track and then `count` markers on it, one `marker add` line each, 1 ms apart.
+    static func markerLines(_ count: Int) -> String {
+        var text = "track add\n"
+        text.reserveCapacity(20 * count)
+        for i in 0..<count { text += "marker add \(Double(i) / 1000 + 0.0005)\n" }
+        return text
     }
 
     /// Runs `exe` to its end, output thrown away: its wall seconds and peak resident bytes as GNU time counts

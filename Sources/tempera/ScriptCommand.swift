@@ -43,13 +43,14 @@ struct ScriptCommand: ParsableCommand {
         } catch let error as CommandError {
             throw CommandLineFailure.report("tempera: \(error.message)")
         }
-        let commands: [(line: Int, command: Command)]
+        // Every line is read once before any runs, so a bad line anywhere changes nothing; the commands are then
+        // read again as they run, so a long script is never held as commands (a million lines would take
+        // hundreds of megabytes).
         do {
-            commands = try CommandParser.parseScript(text)
+            try CommandParser.parseScript(text) { _, _ in }
         } catch let error as CommandError {
             throw CommandLineFailure.report(error, file: script)
         }
-        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
 
         let target = output ?? file
         var exists = stat()
@@ -59,15 +60,15 @@ struct ScriptCommand: ParsableCommand {
         // `save PATH` keeps a copy of the document as it stands at that line; copies are written only once
         // every line has run, so a script that fails writes nothing at all.
         var copies: [(path: String, document: Document)] = []
-        for (number, command) in commands {
+        try CommandParser.parseScript(text) { number, command in
             if let save = command.as(Command.Save.self) {
                 if let path = save.path, path != target { copies.append((path, session.document)) }
-                continue
+                return
             }
             // The transport, files and the screen need the editor or a player: skipped, said in one line.
             if command.spec.flags.contains(.host) {
                 warn("\(script):\(number): skipped '\(command.text)': it needs the editor or a player")
-                continue
+                return
             }
             do {
                 let message = try session.run(command)
@@ -75,7 +76,7 @@ struct ScriptCommand: ParsableCommand {
             } catch let error as CommandError {
                 var located = error
                 located.line = number
-                located.column = error.column ?? firstColumn(lines[number - 1])
+                located.column = error.column ?? firstColumn(text, line: number)
                 throw CommandLineFailure.report(located, file: script)
             }
         }
@@ -95,12 +96,15 @@ struct ScriptCommand: ParsableCommand {
         }
     }
 
-    /// The column of a line's first word: where an error without a column of its own points.
-    func firstColumn(_ line: Substring.UnicodeScalarView) -> Int {
+    /// The column of the first word of line `number` of `text`: where an error without a column of its own points.
+    func firstColumn(_ text: String, line number: Int) -> Int {
         var column = 1
-        for c in line {
-            if c != " " && c != "\t" { break }
-            column += 1
+        CommandParser.forEachLine(text) { n, line in
+            guard n == number else { return }
+            for c in line {
+                if c != " " && c != "\t" { break }
+                column += 1
+            }
         }
         return column
     }

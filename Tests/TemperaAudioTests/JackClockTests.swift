@@ -14,13 +14,8 @@ final class JackClockTests: JackTestCase {
     func recordClockOut(_ doc: Document, playing: Int) throws -> JackRecording {
         let server = try startServer()
         let rec = try server.startClient()
-        let engine = AudioEngine(output: .jack)
-        engine.sendsClock = true
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
+        let engine = startEngine(doc, recorder: rec) { $0.sendsClock = true }
         XCTAssertEqual(engine.state.studio, "jack clock out", "what the transport bar says")
-        XCTAssertNotNil(rec.waitReady())
         let f0 = engine.renderedFrames
         engine.play()
         XCTAssertTrue(waitUntil(15) { engine.renderedFrames > f0 + playing })
@@ -49,9 +44,7 @@ final class JackClockTests: JackTestCase {
 
     /// A loop of 2 s at `bpm` (beat 0.5 s) with a click sample at 0: its onset marks where the music starts.
     func anchoredLoop(bpm: Double) throws -> Document {
-        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
-        var slots = [ClipSlot(name: "anchor", file: a)]
-        while slots.count < 16 { slots.append(ClipSlot()) }
+        let slots = try clickSlots("anchor")
         var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
         t.beat = 0.5
         t.tempo = bpm * t.beat / 60
@@ -166,9 +159,7 @@ final class JackClockTests: JackTestCase {
     /// A sender at 97 BPM whose clocks wander ±2 ms, then at 120 BPM: tempera's beats (onsets on every beat) land
     /// within 1 ms of the sender's from the third beat on, and again one beat after the change.
     func testClockInFollowsAJitteryClockWithinAMillisecondAfterTwoBeatsAndATempoChangeWithinABeat() throws {
-        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
-        var slots = [ClipSlot(name: "beat", file: a)]
-        while slots.count < 16 { slots.append(ClipSlot()) }
+        let slots = try clickSlots("beat")
         var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
         t.beat = 0.5
         let doc = Document(tracks: [Track(name: "t1", markers: MarkerList((0..<4).map {
@@ -183,12 +174,7 @@ final class JackClockTests: JackTestCase {
 
         let server = try startServer()
         let rec = try server.startClient()
-        let engine = AudioEngine(output: .jack)
-        engine.followsClock = true
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
-        XCTAssertNotNil(rec.waitReady())
+        let engine = startEngine(doc, recorder: rec) { $0.followsClock = true }
         let sender = try server.startClient(name: "clock", send: sends, onlySend: true, lead: 9_600)
         XCTAssertNotNil(sender.waitReady())
         // The editor's part: the engine takes the clock's tempo as it is looked at.
@@ -218,9 +204,7 @@ final class JackClockTests: JackTestCase {
     /// Every section plays at the clock's one tempo, and every beat of every section lands within 1 ms of the
     /// sender's from the third on, once each, across the sections' boundaries.
     func testClockInPlaysEverySectionOfASongAtTheClocksTempo() throws {
-        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
-        var slots = [ClipSlot(name: "beat", file: a)]
-        while slots.count < 16 { slots.append(ClipSlot()) }
+        let slots = try clickSlots("beat")
         var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
         t.beat = 0.5
         t.tempoMap = TempoMap([TempoMap.Point(time: 0, tempo: 0.7, shape: .linear), TempoMap.Point(time: 2, tempo: 1.3)])
@@ -238,12 +222,7 @@ final class JackClockTests: JackTestCase {
 
         let server = try startServer()
         let rec = try server.startClient()
-        let engine = AudioEngine(output: .jack)
-        engine.followsClock = true
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
-        XCTAssertNotNil(rec.waitReady())
+        let engine = startEngine(doc, recorder: rec) { $0.followsClock = true }
         let sender = try server.startClient(name: "clock", send: sends, onlySend: true, lead: 9_600)
         XCTAssertNotNil(sender.waitReady())
         var sections = Set<Int>()

@@ -12,9 +12,7 @@ final class JackFollowTests: JackTestCase {
 
     /// A loop of 2 s (beat 0.5 s) with a 200-frame click on each of its 4 beats.
     func beats() throws -> Document {
-        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
-        var slots = [ClipSlot(name: "beat", file: a)]
-        while slots.count < 16 { slots.append(ClipSlot()) }
+        let slots = try clickSlots("beat")
         var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
         t.beat = 0.5
         return Document(tracks: [Track(name: "t1", markers: MarkerList((0..<4).map {
@@ -39,12 +37,7 @@ final class JackFollowTests: JackTestCase {
 
         let server = try startServer()
         let rec = try server.startClient()
-        let engine = AudioEngine(output: .jack)
-        engine.followsClock = true
-        XCTAssertEqual(engine.load(document: try beats(), baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
-        XCTAssertNotNil(rec.waitReady())
+        let engine = startEngine(try beats(), recorder: rec) { $0.followsClock = true }
         let sender = try server.startClient(name: "clock", send: sends, onlySend: true, lead: 9_600)
         XCTAssertNotNil(sender.waitReady())
         XCTAssertTrue(waitUntil(25) { _ = engine.isPlaying; return !engine.isPlaying && engine.renderedFrames > 48_000 * 9 })
@@ -69,12 +62,7 @@ final class JackFollowTests: JackTestCase {
         guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("jack_midi_clock is not installed") }
         let server = try startServer()
         let rec = try server.startClient(midiPorts: [])
-        let engine = AudioEngine(output: .jack)
-        engine.followsClock = true
-        XCTAssertEqual(engine.load(document: try beats(), baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
-        XCTAssertNotNil(rec.waitReady())
+        let engine = startEngine(try beats(), recorder: rec) { $0.followsClock = true }
         let clock = Process()
         clock.executableURL = URL(fileURLWithPath: tool)
         clock.arguments = ["-b", "132", "-B", "tempera:midi_in", "rec:midi_in"]
@@ -128,13 +116,10 @@ final class JackFollowTests: JackTestCase {
     func testClockFollowersHearARelocationOnlyWhenTheTransportReallyMoves() throws {
         let server = try startServer()
         let rec = try server.startClient(transportLog: true)
-        let engine = AudioEngine(output: .jack)
-        engine.jackTransport = .follow
-        engine.sendsClock = true
-        XCTAssertEqual(engine.load(document: try beats(), baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
-        XCTAssertNotNil(rec.waitReady())
+        let engine = startEngine(try beats(), recorder: rec) {
+            $0.jackTransport = .follow
+            $0.sendsClock = true
+        }
         rec.command("start")
         XCTAssertTrue(waitUntil(5) { engine.isPlaying })
         var f = engine.renderedFrames

@@ -12,9 +12,7 @@ final class JackTimebaseTests: JackTestCase {
 
     /// A 200-frame click in slot 1 on each of `times`.
     func clicks(_ times: [Double], transport: Transport) throws -> Document {
-        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
-        var slots = [ClipSlot(name: "pulse", file: a)]
-        while slots.count < 16 { slots.append(ClipSlot()) }
+        let slots = try clickSlots("pulse")
         return Document(tracks: [Track(name: "t1", markers: MarkerList(times.enumerated().map {
             Marker(id: MarkerID($0.offset), time: $0.element, amp: 1, content: .clip(1))
         }))], slots: slots, transport: transport)
@@ -25,12 +23,7 @@ final class JackTimebaseTests: JackTestCase {
     func lead(_ doc: Document, frames: Int) throws -> (rows: [JackRecording.TransportRow], onsets: [Int]) {
         let server = try startServer()
         let rec = try server.startClient(transportLog: true)
-        let engine = AudioEngine(output: .jack)
-        engine.jackTransport = .lead
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
-        XCTAssertNotNil(rec.waitReady())
+        let engine = startEngine(doc, recorder: rec) { $0.jackTransport = .lead }
         let f0 = engine.renderedFrames
         engine.play()
         XCTAssertTrue(waitUntil(30) { engine.renderedFrames > f0 + frames })

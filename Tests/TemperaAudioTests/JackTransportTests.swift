@@ -11,9 +11,7 @@ final class JackTransportTests: JackTestCase {
 
     /// Four beats on a loop of 2 s at `bpm` (beat 0.5 s, meter 4), a 200-frame click on each.
     func beats(bpm: Double) throws -> Document {
-        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
-        var slots = [ClipSlot(name: "beat", file: a)]
-        while slots.count < 16 { slots.append(ClipSlot()) }
+        let slots = try clickSlots("beat")
         var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 2)
         t.beat = 0.5
         t.meter = 4
@@ -27,13 +25,8 @@ final class JackTransportTests: JackTestCase {
         let doc = try beats(bpm: 120)
         let server = try startServer()
         let rec = try server.startClient(transportLog: true)
-        let engine = AudioEngine(output: .jack)
-        engine.jackTransport = .follow
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
+        let engine = startEngine(doc, recorder: rec) { $0.jackTransport = .follow }
         XCTAssertEqual(engine.state.studio, "jack transport follow")
-        XCTAssertNotNil(rec.waitReady())
         rec.command("start")
         XCTAssertTrue(waitUntil(5) { engine.isPlaying }, "rolling plays")
         usleep(1_200_000)
@@ -70,9 +63,7 @@ final class JackTransportTests: JackTestCase {
     /// A song of two sections: A ([0, 1) twice at x1: 2 s) and B ([1, 2) twice, ramping from x0.5 to x1: about
     /// 2.8 s), looping; clicks on irregular times in both regions.
     func song() throws -> Document {
-        let a = try Fixture.wav(Fixture.block(frames: 200, level: 0.5), in: dir, name: "a.wav")
-        var slots = [ClipSlot(name: "beat", file: a)]
-        while slots.count < 16 { slots.append(ClipSlot()) }
+        let slots = try clickSlots("beat")
         let times = [0, 0.3, 0.55, 0.8, 1, 1.2, 1.45, 1.7]
         var doc = Document(tracks: [Track(name: "t1", markers: MarkerList(times.enumerated().map {
             Marker(id: MarkerID($0.offset), time: $0.element, amp: 1, content: .clip(1))
@@ -92,12 +83,7 @@ final class JackTransportTests: JackTestCase {
         let onsets = (0..<2).flatMap { timing.onsets(songPass: $0) }.map { Int($0.frame) }
         let server = try startServer()
         let rec = try server.startClient(transportLog: true)
-        let engine = AudioEngine(output: .jack)
-        engine.jackTransport = .follow
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
-        XCTAssertNotNil(rec.waitReady())
+        let engine = startEngine(doc, recorder: rec) { $0.jackTransport = .follow }
         // Song time 3.8 s: section B's second pass (B's first pass ends where the ramp reaches x0.75, 4·ln 1.5 = 1.62 s
         // after B starts at 2 s).
         let located = 182_400
@@ -146,12 +132,7 @@ final class JackTransportTests: JackTestCase {
         let end = Int((SongTiming(song: doc.song, tempo: 1).total * 48_000).rounded())
         let server = try startServer()
         let rec = try server.startClient(transportLog: true)
-        let engine = AudioEngine(output: .jack)
-        engine.jackTransport = .follow
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
-        XCTAssertNotNil(rec.waitReady())
+        let engine = startEngine(doc, recorder: rec) { $0.jackTransport = .follow }
         rec.command("locate:\(end + 48_000)")
         usleep(200_000)
         rec.command("start")
@@ -180,13 +161,8 @@ final class JackTransportTests: JackTestCase {
         let doc = try beats(bpm: 123)
         let server = try startServer()
         let rec = try server.startClient(transportLog: true)
-        let engine = AudioEngine(output: .jack)
-        engine.jackTransport = .lead
-        XCTAssertEqual(engine.load(document: doc, baseDirectory: dir), [])
-        engine.start()
-        XCTAssertTrue(waitUntil(5) { isRunning(engine) })
+        let engine = startEngine(doc, recorder: rec) { $0.jackTransport = .lead }
         XCTAssertEqual(engine.state.studio, "jack transport lead")
-        XCTAssertNotNil(rec.waitReady())
         engine.play()
         usleep(2_500_000)
         engine.pause()

@@ -69,6 +69,52 @@ final class MarkerMemoryTests: XCTestCase {
         withExtendedLifetime(session) {}
     }
 
+    /// Markers added one command at a time, each its own undo step: a marker and its step together stay small,
+    /// and the history's count of its bytes is what the steps really take (its bound holds in memory).
+    func testAMarkerAddedByItsOwnCommandIsASmallStepCountedAtWhatItTakes() throws {
+        let count = 100_000
+        let before = Self.resident()
+        let session = Session(document: Document(tracks: [Track(name: "a")]))
+        for i in 0..<count { try session.run(.markerAdd(time: Double(i) * 0.01, amp: nil)) }
+        let held = Self.resident() - before
+        XCTAssertEqual(session.markerCount, count)
+        XCTAssertEqual(session.history.undoSteps.count, count, "one step a command")
+        let perMarker = Double(held) / Double(count)
+        XCTAssertLessThanOrEqual(perMarker, 200, "a marker added by its own command holds \(perMarker) bytes with its step")
+        // What the document holds (at most 100 bytes a marker, as read from a file) beside what the history
+        // counts: the rest of the memory held is not more than that.
+        let counted = Double(session.history.bytes) / Double(count)
+        XCTAssertLessThanOrEqual(perMarker, counted + 100, "the history counts \(counted) bytes a step")
+        print("markers: a marker added by its own command holds \(Int(perMarker.rounded())) bytes with its undo step, "
+            + "\(Int(counted.rounded())) counted")
+        withExtendedLifetime(session) {}
+    }
+
+    /// A million separate `marker add` lines: the script is read a line at a time and each line is one small undo
+    /// step, so the program's peak stays within 300 MB; the last steps still undo.
+    func testAMillionMarkersAddedOneALineByScriptStayWithinTheirPeak() throws {
+        guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else { throw XCTSkip("build tempera first") }
+        let dir = TestPaths.temporaryDirectory("markerlines")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = dir + "/lines.txt", doc = dir + "/million.tempera"
+        try (MarkerMemoryTests.markerLines(1_000_000) + "undo 3\n").write(toFile: script, atomically: false, encoding: .utf8)
+        let mb = 1 << 20
+        let built = Spawn.measured(TestPaths.binary, ["script", doc, script])
+        XCTAssertEqual(built.status, 0, built.stderr)
+        XCTAssertLessThanOrEqual(built.peakBytes, 300 * mb, "building a million markers a line at a time by script")
+        let saved = try DocumentFile.decode(bytes: [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: doc))))
+        XCTAssertEqual(saved.tracks.last?.markers.count, 1_000_000 - 3, "each line one step: three undone")
+        print("markers: a million marker add lines \(built.peakBytes / mb) MB, \(Int(built.seconds)) s")
+    }
+
+    /// A script that adds an empty track and then `count` markers on it, one `marker add` line each, 1 ms apart.
+    static func markerLines(_ count: Int) -> String {
+        var text = "track add\n"
+        text.reserveCapacity(20 * count)
+        for i in 0..<count { text += "marker add \(Double(i) / 1000 + 0.0005)\n" }
+        return text
+    }
+
     /// The built program with a million markers: a script that pulses them, a load and save, the events listed.
     func testAMillionMarkersStayWithinTheirPeaks() throws {
         guard FileManager.default.isExecutableFile(atPath: TestPaths.binary) else { throw XCTSkip("build tempera first") }

@@ -51,6 +51,56 @@ final class HistoryBoundTests: XCTestCase {
         XCTAssertLessThan(step.bytes, markers * MemoryLayout<Marker>.stride + 4096)
     }
 
+    /// A marker added is the smallest step: the marker held in place, no list a track, and counted at what the step
+    /// takes; undo takes it away and redo puts it back under its id.
+    func testAnAddedMarkerIsASmallStepCountedAtWhatItTakes() throws {
+        let s = Session(document: Document(tracks: [Track(name: "a")]))
+        try s.run(line: "marker add 1.5 amp=0.25")
+        let step = try XCTUnwrap(s.history.undoSteps.last)
+        XCTAssertLessThanOrEqual(MemoryLayout<History.Step>.stride, 96, "a step's own size")
+        XCTAssertEqual(step.storedMarkers, 1)
+        XCTAssertEqual(step.bytes, MemoryLayout<History.Step>.stride, "nothing held out of line")
+        let added = try XCTUnwrap(s.document.tracks[0].markers.first)
+        XCTAssertEqual(step.markers.map(\.after), [[added]])
+        try s.run(.undo(1))
+        XCTAssertTrue(s.document.tracks[0].markers.isEmpty)
+        try s.run(.redo(1))
+        XCTAssertEqual(Array(s.document.tracks[0].markers), [added])
+        // A removed marker is held the same way; a changed one keeps its before and after in lists, counted.
+        try s.run(line: "select all")
+        try s.run(line: "amp 0.5")
+        let changed = try XCTUnwrap(s.history.undoSteps.last)
+        let lists = History.arrayBytes(1, of: History.TrackChange.self) + 2 * History.arrayBytes(1, of: Marker.self)
+        XCTAssertGreaterThanOrEqual(changed.bytes, MemoryLayout<History.Step>.stride + lists)
+        XCTAssertLessThanOrEqual(changed.bytes, MemoryLayout<History.Step>.stride + 2 * lists)
+        try s.run(line: "delete")
+        let removed = try XCTUnwrap(s.history.undoSteps.last)
+        XCTAssertEqual(removed.bytes, MemoryLayout<History.Step>.stride)
+        XCTAssertEqual(removed.markers.map(\.before.count), [1])
+        try s.run(.undo(3))
+        XCTAssertEqual(Array(s.document.tracks[0].markers), [])
+        try s.run(.redo(3))
+        XCTAssertEqual(s.document.tracks[0].markers.count, 0)
+        try s.run(.undo(1))
+        XCTAssertEqual(s.document.tracks[0].markers.map(\.amp), [0.5])
+    }
+
+    /// A full history drops its oldest step as each new one comes, and the bound holds step after step.
+    func testAFullHistoryDropsOneOldStepAStep() throws {
+        let s = Session(document: Document(tracks: [Track(name: "a")]))
+        let bound = 100 * MemoryLayout<History.Step>.stride
+        s.history = History(maxBytes: bound)
+        for i in 0..<5_000 {
+            try s.run(.markerAdd(time: Double(i) / 100, amp: nil))
+            XCTAssertLessThanOrEqual(s.history.bytes, bound)
+        }
+        XCTAssertEqual(s.history.undoSteps.count, 100)
+        XCTAssertEqual(s.history.dropped, 4_900)
+        try s.run(.undo(100))
+        XCTAssertEqual(s.document.tracks[0].markers.count, 4_900)
+        XCTAssertEqual(s.document.tracks[0].markers.last?.time, 48.99)
+    }
+
     func testTheNewestStepStaysEvenWhenItAloneIsPastTheBound() throws {
         let s = Session(document: .newDocument())
         s.history = History(maxBytes: 100)
@@ -69,7 +119,8 @@ final class HistoryBoundTests: XCTestCase {
         for _ in 0..<10 { try s.run(line: "shift 1/1024") }
         var steps = s.history.undoSteps
         let one = steps[0].bytes
-        XCTAssertEqual(History.trim(&steps, to: 3 * one), 7)
+        let total = steps.reduce(0) { $0 + $1.bytes }
+        XCTAssertEqual(History.trim(&steps, total: total, to: 3 * one), total - 3 * one)
         XCTAssertEqual(steps.count, 3)
     }
 }
