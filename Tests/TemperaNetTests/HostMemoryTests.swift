@@ -72,13 +72,19 @@ final class HostMemoryTests: XCTestCase {
         let box = LogBox()
         let count = LineCount()
         box.value = { _ in count.add() }
+        // The processor time of this thread: the machine's other processes do not count.
+        func cpu() -> Double {
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+        }
         var seconds: [Double] = []
         for _ in 0..<10 {
-            let t0 = monotonicSeconds()
+            let t0 = cpu()
             for k in 0..<5_000 { box.value("p\(k) joined (127.0.0.1:4000)") }
-            seconds.append(monotonicSeconds() - t0)
+            seconds.append(cpu() - t0)
         }
-        print("log: seconds per 5,000 lines over 50,000: " + seconds.map { String(format: "%.4f", $0) }.joined(separator: ", "))
+        print("log: processor seconds per 5,000 lines over 50,000: " + seconds.map { String(format: "%.4f", $0) }.joined(separator: ", "))
         XCTAssertEqual(count.value, 50_000)
         // The quickest of the last three batches against the quickest of the first three (the machine's noise).
         XCTAssertLessThan(seconds.suffix(3).min()! / seconds.prefix(3).min()!, 1.5)

@@ -39,9 +39,14 @@ public final class HeardEditor {
     }
 
     /// Starts recording the server's monitor to `name` in the folder, and lets it settle (an idle null sink
-    /// stalls its first writes).
+    /// stalls its first writes). The recording has begun once its file holds sound frames: a loaded machine may
+    /// take longer than the settling time to start the recorder, and what plays before is not heard.
     public func record(_ name: String) throws -> Process {
-        let recorder = try pulse.record(to: dir + "/" + name)
+        let path = dir + "/" + name
+        let recorder = try pulse.record(to: path)
+        let deadline = ProcessInfo.processInfo.systemUptime + 10
+        func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+        while ProcessInfo.processInfo.systemUptime < deadline && recorder.isRunning && size() <= 44 + 9_600 { usleep(20_000) }
         Thread.sleep(forTimeInterval: 0.8)
         return recorder
     }
