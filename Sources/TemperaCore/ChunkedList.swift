@@ -20,9 +20,16 @@ public struct ChunkedList<Element>: RandomAccessCollection {
     public var endIndex: Int { count }
 
     public subscript(i: Int) -> Element {
-        precondition(i >= 0 && i < count, "ChunkedList index out of range")
-        let j = head + i
-        return chunks[j / Self.chunkSize][j % Self.chunkSize]!
+        get {
+            precondition(i >= 0 && i < count, "ChunkedList index out of range")
+            let j = head + i
+            return chunks[j / Self.chunkSize][j % Self.chunkSize]!
+        }
+        set {
+            precondition(i >= 0 && i < count, "ChunkedList index out of range")
+            let j = head + i
+            chunks[j / Self.chunkSize][j % Self.chunkSize] = newValue
+        }
     }
 
     /// Adds `e` after the newest element.

@@ -46,7 +46,7 @@ public final class SharedDocument {
         public var lastRequest = 0
         /// Outcomes of their latest requests, by id, so a participant whose connection broke learns what became
         /// of requests whose answers it missed.
-        var recent: [(id: Int, outcome: Outcome)] = []
+        var recent = ChunkedList<(id: Int, outcome: Outcome)>()
         /// The marker records the changes in `recent` hold, and the first of `recent` that may still hold some:
         /// kept as they change, so a request costs the same with 4,096 outcomes kept as with none.
         var recentHeld = 0
@@ -247,12 +247,10 @@ public final class SharedDocument {
     static func keep(_ outcome: Outcome, id: Int, in p: inout Participant) {
         p.recent.append((id, outcome))
         p.recentHeld += markerRecords(outcome)
-        // The oldest go in batches, so the list is not shifted on every request.
-        if p.recent.count > recentLimit + recentLimit / 8 {
-            let gone = p.recent.count - recentLimit
-            for k in p.firstHeld..<max(p.firstHeld, gone) { p.recentHeld -= markerRecords(p.recent[k].outcome) }
-            p.recent.removeFirst(gone)
-            p.firstHeld = max(0, p.firstHeld - gone)
+        if p.recent.count > recentLimit {
+            if p.firstHeld == 0 { p.recentHeld -= markerRecords(p.recent[0].outcome) }
+            p.recent.removeFirst(1)
+            p.firstHeld = max(0, p.firstHeld - 1)
         }
         while p.recentHeld > recentMarkers && p.firstHeld < p.recent.count - 1 {
             p.recentHeld -= markerRecords(p.recent[p.firstHeld].outcome)
@@ -263,7 +261,7 @@ public final class SharedDocument {
 
     /// Outcomes of the participant's requests with ids after `id` (what a reconnecting participant missed).
     public func outcomes(of key: String, after id: Int) -> [(id: Int, outcome: Outcome)] {
-        participants[key]?.recent.suffix(SharedDocument.recentLimit).filter { $0.id > id } ?? []
+        participants[key]?.recent.filter { $0.id > id } ?? []
     }
 
     /// Runs one line of the command language for a participant. `id` (when the participant numbers its

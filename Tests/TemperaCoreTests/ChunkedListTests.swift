@@ -53,4 +53,15 @@ final class ChunkedListTests: XCTestCase {
         XCTAssertTrue(list.isEmpty)
         XCTAssertNil(list.popLast())
     }
+
+    /// An element set by its index is read back there, after the oldest were dropped too.
+    func testAnElementSetByItsIndexReadsBack() {
+        var list = ChunkedList(0..<3_000)
+        list.removeFirst(1_500)
+        list[10] = -1
+        list[1_499] = -2
+        XCTAssertEqual(list[10], -1)
+        XCTAssertEqual(list[1_499], -2)
+        XCTAssertEqual(Array(list.prefix(12)), Array(1_500..<1_510) + [-1, 1_511])
+    }
 }
