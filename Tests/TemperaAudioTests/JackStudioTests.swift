@@ -54,7 +54,12 @@ final class JackStudioTests: JackTestCase {
         XCTAssertTrue(waitUntil(5) { isRunning(engine) })
         XCTAssertNotNil(mix.waitReady())
         for r in recs { XCTAssertNotNil(r.waitReady()) }
-        let ports = connections().keys.filter { $0.hasPrefix("tempera:") }.sorted()
+        let wired = connections()
+        let ports = wired.keys.filter { $0.hasPrefix("tempera:") }.sorted()
+        XCTAssertEqual(wired["rec:in_1"], ["tempera:out_1"], "the mix's recorder is wired before playing")
+        for (k, pair) in pairs.enumerated() {
+            XCTAssertEqual(wired["rec\(k):in_1"], ["tempera:" + pair[0]], "recorder \(k) is wired before playing")
+        }
         let f0 = engine.renderedFrames
         engine.play()
         XCTAssertTrue(waitUntil(15) { engine.renderedFrames > f0 + 48_000 * 5 / 2 })
