@@ -93,7 +93,12 @@ final class OSCTests: XCTestCase {
         let rate = Double(states.count - 1) / span
         print("OSC subscription: \(states.count) states in \(String(format: "%.2f", span)) s: "
             + String(format: "%.1f", rate) + " a second")
-        XCTAssertEqual(rate, 20, accuracy: 3, "about 20 a second")
+        // On a 50 ms grid: never more than 20 a second, and most 50 ms apart (a call the loaded machine made late
+        // skips its slot rather than push the later ones back: the median holds where the mean drops).
+        XCTAssertLessThanOrEqual(rate, 23, "about 20 a second")
+        let gaps = zip(states, states.dropFirst()).map { $1.t - $0.t }.sorted()
+        XCTAssertEqual(gaps[gaps.count / 2], 0.05, accuracy: 0.01, "the median gap, of \(gaps.map { Int($0 * 1000) }) ms")
+        XCTAssertGreaterThan(rate, 10, "about 20 a second")
         // A shared document's transport starts when the host has answered the play: its first state (50 ms) may
         // still be stopped; from the first that plays, every one plays.
         let waiting = states.prefix { $0.playing == 0 }.count

@@ -17,8 +17,14 @@ final class ImportMemoryTests: XCTestCase {
         let long = dir + "/long.wav"
         let made = Spawn.run("/usr/bin/sox", [loop, "-c", "2", long, "repeat", "343"])
         XCTAssertEqual(made.status, 0, made.stderr)
-        for options in [[], ["--split"]] {
-            let r = Spawn.run("/usr/bin/time", ["-v", TestPaths.binary, "import", long, "-o", dir + "/long.json"] + options)
+        // The plain import and the split at once, each in its own process (its own peak), one a processor.
+        let runs = [[], ["--split"]]
+        let results = Results(runs.count)
+        DispatchQueue.concurrentPerform(iterations: runs.count) { k in
+            results.set(k, Spawn.run("/usr/bin/time", ["-v", TestPaths.binary, "import", long, "-o", dir + "/long\(k).json"] + runs[k]))
+        }
+        for (k, options) in runs.enumerated() {
+            let r = try XCTUnwrap(results.get(k))
             XCTAssertEqual(r.status, 0, r.stderr)
             XCTAssertTrue(r.stderr.contains("onsets in 603.139 s"), r.stderr)
             let line = try XCTUnwrap(r.stderr.split(separator: "\n").first { $0.contains("Maximum resident set size (kbytes):") })
@@ -26,8 +32,18 @@ final class ImportMemoryTests: XCTestCase {
             print("import \(options.joined()) of 10 minutes: peak \(kilobytes / 1024) MB")
             XCTAssertLessThan(kilobytes, 100 * 1024, "peak resident memory \(kilobytes) kB")
             // Every onset of the break, each time round (on one track, or over the split's three).
-            let doc = try DocumentFile.load(dir + "/long.json")
+            let doc = try DocumentFile.load(dir + "/long\(k).json")
             XCTAssertGreaterThan(Set(doc.tracks.flatMap { $0.markers.map(\.time) }).count, 343 * 7)
         }
     }
+}
+
+/// What programs run at once ended with, each in its place.
+private final class Results: @unchecked Sendable {
+    typealias Result = (status: Int32, stdout: String, stderr: String)
+    private let lock = NSLock()
+    private var items: [Result?]
+    init(_ count: Int) { items = Array(repeating: nil, count: count) }
+    func set(_ k: Int, _ r: Result) { lock.withLock { items[k] = r } }
+    func get(_ k: Int) -> Result? { lock.withLock { items[k] } }
 }
