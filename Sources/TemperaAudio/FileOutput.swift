@@ -1,4 +1,5 @@
 import CSndfile
+import Glibc
 import TemperaCore
 
 /// The disk writer: an output backend that pulls blocks on the caller's thread, as fast as they render, and
@@ -6,10 +7,13 @@ import TemperaCore
 ///
 /// The file is written as documents are saved (`DocumentFile.AtomicWrite`): into an unnamed file beside the
 /// target that takes its name only when the render is complete, so a render that fails or is killed leaves
-/// the old file (or none), never half a WAV.
+/// the old file (or none), never half a WAV. Unlike a document it is not synced to the disk before it takes the
+/// name: a render is made again from its document (docs/decisions/startup.md).
 final class FileOutput: AudioOutput {
     private var file: OpaquePointer?
     private var atomic: DocumentFile.AtomicWrite?
+    /// What libsndfile writes, gathered into large writes.
+    private var writer: WriteBehind?
     private var render: UnsafeMutablePointer<RenderState>?
     private let buffer: UnsafeMutablePointer<Float>
     private let capacity: Int
@@ -51,10 +55,13 @@ final class FileOutput: AudioOutput {
         } catch {
             throw OfflineRenderer.RenderError(description: "\(error)")
         }
-        guard let f = sf_open_fd(target.descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+        let writer = WriteBehind(descriptor: target.descriptor)
+        var io = WriteBehind.callbacks
+        guard let f = sf_open_virtual(&io, Int32(SFM_WRITE), &info, writer.userData) else {
             target.discard()
             throw OfflineRenderer.RenderError(description: "cannot write '\(path)': \(sndfileMessage())")
         }
+        self.writer = writer
         atomic = target
         // Integer formats clip at full scale instead of wrapping around.
         sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
@@ -89,9 +96,13 @@ final class FileOutput: AudioOutput {
         guard frames > 0 else { return }
         let written = pending.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress!, sf_count_t(frames)) }
         pending.removeAll(keepingCapacity: true)
-        guard written == frames else {
-            throw OfflineRenderer.RenderError(description: "\(path): write failed (\(sndfileMessage(file)))")
-        }
+        guard written == frames else { throw writeFailure(file) }
+    }
+
+    /// The one line for a write that failed: the system's reason when a write to the file failed, else libsndfile's.
+    private func writeFailure(_ file: OpaquePointer?) -> OfflineRenderer.RenderError {
+        let why = writer.map(\.failure).flatMap { $0 == 0 ? nil : String(cString: strerror($0)) } ?? sndfileMessage(file)
+        return OfflineRenderer.RenderError(description: "\(path): write failed (\(why))")
     }
 
     /// Completes the file and puts it in place, reporting a failure to finish it (the target is then untouched).
@@ -112,8 +123,13 @@ final class FileOutput: AudioOutput {
             target.discard()
             throw OfflineRenderer.RenderError(description: "\(path): could not be closed")
         }
+        // libsndfile wrote the header again at the end: all it wrote must be in the file before it is named.
+        guard writer?.flush() ?? true else {
+            target.discard()
+            throw writeFailure(nil)
+        }
         do {
-            try target.commit()
+            try target.commit(durable: false)
         } catch {
             target.discard()
             throw OfflineRenderer.RenderError(description: "\(error)")
