@@ -18,10 +18,20 @@ public enum SampleCache {
 
     /// The most bytes the folder's entries may hold: `TEMPERA_SAMPLE_CACHE_MB` megabytes (a whole number, 0 for
     /// no cache at all), else `defaultLimitMB`. A value that is not a whole number is ignored.
-    public static func limit(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+    public static func limit(environment: [String: String] = SampleCache.environment) -> Int {
         let mb = environment["TEMPERA_SAMPLE_CACHE_MB"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             .flatMap { $0 >= 0 && $0 <= 1 << 30 ? $0 : nil } ?? defaultLimitMB
         return mb << 20
+    }
+
+    /// The variables the cache reads, as the process's environment holds them now: read one by one, since
+    /// Foundation's whole environment, made afresh for each sample a render loads, took 4% of a short render.
+    public static var environment: [String: String] {
+        var values: [String: String] = [:]
+        for name in ["TEMPERA_SAMPLE_CACHE_MB", "XDG_CACHE_HOME", "HOME"] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
     }
 
     /// Bumped whenever what a cached sample holds changes (the loader's processing, the format). 2: the samples
@@ -30,7 +40,7 @@ public enum SampleCache {
     static let magic: UInt32 = 0x5350_4D54 // "TMPS"
 
     /// The folder (made when first written), or nil where no home or cache folder is known.
-    public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func directory(environment: [String: String] = SampleCache.environment) -> String? {
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/tempera/samples" }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/tempera/samples" }
         return nil
@@ -44,7 +54,9 @@ public enum SampleCache {
 
         init?(path: String, sampleRate: Double, note: Int?, pitch: Double, fadeEnd: Bool = true) {
             var st = stat()
-            guard SampleCache.limit() > 0, stat(path, &st) == 0, let dir = SampleCache.directory() else { return nil }
+            let environment = SampleCache.environment
+            guard SampleCache.limit(environment: environment) > 0, stat(path, &st) == 0,
+                  let dir = SampleCache.directory(environment: environment) else { return nil }
             let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
             text = "\(path)\n\(st.st_size)\n\(mtime)\n\(sampleRate.bitPattern)\n\(note.map(String.init) ?? "-")\n"
                 + "\(pitch.bitPattern)\n\(SampleLoader.converterQuality)\n\(SampleCache.version)" + (fadeEnd ? "" : "\nwhole")

@@ -84,6 +84,18 @@ final class SampleCacheTests: XCTestCase {
         XCTAssertEqual(entries.count, 2)
     }
 
+    func testTheCacheReadsItsThreeVariablesAsTheyAreNow() {
+        setenv("TEMPERA_SAMPLE_CACHE_MB", "12", 1)
+        defer { unsetenv("TEMPERA_SAMPLE_CACHE_MB") }
+        let e = SampleCache.environment
+        XCTAssertEqual(e["TEMPERA_SAMPLE_CACHE_MB"], "12")
+        XCTAssertEqual(e["XDG_CACHE_HOME"], dir + "/cache")
+        XCTAssertEqual(e["HOME"], ProcessInfo.processInfo.environment["HOME"])
+        XCTAssertEqual(Set(e.keys).subtracting(["TEMPERA_SAMPLE_CACHE_MB", "XDG_CACHE_HOME", "HOME"]), [])
+        XCTAssertEqual(SampleCache.limit(), 12 << 20)
+        XCTAssertEqual(SampleCache.directory(), dir + "/cache/tempera/samples")
+    }
+
     func testTheBoundComesFromTheEnvironmentElseAGigabyte() {
         XCTAssertEqual(SampleCache.limit(environment: [:]), 1 << 30)
         XCTAssertEqual(SampleCache.limit(environment: ["TEMPERA_SAMPLE_CACHE_MB": "64"]), 64 << 20)
