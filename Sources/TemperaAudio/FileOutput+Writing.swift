@@ -1,5 +1,5 @@
 import CSndfile
-import Glibc
+import Foundation
 
 extension FileOutput {
     /// The file under libsndfile, reached through its virtual I/O: what libsndfile writes in pieces of 8,190 bytes
@@ -114,6 +114,69 @@ extension FileOutput {
                 read: { bytes, count, p in sf_count_t(WriteBehind.from(p).read(bytes!, Int(count))) },
                 write: { bytes, count, p in sf_count_t(WriteBehind.from(p).write(bytes!, Int(count))) },
                 tell: { sf_count_t(WriteBehind.from($0).tell()) })
+        }
+    }
+
+    /// libsndfile's converting and writing on a thread of its own: the caller hands over a full buffer and renders
+    /// the next while this one is converted and written, so on two cores a render and its writing overlap (the
+    /// writing was a third of a long song's render). One buffer at a time, in order: the file is the same.
+    final class BackgroundWriter: @unchecked Sendable {
+        private let file: OpaquePointer
+        /// A buffer (or the end) is handed over; the thread is free for the next; the thread has ended.
+        private let ready = DispatchSemaphore(value: 0)
+        private let idle = DispatchSemaphore(value: 1)
+        private let ended = DispatchSemaphore(value: 0)
+        private var buffer: [Float] = []
+        private var stopping = false
+        private var finished = false
+        /// A write came short (libsndfile or the file said why).
+        private var failed = false
+
+        init(file: OpaquePointer) {
+            self.file = file
+            Thread.detachNewThread { [self] in run() }
+        }
+
+        private func run() {
+            while true {
+                ready.wait()
+                if stopping { break }
+                let frames = buffer.count / 2
+                let written = buffer.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress!, sf_count_t(frames)) }
+                if written != frames { failed = true }
+                idle.signal()
+            }
+            ended.signal()
+        }
+
+        /// Hands `samples` (interleaved stereo) over, once the previous buffer is written, and leaves `samples`
+        /// empty (with the previous buffer's room); false when a write has failed.
+        func write(_ samples: inout [Float]) -> Bool {
+            idle.wait()
+            guard !failed else {
+                idle.signal()
+                return false
+            }
+            swap(&buffer, &samples)
+            samples.removeAll(keepingCapacity: true)
+            ready.signal()
+            return true
+        }
+
+        /// Waits for the last buffer and ends the thread (libsndfile's file is the caller's again); false when a
+        /// write failed.
+        @discardableResult
+        func finish() -> Bool {
+            if !finished {
+                finished = true
+                idle.wait()
+                stopping = true
+                ready.signal()
+                ended.wait()
+                // Back to its first value: a semaphore freed below it is a crash in libdispatch.
+                idle.signal()
+            }
+            return !failed
         }
     }
 }

@@ -14,6 +14,8 @@ final class FileOutput: AudioOutput {
     private var atomic: DocumentFile.AtomicWrite?
     /// What libsndfile writes, gathered into large writes.
     private var writer: WriteBehind?
+    /// The thread libsndfile converts and writes on while the next buffer renders.
+    private var background: BackgroundWriter?
     private var render: UnsafeMutablePointer<RenderState>?
     private let buffer: UnsafeMutablePointer<Float>
     private let capacity: Int
@@ -66,6 +68,7 @@ final class FileOutput: AudioOutput {
         // Integer formats clip at full scale instead of wrapping around.
         sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         file = f
+        background = BackgroundWriter(file: f)
     }
 
     deinit {
@@ -91,12 +94,10 @@ final class FileOutput: AudioOutput {
         if pending.count >= 2 * Self.writeFrames { try writePending(file) }
     }
 
+    /// Hands what is rendered to the writing thread.
     private func writePending(_ file: OpaquePointer) throws {
-        let frames = pending.count / 2
-        guard frames > 0 else { return }
-        let written = pending.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress!, sf_count_t(frames)) }
-        pending.removeAll(keepingCapacity: true)
-        guard written == frames else { throw writeFailure(file) }
+        guard !pending.isEmpty else { return }
+        guard background?.write(&pending) ?? false else { throw writeFailure(file) }
     }
 
     /// The one line for a write that failed: the system's reason when a write to the file failed, else libsndfile's.
@@ -112,10 +113,12 @@ final class FileOutput: AudioOutput {
         if truePeak != nil { truePeak!.flush(into: &pending) }
         do {
             try writePending(f)
+            guard background?.finish() ?? false else { throw writeFailure(f) }
         } catch {
             close()
             throw error
         }
+        background = nil
         file = nil
         atomic = nil
         render = nil
@@ -138,6 +141,8 @@ final class FileOutput: AudioOutput {
 
     /// Abandons an unfinished file: the target stays as it was.
     func close() {
+        background?.finish()
+        background = nil
         if let f = file { sf_close(f) }
         atomic?.discard()
         file = nil
