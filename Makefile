@@ -10,11 +10,11 @@ RUN_PACKAGES = pkg-config libncursesw5-dev libpulse-dev libsndfile1-dev libsampl
 # sshd, Hydrogen (h2cli, its kits and songs), Python's MIDI and JACK modules, a SoundFont, recorded drum loops
 # (sonic-pi-samples, lmms-common), numpy (the onset ground truth), sox, man, GNU time, pgrep and kill (procps),
 # ip (iproute2), liblo's OSC tools, a MIDI clock generator (jack-midi-clock), a private PipeWire (its JACK and
-# pulse servers) in a D-Bus session of its own.
+# pulse servers) in a D-Bus session of its own, strace (the system calls a render makes).
 TEST_PACKAGES = pulseaudio pulseaudio-utils jackd2 python3 python3-jack-client python3-mido tmux \
                 openssh-server openssh-client hydrogen hydrogen-drumkits hydrogen-data timgm6mb-soundfont \
                 sonic-pi-samples lmms-common python3-numpy sox man-db time procps iproute2 \
-                liblo-tools python3-liblo jack-midi-clock pipewire pipewire-pulse wireplumber pipewire-jack dbus
+                liblo-tools python3-liblo jack-midi-clock pipewire pipewire-pulse wireplumber pipewire-jack dbus strace
 
 .PHONY: run test check build release bench deps test-deps kit clean install install-files uninstall fuzz reference
 

@@ -1,4 +1,5 @@
 import CSndfile
+import Glibc
 import TemperaCore
 
 /// The disk writer: an output backend that pulls blocks on the caller's thread, as fast as they render, and
@@ -6,10 +7,15 @@ import TemperaCore
 ///
 /// The file is written as documents are saved (`DocumentFile.AtomicWrite`): into an unnamed file beside the
 /// target that takes its name only when the render is complete, so a render that fails or is killed leaves
-/// the old file (or none), never half a WAV.
+/// the old file (or none), never half a WAV. Unlike a document it is not synced to the disk before it takes the
+/// name: a render is made again from its document (docs/decisions/startup.md).
 final class FileOutput: AudioOutput {
     private var file: OpaquePointer?
     private var atomic: DocumentFile.AtomicWrite?
+    /// What libsndfile writes, gathered into large writes.
+    private var writer: WriteBehind?
+    /// The thread libsndfile converts and writes on while the next buffer renders.
+    private var background: BackgroundWriter?
     private var render: UnsafeMutablePointer<RenderState>?
     private let buffer: UnsafeMutablePointer<Float>
     private let capacity: Int
@@ -51,14 +57,18 @@ final class FileOutput: AudioOutput {
         } catch {
             throw OfflineRenderer.RenderError(description: "\(error)")
         }
-        guard let f = sf_open_fd(target.descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+        let writer = WriteBehind(descriptor: target.descriptor)
+        var io = WriteBehind.callbacks
+        guard let f = sf_open_virtual(&io, Int32(SFM_WRITE), &info, writer.userData) else {
             target.discard()
             throw OfflineRenderer.RenderError(description: "cannot write '\(path)': \(sndfileMessage())")
         }
+        self.writer = writer
         atomic = target
         // Integer formats clip at full scale instead of wrapping around.
         sf_command(f, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
         file = f
+        background = BackgroundWriter(file: f)
     }
 
     deinit {
@@ -84,14 +94,16 @@ final class FileOutput: AudioOutput {
         if pending.count >= 2 * Self.writeFrames { try writePending(file) }
     }
 
+    /// Hands what is rendered to the writing thread.
     private func writePending(_ file: OpaquePointer) throws {
-        let frames = pending.count / 2
-        guard frames > 0 else { return }
-        let written = pending.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress!, sf_count_t(frames)) }
-        pending.removeAll(keepingCapacity: true)
-        guard written == frames else {
-            throw OfflineRenderer.RenderError(description: "\(path): write failed (\(sndfileMessage(file)))")
-        }
+        guard !pending.isEmpty else { return }
+        guard background?.write(&pending) ?? false else { throw writeFailure(file) }
+    }
+
+    /// The one line for a write that failed: the system's reason when a write to the file failed, else libsndfile's.
+    private func writeFailure(_ file: OpaquePointer?) -> OfflineRenderer.RenderError {
+        let why = writer.map(\.failure).flatMap { $0 == 0 ? nil : String(cString: strerror($0)) } ?? sndfileMessage(file)
+        return OfflineRenderer.RenderError(description: "\(path): write failed (\(why))")
     }
 
     /// Completes the file and puts it in place, reporting a failure to finish it (the target is then untouched).
@@ -101,10 +113,12 @@ final class FileOutput: AudioOutput {
         if truePeak != nil { truePeak!.flush(into: &pending) }
         do {
             try writePending(f)
+            guard background?.finish() ?? false else { throw writeFailure(f) }
         } catch {
             close()
             throw error
         }
+        background = nil
         file = nil
         atomic = nil
         render = nil
@@ -112,8 +126,13 @@ final class FileOutput: AudioOutput {
             target.discard()
             throw OfflineRenderer.RenderError(description: "\(path): could not be closed")
         }
+        // libsndfile wrote the header again at the end: all it wrote must be in the file before it is named.
+        guard writer?.flush() ?? true else {
+            target.discard()
+            throw writeFailure(nil)
+        }
         do {
-            try target.commit()
+            try target.commit(durable: false)
         } catch {
             target.discard()
             throw OfflineRenderer.RenderError(description: "\(error)")
@@ -122,6 +141,8 @@ final class FileOutput: AudioOutput {
 
     /// Abandons an unfinished file: the target stays as it was.
     func close() {
+        background?.finish()
+        background = nil
         if let f = file { sf_close(f) }
         atomic?.discard()
         file = nil

@@ -40,7 +40,8 @@ public struct OfflineRenderer {
         self.sampleRate = sampleRate
         self.loops = max(1, loops)
         self.maxTail = max(0, maxTail)
-        let bank = SampleBank(sampleRate: sampleRate, kitDirectory: kitDirectory)
+        // A render maps the cached samples it plays rather than reading them into memory of its own.
+        let bank = SampleBank(sampleRate: sampleRate, kitDirectory: kitDirectory, mapsCachedSamples: true)
         playback = EventCompiler().playback(for: document)
         // Only the velocity layers the render plays are read and converted.
         let (buffers, warnings) = bank.samples(for: document.slots, baseDirectory: baseDirectory,

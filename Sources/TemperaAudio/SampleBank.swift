@@ -19,10 +19,13 @@ public final class SampleBank: @unchecked Sendable {
     let kitDirectory: String?
     /// SoundFont slots' notes, rendered into samples here, off the audio thread.
     let soundFonts: SoundFontBank
+    /// Cached conversions are mapped into memory, not read (a render's bank; never a player's, see `SampleBuffer`).
+    let mapsCachedSamples: Bool
 
-    init(sampleRate: Double, kitDirectory: String? = nil) {
+    init(sampleRate: Double, kitDirectory: String? = nil, mapsCachedSamples: Bool = false) {
         self.sampleRate = sampleRate
         self.kitDirectory = kitDirectory
+        self.mapsCachedSamples = mapsCachedSamples
         soundFonts = SoundFontBank(sampleRate: sampleRate)
     }
 
@@ -138,12 +141,12 @@ public final class SampleBank: @unchecked Sendable {
             results.deinitialize()
             results.deallocate()
         }
-        let rate = sampleRate
+        let rate = sampleRate, mapped = mapsCachedSamples
         let work = { (k: Int) in
             let s = sounds[k], key = s.key!
             results[k] = Result {
                 try SampleLoader.load(path: key.path, sampleRate: rate, note: key.note, pitch: key.pitch, fadeEnd: !key.whole,
-                                      name: s.reference)
+                                      name: s.reference, mapped: mapped)
             }
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount

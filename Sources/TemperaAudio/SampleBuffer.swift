@@ -1,3 +1,5 @@
+import Glibc
+
 /// Audio ready to mix: stereo interleaved Float32 at the output rate, in memory that never moves.
 ///
 /// Built on the main thread; the audio thread reads `data` through the raw pointers of a published snapshot,
@@ -10,13 +12,30 @@ public final class SampleBuffer: @unchecked Sendable {
     /// Samples of the source that were NaN or infinite and became silence (0): a float file can hold them,
     /// and one would pin the mix at full scale.
     public internal(set) var replacedNonFinite = 0
+    /// A buffer mapped from a file (a cached sample, for a render): the mapping `data` lies in, unmapped when the
+    /// buffer goes; nil for memory of its own. Its pages are the file's and read-only: nothing writes a
+    /// buffer's samples once it is made. Not for live playback: the kernel may drop a file's pages under memory
+    /// pressure and read them again when touched, and the audio thread must never wait on a disk.
+    private let mapping: (base: UnsafeMutableRawPointer, length: Int)?
 
     /// Takes ownership of `data` (allocated with `UnsafeMutablePointer.allocate`).
     init(data: UnsafeMutablePointer<Float>, frames: Int, sampleRate: Double) {
         self.data = data
         self.frames = frames
         self.sampleRate = sampleRate
+        mapping = nil
     }
+
+    /// Takes ownership of the read-only mapping at `base` (`length` bytes, from `mmap`), `data` inside it.
+    init(mapping base: UnsafeMutableRawPointer, length: Int, data: UnsafePointer<Float>, frames: Int, sampleRate: Double) {
+        self.data = UnsafeMutablePointer(mutating: data)
+        self.frames = frames
+        self.sampleRate = sampleRate
+        mapping = (base, length)
+    }
+
+    /// Whether the samples are a file's pages mapped into memory rather than memory of their own.
+    public var isMapped: Bool { mapping != nil }
 
     /// Copies interleaved stereo samples; NaN and infinities become 0 (counted in `replacedNonFinite`).
     public convenience init(stereo: [Float], sampleRate: Double) {
@@ -53,7 +72,9 @@ public final class SampleBuffer: @unchecked Sendable {
         self.init(stereo: st, sampleRate: sampleRate)
     }
 
-    deinit { data.deallocate() }
+    deinit {
+        if let mapping { munmap(mapping.base, mapping.length) } else { data.deallocate() }
+    }
 
     /// The left channel, for tests and inspection.
     public var left: [Float] { (0..<frames).map { data[2 * $0] } }

@@ -21,8 +21,9 @@ public enum SampleLoader {
     /// file (the reference the document holds).
     /// `fadeEnd` false leaves the file's last frames as they are: a gate slot's voice is closed by its gate, and
     /// a recording sliced into it must end as it was recorded for the slices to play it back exactly.
+    /// `mapped` maps a cached conversion into memory rather than reading it (a render's samples; see `SampleBuffer`).
     public static func load(path: String, sampleRate: Double, note: Int? = nil, pitch: Double = 0, fadeEnd: Bool = true,
-                            name: String? = nil) throws -> SampleBuffer {
+                            name: String? = nil, mapped: Bool = false) throws -> SampleBuffer {
         let label = name ?? path
         guard FileManager.default.fileExists(atPath: path) else {
             throw LoadError(description: "\(label): file not found (\(path))")
@@ -30,7 +31,7 @@ public enum SampleLoader {
         if let why = notARegularFile(path) { throw LoadError(description: "\(label): \(why) (\(path))") }
         // Converted before (the same file, unchanged, to the same rate and pitch): read back, not converted again.
         let cacheKey = SampleCache.Key(path: path, sampleRate: sampleRate, note: note, pitch: pitch, fadeEnd: fadeEnd)
-        if let cacheKey, let cached = SampleCache.read(cacheKey, sampleRate: sampleRate) { return cached }
+        if let cacheKey, let cached = SampleCache.read(cacheKey, sampleRate: sampleRate, mapped: mapped) { return cached }
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
             throw LoadError(description: "\(label): \(sndfileMessage())")

@@ -74,7 +74,6 @@ public final class SoundFontBank {
     public init(sampleRate: Double) {
         self.sampleRate = sampleRate
         synthRate = (8_000...96_000).contains(sampleRate) ? sampleRate : 48_000
-        CFluidSynth_quiet()
     }
 
     /// The path `sf2=default` stands for on this machine, nil when no General MIDI font is installed.
@@ -167,6 +166,9 @@ public final class SoundFontBank {
         if let why = CFluidSynth_load() {
             throw FontError(description: "\(label): FluidSynth could not be loaded (\(String(cString: why)))")
         }
+        // Its own logging silenced once it is open (a bank made for a document without SoundFonts, as every
+        // render makes, must not open it: with the sixty libraries it brings it took a third of a short render).
+        CFluidSynth_quiet()
         guard let settings = new_fluid_settings() else { throw FontError(description: "\(label): FluidSynth could not start") }
         fluid_settings_setnum(settings, "synth.sample-rate", synthRate)
         fluid_settings_setnum(settings, "synth.gain", Self.gain)

@@ -489,9 +489,10 @@ public enum DocumentFile {
             }
         }
 
-        /// Syncs the data and puts it in place of the target.
-        public mutating func commit() throws {
-            if fsync(descriptor) != 0 { throw failure("fsync failed", errno) }
+        /// Puts the data in place of the target, synced to the disk first and the folder after unless `durable`
+        /// is false (a render, which its document makes again: docs/decisions/startup.md).
+        public mutating func commit(durable: Bool = true) throws {
+            if durable && fsync(descriptor) != 0 { throw failure("fsync failed", errno) }
             if temp == nil {
                 // Name the unnamed file, then rename it over the target (linkat cannot replace a file).
                 for attempt in 0..<100 {
@@ -509,7 +510,7 @@ public enum DocumentFile {
             if rename(temp, target) != 0 { throw failure("renaming failed", errno) }
             self.temp = nil
             // The rename itself is durable only once the folder is synced.
-            let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let dfd = durable ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
             if dfd >= 0 {
                 _ = fsync(dfd)
                 close(dfd)

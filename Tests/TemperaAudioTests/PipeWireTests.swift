@@ -11,7 +11,11 @@ import XCTest
 final class PipeWireTests: XCTestCase {
     /// Shell lines starting the private PipeWire in "$D" and waiting until its pulse server has a default output
     /// (run inside `dbus-run-session`); `stopPipeWire` ends it. The graph logs at its info level, which names each
-    /// node that had not finished a cycle when the next began (`client too slow!`).
+    /// node that had not finished a cycle when the next began (`client too slow!`). PipeWire gives its data threads
+    /// real-time priority itself; the servers' other threads (pipewire-pulse's protocol loop, which moves each
+    /// pulse client's audio into the graph) get it too where the system allows: beside four busy loops the bed
+    /// without it moved tempera's stream +256 frames against the reference in 1 of 4 runs (2 of 4 before), with it
+    /// in none of 4.
     static let startPipeWire = """
         cd "$D"
         export XDG_RUNTIME_DIR="$D/run" PIPEWIRE_RUNTIME_DIR="$D/run" PULSE_RUNTIME_PATH="$D/run/pulse"
@@ -23,6 +27,8 @@ final class PipeWireTests: XCTestCase {
         pipewire-pulse > pipewire-pulse.log 2>&1 & P3=$!
         for _ in $(seq 200); do pactl info > /dev/null 2>&1 && break; sleep 0.05; done
         for _ in $(seq 200); do pactl get-default-sink 2>/dev/null | grep -q . && break; sleep 0.05; done
+        for p in $P1 $P3; do for t in /proc/$p/task/*; do
+            chrt -p "${t##*/}" 2>/dev/null | grep -q SCHED_OTHER && chrt -f -p 20 "${t##*/}" 2>/dev/null; done; done
         """
     static let stopPipeWire = "kill $P3 $P2 $P1; wait"
 

@@ -84,6 +84,18 @@ final class SampleCacheTests: XCTestCase {
         XCTAssertEqual(entries.count, 2)
     }
 
+    func testTheCacheReadsItsThreeVariablesAsTheyAreNow() {
+        setenv("TEMPERA_SAMPLE_CACHE_MB", "12", 1)
+        defer { unsetenv("TEMPERA_SAMPLE_CACHE_MB") }
+        let e = SampleCache.environment
+        XCTAssertEqual(e["TEMPERA_SAMPLE_CACHE_MB"], "12")
+        XCTAssertEqual(e["XDG_CACHE_HOME"], dir + "/cache")
+        XCTAssertEqual(e["HOME"], ProcessInfo.processInfo.environment["HOME"])
+        XCTAssertEqual(Set(e.keys).subtracting(["TEMPERA_SAMPLE_CACHE_MB", "XDG_CACHE_HOME", "HOME"]), [])
+        XCTAssertEqual(SampleCache.limit(), 12 << 20)
+        XCTAssertEqual(SampleCache.directory(), dir + "/cache/tempera/samples")
+    }
+
     func testTheBoundComesFromTheEnvironmentElseAGigabyte() {
         XCTAssertEqual(SampleCache.limit(environment: [:]), 1 << 30)
         XCTAssertEqual(SampleCache.limit(environment: ["TEMPERA_SAMPLE_CACHE_MB": "64"]), 64 << 20)
@@ -144,5 +156,44 @@ final class SampleCacheTests: XCTestCase {
                                    baseDirectory: dir, loops: 1, maxTail: 0)
         XCTAssertEqual(soft.warnings.count, 1)
         XCTAssertTrue(soft.warnings.first?.contains("missing.wav") ?? false, "\(soft.warnings)")
+    }
+
+    func testARenderMapsCachedSamplesAndAPlayerReadsThem() throws {
+        let path = try Fixture.wav(Fixture.sine(hz: 441, seconds: 0.5, rate: 44_100), in: dir, name: "cd.wav", rate: 44_100)
+        let converted = try SampleLoader.load(path: path, sampleRate: 48_000, mapped: true)
+        XCTAssertFalse(converted.isMapped, "converted now: memory of its own")
+        let mapped = try SampleLoader.load(path: path, sampleRate: 48_000, mapped: true)
+        let read = try SampleLoader.load(path: path, sampleRate: 48_000)
+        XCTAssertTrue(mapped.isMapped)
+        XCTAssertFalse(read.isMapped)
+        XCTAssertEqual(Int(bitPattern: mapped.data) % 64, 0, "the entry's samples start aligned")
+        for b in [mapped, read] {
+            XCTAssertEqual(b.frames, converted.frames)
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: b.data, count: 2 * b.frames)),
+                           Array(UnsafeBufferPointer(start: converted.data, count: 2 * converted.frames)), "bit for bit")
+        }
+        // A render's bank maps; a player's reads into memory of its own (the audio thread never waits on a disk).
+        let slots = [ClipSlot(file: path)]
+        XCTAssertTrue(try XCTUnwrap(SampleBank(sampleRate: 48_000, mapsCachedSamples: true)
+            .samples(for: slots, baseDirectory: dir).0[0][0]).isMapped)
+        XCTAssertFalse(try XCTUnwrap(SampleBank(sampleRate: 48_000).samples(for: slots, baseDirectory: dir).0[0][0]).isMapped)
+        // A render from mapped samples is the render from converted ones.
+        let doc = Fixture.document(tracks: [[(0, .clip(1)), (0.25, .clip(1))]], slots: slots)
+        let again = OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll()
+        try FileManager.default.removeItem(atPath: dir + "/cache")
+        XCTAssertEqual(OfflineRenderer(document: doc, baseDirectory: dir, loops: 1, maxTail: 0).renderAll(), again)
+    }
+
+    func testAnEntryCutShortIsConvertedAgainWhenMapped() throws {
+        let path = try Fixture.wav(Fixture.sine(hz: 441, seconds: 0.5, rate: 44_100), in: dir, name: "cd.wav", rate: 44_100)
+        let first = try SampleLoader.load(path: path, sampleRate: 48_000)
+        let entry = dir + "/cache/tempera/samples/" + entries[0]
+        let whole = try Data(contentsOf: URL(fileURLWithPath: entry))
+        try whole.prefix(whole.count - 4).write(to: URL(fileURLWithPath: entry))
+        let again = try SampleLoader.load(path: path, sampleRate: 48_000, mapped: true)
+        XCTAssertFalse(again.isMapped, "not taken from the damaged entry")
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: again.data, count: 2 * again.frames)),
+                       Array(UnsafeBufferPointer(start: first.data, count: 2 * first.frames)))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: entry)).count, whole.count, "the entry written again")
     }
 }

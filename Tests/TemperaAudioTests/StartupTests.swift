@@ -1,6 +1,7 @@
 import CJack
 import CPulse
 import Foundation
+import TemperaCore
 import TemperaTestSupport
 import XCTest
 
@@ -23,6 +24,23 @@ final class StartupTests: XCTestCase {
         XCTAssertFalse(libraries.contains { $0.contains("aubio") }, "\(libraries)")
         print("tempera maps \(libraries.count) libraries at start")
         XCTAssertLessThan(libraries.count, 60)
+    }
+
+    /// A render of samples opens no SoundFont synthesiser: the libraries the dynamic loader opens while it runs
+    /// (its `LD_DEBUG=files` log) do not include FluidSynth.
+    func testARenderWithoutSoundFontsDoesNotOpenFluidSynth() throws {
+        let dir = TestPaths.temporaryDirectory("startup-render")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = try Fixture.wav((0..<4_800).map { Float(0.5 * sin(Double($0) / 10)) }, in: dir, name: "hit.wav")
+        let path = dir + "/doc.tempera"
+        try DocumentFile.save(Fixture.document(tracks: [[(0.1, .clip(1))]], slots: [ClipSlot(file: clip)]), to: path)
+        let run = Spawn.run(TestPaths.binary, ["render", path, "-o", dir + "/out.wav"],
+                            environment: ["LD_DEBUG": "files", "XDG_CACHE_HOME": dir + "/cache"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out.wav"))
+        // The loader's log is there (the render's own libraries), and FluidSynth is not in it.
+        XCTAssertTrue(run.stderr.contains("libsndfile"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("libfluidsynth"), "a render of samples opened FluidSynth")
     }
 
     func testTheProgramStartsWithoutPulseAudioOrJack() {
