@@ -11,6 +11,7 @@
     X(pa_threaded_mainloop_get_api) X(pa_context_new) X(pa_context_unref) X(pa_context_connect) \
     X(pa_context_disconnect) X(pa_context_get_state) X(pa_context_errno) X(pa_context_set_state_callback) \
     X(pa_context_rttime_new) X(pa_context_rttime_restart) X(pa_rtclock_now) X(pa_strerror) X(pa_operation_unref) \
+    X(pa_context_get_server_info) \
     X(pa_stream_new) X(pa_stream_unref) X(pa_stream_connect_playback) X(pa_stream_disconnect) \
     X(pa_stream_get_state) X(pa_stream_get_context) X(pa_stream_set_state_callback) \
     X(pa_stream_set_write_callback) X(pa_stream_set_underflow_callback) X(pa_stream_set_started_callback) \
@@ -81,6 +82,9 @@ void pa_context_rttime_restart(const pa_context *c, pa_time_event *e, pa_usec_t 
 pa_usec_t pa_rtclock_now(void) { return READY ? f.pa_rtclock_now() : 0; }
 const char *pa_strerror(int error) { return READY ? f.pa_strerror(error) : CPulse_load(); }
 void pa_operation_unref(pa_operation *o) { if (READY) f.pa_operation_unref(o); }
+pa_operation *pa_context_get_server_info(pa_context *c, pa_server_info_cb_t cb, void *userdata) {
+    return READY ? f.pa_context_get_server_info(c, cb, userdata) : NULL;
+}
 
 pa_stream *pa_stream_new(pa_context *c, const char *name, const pa_sample_spec *ss, const pa_channel_map *map) {
     return READY ? f.pa_stream_new(c, name, ss, map) : NULL;
