@@ -25,18 +25,7 @@ extension FileOutput {
         /// Writes out what the run holds; false once a write has failed.
         @discardableResult
         func flush() -> Bool {
-            if runCount > 0 && failure == 0 {
-                var done = 0
-                while done < runCount {
-                    let n = pwrite(descriptor, run + done, runCount - done, off_t(runStart + done))
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else {
-                        failure = n < 0 ? errno : EIO
-                        break
-                    }
-                    done += n
-                }
-            }
+            if runCount > 0 && failure == 0 { _ = writeAll(run, runCount, at: runStart) }
             runStart += runCount
             runCount = 0
             return failure == 0
@@ -50,16 +39,8 @@ extension FileOutput {
             }
             if count > Self.runBytes {
                 // Larger than a run: written at once (libsndfile's pieces never are).
-                var done = 0
-                while done < count {
-                    let n = pwrite(descriptor, bytes + done, count - done, off_t(position + done))
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else {
-                        failure = n < 0 ? errno : EIO
-                        return done
-                    }
-                    done += n
-                }
+                let done = writeAll(bytes, count, at: position)
+                guard done == count else { return done }
                 position += count
                 runStart = position
                 return count
@@ -68,6 +49,22 @@ extension FileOutput {
             runCount += count
             position += count
             return count
+        }
+
+        /// Writes `count` bytes at `offset`, however many calls that takes; the bytes written (fewer once a write
+        /// failed, its `errno` kept in `failure`).
+        private func writeAll(_ bytes: UnsafeRawPointer, _ count: Int, at offset: Int) -> Int {
+            var done = 0
+            while done < count {
+                let n = pwrite(descriptor, bytes + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    failure = n < 0 ? errno : EIO
+                    break
+                }
+                done += n
+            }
+            return done
         }
 
         func read(_ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
