@@ -207,8 +207,8 @@ final class PipeWireTests: XCTestCase {
     }
 
     /// The cycles the graph logged as begun before some of its nodes had finished the last, each as its position and
-    /// the nodes late (by their names less the node number), in order: "pos 240384: parecord, tempera". A cycle
-    /// that found only some of pipewire-pulse's streams late moves those streams a quantum against the others.
+    /// the nodes late (by their names less the node number), in order: "pos 240384: parecord, tempera". Printed
+    /// beside a move, as what the graph itself said of those seconds (most late cycles move nothing).
     static func lateCycles(_ log: String) -> [String] {
         var order: [String] = []
         var nodes: [String: [String]] = [:]
