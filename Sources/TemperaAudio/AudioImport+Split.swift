@@ -39,7 +39,7 @@ extension AudioImport {
                 if j >= 0, j < x.count { re[k] = Double(x[j]) }
             }
             fft(&re, &im)
-            return (0...(n / 2)).map { re[$0] * re[$0] + im[$0] * im[$0] }
+            return (0...(n / 2)).map { (k: Int) -> Double in re[k] * re[k] + im[k] * im[k] }
         }
         let after = power(start), before = power(start - length)
         var out = [Double](repeating: 0, count: splitEdges.count + 1)
@@ -135,11 +135,15 @@ extension AudioImport {
         var h = [[Double]](repeating: [Double](repeating: 1, count: k), count: v.count)
         // H ← H ⊙ (V Wᵀ) / (H W Wᵀ): the attacks' levels for the templates as they are.
         func fitLevels() {
-            let wwt = (0..<k).map { a in (0..<k).map { b in (0..<bandsCount).reduce(0) { $0 + w[a][$1] * w[b][$1] } } }
+            let wwt: [[Double]] = (0..<k).map { (a: Int) -> [Double] in
+                (0..<k).map { (b: Int) -> Double in
+                    (0..<bandsCount).reduce(0.0) { (sum: Double, j: Int) -> Double in sum + w[a][j] * w[b][j] }
+                }
+            }
             for i in v.indices {
                 for c in 0..<k {
-                    let num = (0..<bandsCount).reduce(0) { $0 + v[i][$1] * w[c][$1] }
-                    let den = (0..<k).reduce(0) { $0 + h[i][$1] * wwt[$1][c] }
+                    let num: Double = (0..<bandsCount).reduce(0.0) { (sum: Double, j: Int) -> Double in sum + v[i][j] * w[c][j] }
+                    let den: Double = (0..<k).reduce(0.0) { (sum: Double, j: Int) -> Double in sum + h[i][j] * wwt[j][c] }
                     h[i][c] *= num / (den + 1e-12)
                 }
             }
@@ -147,11 +151,15 @@ extension AudioImport {
         for _ in 0..<300 {
             fitLevels()
             // W ← W ⊙ (Hᵀ V) / (Hᵀ H W), each template then summing to 1 (its level moved into H).
-            let hth = (0..<k).map { a in (0..<k).map { b in v.indices.reduce(0) { $0 + h[$1][a] * h[$1][b] } } }
+            let hth: [[Double]] = (0..<k).map { (a: Int) -> [Double] in
+                (0..<k).map { (b: Int) -> Double in
+                    v.indices.reduce(0.0) { (sum: Double, i: Int) -> Double in sum + h[i][a] * h[i][b] }
+                }
+            }
             for c in 0..<k {
                 for b in 0..<bandsCount {
-                    let num = v.indices.reduce(0) { $0 + h[$1][c] * v[$1][b] }
-                    let den = (0..<k).reduce(0) { $0 + hth[c][$1] * w[$1][b] }
+                    let num: Double = v.indices.reduce(0.0) { (sum: Double, i: Int) -> Double in sum + h[i][c] * v[i][b] }
+                    let den: Double = (0..<k).reduce(0.0) { (sum: Double, j: Int) -> Double in sum + hth[c][j] * w[j][b] }
                     w[c][b] *= num / (den + 1e-12)
                 }
                 let s = w[c].reduce(0, +)

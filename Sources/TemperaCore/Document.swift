@@ -70,10 +70,11 @@ public struct Document: Hashable, Sendable {
     /// 120 BPM in sixteenths), kit loaded, the cursor grid on sixteenths.
     public static func newDocument() -> Document {
         let names = ["kick", "snare", "hat", "perc"]
-        let tracks = names.map { name in
-            Track(name: name, markers: MarkerList((0..<16).map { i in
+        let tracks: [Track] = names.map { (name: String) -> Track in
+            let markers: [Marker] = (0..<16).map { (i: Int) -> Marker in
                 Marker(id: MarkerID(i), time: Double(i) * 0.125, amp: i % 4 == 0 ? 0.9 : 0.6)
-            }))
+            }
+            return Track(name: name, markers: MarkerList(markers))
         }
         var doc = Document(tracks: tracks)
         doc.transport.grid = 4

@@ -70,8 +70,10 @@ extension Session {
     func runScaleHandle(k: Int, to: Double) throws -> String? {
         let groups = try requireSelection()
         guard to.isFinite else { throw CommandError("scale needs a finite time") }
-        let all = groups.flatMap { g in g.markers.map { (g.track, $0) } }
-            .sorted { a, b in a.1.time != b.1.time ? a.1.time < b.1.time : (a.0, a.1.id) < (b.0, b.1.id) }
+        let all: [(Int, Marker)] = groups.flatMap { g in g.markers.map { (m: Marker) -> (Int, Marker) in (g.track, m) } }
+            .sorted { (a: (Int, Marker), b: (Int, Marker)) -> Bool in
+                a.1.time != b.1.time ? a.1.time < b.1.time : (a.0, a.1.id) < (b.0, b.1.id)
+            }
         guard k >= 1, k <= all.count else {
             throw CommandError("no selected element \(k) (\(all.count) are selected)")
         }

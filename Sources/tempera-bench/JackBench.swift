@@ -51,7 +51,9 @@ enum JackBench {
         engine.start()
         guard waitRunning(engine) else { return print("  tempera did not connect: \(engine.status)") }
         // 6 s of notes (on and off) on the snare's note, from a client of its own.
-        let notes = (0..<300).flatMap { k in [(k * 960, [0x99, 38, 100]), (k * 960 + 480, [0x89, 38, 0])] }
+        let notes: [(Int, [Int])] = (0..<300).flatMap { (k: Int) -> [(Int, [Int])] in
+            [(k * 960, [0x99, 38, 100]), (k * 960 + 480, [0x89, 38, 0])]
+        }
         guard let rec = Client(server: server, dir: dir + "/rec", arguments: []),
               let keys = Client(server: server, dir: dir + "/keys", arguments: ["--name", "keys", "--only-send"], send: notes,
                                 lead: 4_800) else { return print("  the JACK test client did not start") }
@@ -74,12 +76,13 @@ enum JackBench {
         engine.stop()
         _ = keys.finish()
         _ = rec.finish()
-        let periodMicros = Double(period) / rate * 1e6
+        let periodMicros: Double = Double(period) / rate * 1e6
+        let meanMicros: Double = Double(total) / Double(max(calls, 1)) / 1000
+        let longestMicros: Double = Double(longest) / 1000
         print(String(format: "  process callback, MIDI out on 16 slots + clock out + 16 track outputs + MIDI in (%d notes taken) + 20 edits "
             + "and pads: %d allocations in %d periods; %.1f µs mean, %.1f µs longest of a %.0f µs period (%.2f%%, %.1f%%); xruns: %d",
-            hits, allocations, calls, Double(total) / Double(max(calls, 1)) / 1000, Double(longest) / 1000, periodMicros,
-            Double(total) / Double(max(calls, 1)) / 1000 / periodMicros * 100, Double(longest) / 1000 / periodMicros * 100,
-            xruns))
+            hits, allocations, calls, meanMicros, longestMicros, periodMicros,
+            meanMicros / periodMicros * 100, longestMicros / periodMicros * 100, xruns))
     }
 
     /// MIDI in and pad keys to sound, through the server: note-ons sent on chosen frames (the sound on the frame it

@@ -132,9 +132,10 @@ final class JackClockTests: JackTestCase {
             if n > 0 { gaps.append(m.frame - firstRun[firstRun.startIndex + n - 1].frame) }
         }
         // The clocks speed up through the ramp: about 1,333 frames apart at 90 BPM, 1,000 at 120 (a rounding each end).
-        XCTAssertEqual(Double(gaps[0]), 48_000 * 60 / 90 / 24, accuracy: 4)
-        XCTAssertEqual(Double(gaps[24 * 8 - 2]), 48_000 * 60 / 120 / 24, accuracy: 4)
-        XCTAssertEqual(Double(gaps[24 * 8]), 48_000 * 60 / 90 / 24, accuracy: 4, "the next pass starts at 90 again")
+        func clockFrames(bpm: Double) -> Double { 48_000 * 60 / bpm / 24 }
+        XCTAssertEqual(Double(gaps[0]), clockFrames(bpm: 90), accuracy: 4)
+        XCTAssertEqual(Double(gaps[24 * 8 - 2]), clockFrames(bpm: 120), accuracy: 4)
+        XCTAssertEqual(Double(gaps[24 * 8]), clockFrames(bpm: 90), accuracy: 4, "the next pass starts at 90 again")
 
         // Paused in the second pass: Song Position (the next sixteenth from where the music stood) and Continue on
         // the frame playing resumes, then the clocks on through the ramp from there.

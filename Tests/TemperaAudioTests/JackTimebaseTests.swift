@@ -83,7 +83,8 @@ final class JackTimebaseTests: JackTestCase {
         var t = Transport(tempo: 1, volume: 1, loopStart: 0, loopEnd: 2, loopOn: true, length: 6)
         t.beat = 0.5
         t.meter = 4
-        let times = [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5] + (0..<7).map { 4 + Double($0) * 0.25 }
+        let sixteenths: [Double] = (0..<7).map { (i: Int) -> Double in 4 + Double(i) * 0.25 }
+        let times: [Double] = [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5] + sixteenths
         var doc = try clicks(times, transport: t)
         var a = Song.Section(name: "A", start: 0, end: 4, repeats: 1, tempo: 0.75)
         a.tempoEnd = 1.25

@@ -106,8 +106,9 @@ final class LinkPadsTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(music.count, 14, "the music's onsets up to the last pad and beyond")
             guard starts.count == 20, played.count == 20, music.count >= 14 else { return }
             // The music ran evenly: a quarter second of music (at x7/6) between its onsets, within 2 ms.
-            let steps = zip(music, music.dropFirst()).map { Double($1 - $0) / 48 }
-            XCTAssertLessThanOrEqual(steps.map { abs($0 - 250 * 6 / 7) }.max() ?? .nan, 2, "the music's onsets came "
+            let steps: [Double] = zip(music, music.dropFirst()).map { (a: Int, b: Int) -> Double in Double(b - a) / 48 }
+            let quarter: Double = 250.0 * 6 / 7
+            XCTAssertLessThanOrEqual(steps.map { (s: Double) -> Double in abs(s - quarter) }.max() ?? .nan, 2, "the music's onsets came "
                 + steps.map { String(format: "%.2f", $0) }.joined(separator: " ") + " ms apart")
             // The music's first onset is the start of playback as heard: each pad sounds the music heard when its
             // key arrived plus the latency reported then (in music, at the session's x7/6), its frame found
@@ -129,8 +130,9 @@ final class LinkPadsTests: XCTestCase {
                 continue
             }
             // How the sink's frames ran against the system's clock, the music's onsets on it: printed.
-            let sink = ClockRate(system: (0..<music.count).map { Double($0) * 0.25 * 6 / 7 },
-                                 output: music.map { Double($0 - music[0]) / 48_000 })
+            let system: [Double] = (0..<music.count).map { (i: Int) -> Double in Double(i) * 0.25 * 6 / 7 }
+            let output: [Double] = music.map { (f: Int) -> Double in Double(f - music[0]) / 48_000 }
+            let sink = ClockRate(system: system, output: output)
             print("pads under Link\(setTempo ? " (140 BPM set while waiting)" : ""), attempt \(attempt), errors (ms): "
                 + errors.map { String(format: "%.2f", $0) }.joined(separator: " ") + "; the sink's frames against the music: \(sink)")
             for (p, e) in zip(played, errors) { XCTAssertLessThanOrEqual(abs(e), 1, "pad sent at \(p.sent) s") }

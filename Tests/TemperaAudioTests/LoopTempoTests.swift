@@ -98,7 +98,10 @@ final class LoopTempoTests: XCTestCase {
     /// A recording that is not whole bars (a quarter second before its first hit, a tail after the last) gets
     /// its onsets' own period as its tempo and keeps the whole file as its loop.
     func testARecordingThatIsNotALoopKeepsTheWholeFileAsItsLoop() throws {
-        let onsets = (0..<10).map { AudioImport.Onset(time: 0.25 + 0.6 * Double($0) + ($0 % 3 == 1 ? 0.002 : 0), peak: 0.5) }
+        let onsets: [AudioImport.Onset] = (0..<10).map { (i: Int) -> AudioImport.Onset in
+            let late: Double = i % 3 == 1 ? 0.002 : 0
+            return AudioImport.Onset(time: 0.25 + 0.6 * Double(i) + late, peak: 0.5)
+        }
         let tempo = try XCTUnwrap(AudioImport.tempo(duration: 6.93, onsets: onsets))
         XCTAssertFalse(tempo.wholeFile)
         XCTAssertEqual(tempo.bpm, 100, accuracy: 0.5)

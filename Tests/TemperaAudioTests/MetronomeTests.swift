@@ -66,7 +66,7 @@ final class MetronomeTests: XCTestCase {
         let doc = Self.silentDocument(beat: 0.4, meter: 3, tempo: 1.25, loop: (0, 2.4))
         let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 2, maxTail: 0).renderAll()
         let starts = Onsets.soundStarts(out)
-        let expected = (0..<12).map { Int((Double($0) * 0.4 / 1.25 * 48_000).rounded()) }
+        let expected: [Int] = (0..<12).map { (i: Int) -> Int in Int((Double(i) * 0.4 / 1.25 * 48_000).rounded()) }
         XCTAssertEqual(starts, expected)
         XCTAssertEqual(Self.accents(out, at: starts), (0..<12).map { $0 % 3 == 0 })
         XCTAssertEqual(Self.crossings(out, at: starts[0]), 8)
@@ -81,8 +81,10 @@ final class MetronomeTests: XCTestCase {
         let doc = Self.silentDocument(beat: 0.5, meter: 4, tempo: 1, loop: (0.3, 2.3))
         let out = OfflineRenderer(document: doc, baseDirectory: dir, loops: 2, maxTail: 0).renderAll()
         let starts = Onsets.soundStarts(out)
-        let inPass = [0.2, 0.7, 1.2, 1.7]
-        let expected = [0, 1].flatMap { pass in inPass.map { Int(((Double(pass) * 2 + $0) * 48_000).rounded()) } }
+        let inPass: [Double] = [0.2, 0.7, 1.2, 1.7]
+        let expected: [Int] = [0.0, 2.0].flatMap { (passStart: Double) -> [Int] in
+            inPass.map { (t: Double) -> Int in Int(((passStart + t) * 48_000).rounded()) }
+        }
         XCTAssertEqual(starts, expected)
         XCTAssertEqual(Self.accents(out, at: starts), [false, false, false, true, false, false, false, true])
     }

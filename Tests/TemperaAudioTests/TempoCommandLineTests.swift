@@ -25,9 +25,11 @@ final class TempoCommandLineTests: XCTestCase {
     /// Quarter notes over four bars (beat 0.5 s, kick), the map 90 → 120 BPM over them; a song of the first bar
     /// ramping 90 → 120 over three repeats in 3/4, then the whole at the document's tempo.
     func document() -> Document {
-        var doc = Document(tracks: [Track(name: "kick", markers: MarkerList((0..<16).map {
-            Marker(id: MarkerID($0), time: Double($0) * 0.5 + ($0 % 4 == 3 ? 0.03 : 0), amp: 0.8, content: .clip(1))
-        }))], transport: Transport(tempo: 1, loopStart: 0, loopEnd: 8, loopOn: true, length: 8))
+        let quarters: [Marker] = (0..<16).map { (i: Int) -> Marker in
+            let late: Double = i % 4 == 3 ? 0.03 : 0
+            return Marker(id: MarkerID(i), time: Double(i) * 0.5 + late, amp: 0.8, content: .clip(1))
+        }
+        var doc = Document(tracks: [Track(name: "kick", markers: MarkerList(quarters))], transport: Transport(tempo: 1, loopStart: 0, loopEnd: 8, loopOn: true, length: 8))
         doc.transport.tempoMap = TempoMap([TempoMap.Point(time: 0, tempo: 0.75, shape: .linear),
                                            TempoMap.Point(time: 8, tempo: 1)])
         return doc
@@ -62,10 +64,11 @@ final class TempoCommandLineTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, 0.0005, "every note-on within 0.5 ms of tempera's time")
         // Tempo events along the ramp at least every 1/16 beat (60 ticks), from 90 to almost 120 BPM.
         let tempos = read["tempos"] as! [[Int]]
-        let gaps = zip(tempos.dropFirst(), tempos).map { $0[0] - $1[0] }
+        let gaps: [Int] = zip(tempos.dropFirst(), tempos).map { (next: [Int], last: [Int]) -> Int in next[0] - last[0] }
         XCTAssertLessThanOrEqual(gaps.max() ?? 0, 60)
         XCTAssertGreaterThanOrEqual(tempos.count, 2 * 16 * 16 - 2)
-        XCTAssertEqual(Double(tempos[0][1]), 60_000_000 / 90, accuracy: 60_000_000 / 90 * 0.01)
+        let at90: Double = 60_000_000 / 90
+        XCTAssertEqual(Double(tempos[0][1]), at90, accuracy: at90 * 0.01)
         XCTAssertEqual(Double(tempos[255][1]), 60_000_000 / 120, accuracy: 60_000_000 / 120 * 0.01)
     }
 

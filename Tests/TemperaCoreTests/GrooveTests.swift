@@ -159,7 +159,7 @@ final class GrooveTests: XCTestCase {
     func testGrooveExtractThenApplyReproducesTheOffsetsAndHalvesThem() throws {
         let straight = (0..<16).map { Double($0) * 0.125 }
         let swung = zip(straight, Self.swungOffsets).map { $0 + $1 }
-        let amps = (0..<16).map { $0 % 4 == 0 ? 0.9 : 0.5 + 0.01 * Double($0) }
+        let amps: [Double] = (0..<16).map { (i: Int) -> Double in i % 4 == 0 ? 0.9 : 0.5 + 0.01 * Double(i) }
         // Track 1 swung, track 2 the same bar straight, one bar later.
         let s = Fixture.session([swung, straight.map { $0 + 2 }], amps: [amps, Array(repeating: 0.6, count: 16)],
                                 selectTracks: [0])

@@ -36,7 +36,8 @@ final class SessionSpreadTests: XCTestCase {
         s.currentTrack = 3
         let message = try s.run(.spread(PatternParser.parse("16x5")))
         XCTAssertEqual(message, "spread 5; 4 new markers")
-        XCTAssertEqual(clips(s, 3).keys.sorted(), [0, 2.0 / 5, 4.0 / 5, 6.0 / 5, 8.0 / 5])
+        let fifths: [Double] = [0, 2.0 / 5, 4.0 / 5, 6.0 / 5, 8.0 / 5]
+        XCTAssertEqual(clips(s, 3).keys.sorted(), fifths)
         XCTAssertEqual(s.document.tracks[3].markers.count, 20)
         try s.run(.undo(1))
         XCTAssertEqual(s.document.tracks[3].markers.count, 16, "one undo step takes back the new markers too")

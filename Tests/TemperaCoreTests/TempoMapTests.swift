@@ -39,10 +39,10 @@ final class TempoMapTests: XCTestCase {
         for rate in [44_100.0, 48_000.0] {
             let onsets = Schedule(document: doc, sampleRate: rate).onsets(loops: 2)
             let pass = linearPlay(fourBars, from: t90, to: t120, over: fourBars)
-            let expected = (0..<2).flatMap { k in
-                (0..<16).map { i in
-                    Int64((rate * (Double(k) * pass + linearPlay(Double(i) * 0.5, from: t90, to: t120, over: fourBars)))
-                        .rounded())
+            let expected: [Int64] = (0..<2).flatMap { (k: Int) -> [Int64] in
+                (0..<16).map { (i: Int) -> Int64 in
+                    let time: Double = Double(k) * pass + linearPlay(Double(i) * 0.5, from: t90, to: t120, over: fourBars)
+                    return Int64((rate * time).rounded())
                 }
             }
             XCTAssertEqual(onsets.map(\.frame), expected, "at \(rate) Hz")
@@ -59,10 +59,10 @@ final class TempoMapTests: XCTestCase {
         for rate in [44_100.0, 48_000.0] {
             let onsets = Schedule(document: doc, sampleRate: rate).onsets(loops: 2)
             let pass = expPlay(fourBars, from: t90, to: t120, over: fourBars)
-            let expected = (0..<2).flatMap { k in
-                (0..<16).map { i in
-                    Int64((rate * (Double(k) * pass + expPlay(Double(i) * 0.5, from: t90, to: t120, over: fourBars)))
-                        .rounded())
+            let expected: [Int64] = (0..<2).flatMap { (k: Int) -> [Int64] in
+                (0..<16).map { (i: Int) -> Int64 in
+                    let time: Double = Double(k) * pass + expPlay(Double(i) * 0.5, from: t90, to: t120, over: fourBars)
+                    return Int64((rate * time).rounded())
                 }
             }
             XCTAssertEqual(onsets.map(\.frame), expected, "at \(rate) Hz")

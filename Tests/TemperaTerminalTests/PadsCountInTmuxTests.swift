@@ -69,8 +69,10 @@ final class PadsCountInTmuxTests: XCTestCase {
         XCTAssertEqual(markers.map(\.content), [.clip(6)])
         // q was heard all the same: a sound of slot 5's level at 80% in the output.
         let samples = try AudioFile.read(dir + "/countin.wav").samples
-        let peaks = Onsets.soundStarts(samples, gap: 480).map { start in
-            (start..<min(samples.count / 2, start + 240)).map { max(abs(samples[2 * $0]), abs(samples[2 * $0 + 1])) }.max() ?? 0
+        let peaks: [Float] = Onsets.soundStarts(samples, gap: 480).map { (start: Int) -> Float in
+            (start..<min(samples.count / 2, start + 240)).map { (f: Int) -> Float in
+                max(abs(samples[2 * f]), abs(samples[2 * f + 1]))
+            }.max() ?? 0
         }
         XCTAssertTrue(peaks.contains { abs(Double($0) - 0.08) < 1e-4 }, "slot 5 at 80% heard: \(peaks)")
     }

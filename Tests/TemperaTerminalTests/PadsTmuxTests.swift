@@ -109,8 +109,9 @@ final class PadsTmuxTests: XCTestCase {
         // Each slot on a track of its own, named after it (no track held them).
         let saved = try DocumentFile.load(path)
         XCTAssertEqual(Array(saved.tracks.suffix(3).map(\.name)), [5, 6, 7].map { saved.slot($0).name.isEmpty ? "slot \($0)" : saved.slot($0).name })
-        let markers = saved.tracks.flatMap { $0.markers }.filter { $0.content != .clip(16) && $0.content != nil }
-            .sorted { $0.time < $1.time }
+        let all: [Marker] = saved.tracks.flatMap { (t: Track) -> [Marker] in Array(t.markers) }
+        let markers: [Marker] = all.filter { (m: Marker) -> Bool in m.content != .clip(16) && m.content != nil }
+            .sorted { (a: Marker, b: Marker) -> Bool in a.time < b.time }
         XCTAssertEqual(markers.map(\.content), [.clip(5), .clip(7), .clip(6)])
         XCTAssertEqual(markers.map(\.amp), [0.8, 0.8, 0.8])
         guard markers.count == 3 else { return problems }

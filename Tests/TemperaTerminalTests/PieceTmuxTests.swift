@@ -105,13 +105,17 @@ final class PieceTmuxTests: XCTestCase {
 
         // What was typed, as musical content of the region [0, 2) at 120 BPM: (track from 1, clip, times).
         let fifths: [(Int, Int)] = [(0, 0), (1, 1), (3, 2), (4, 3), (6, 4)]
+        // The designer's default: 7 against 5 over 2 s, slider 0.5: (1 - s) i L/7 + s j L/5.
+        let designed: [Double] = fifths.map { (i: Int, j: Int) -> Double in
+            0.5 * Double(i) * 2 / 7 + 0.5 * Double(j) * 2 / 5
+        }
+        let dotted: [Double] = (0..<4).flatMap { (b: Int) -> [Double] in [Double(b) * 0.5, Double(b) * 0.5 + 0.375] }
         let content: [Int: (clip: Int, times: [Double])] = [
             1: (1, [0, 1]),
             2: (2, [0.5, 1.5]),
-            3: (3, (0..<8).map { Double($0) * 0.25 }),
-            // The designer's default: 7 against 5 over 2 s, slider 0.5: (1 - s) i L/7 + s j L/5.
-            4: (10, fifths.map { i, j in 0.5 * Double(i) * 2 / 7 + 0.5 * Double(j) * 2 / 5 }),
-            5: (3, (0..<4).flatMap { b in [Double(b) * 0.5, Double(b) * 0.5 + 0.375] }),
+            3: (3, (0..<8).map { (i: Int) -> Double in Double(i) * 0.25 }),
+            4: (10, designed),
+            5: (3, dotted),
         ]
         enum Tempo { case bpm(Double), ramp(Double, Double) }
         let sections: [(tracks: [Int], repeats: Int, tempo: Tempo)] = [

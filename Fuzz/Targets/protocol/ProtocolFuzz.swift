@@ -70,9 +70,11 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// A small document with two tracks of four markers.
 let protocolStart: Document = {
-    Document(tracks: ["kick", "hat"].map { name in
-        Track(name: name, markers: MarkerList((0..<4).map { i in
+    let tracks: [Track] = ["kick", "hat"].map { (name: String) -> Track in
+        let markers: [Marker] = (0..<4).map { (i: Int) -> Marker in
             Marker(id: MarkerID(i), time: Double(i) * 0.5, amp: 0.8, content: .clip(i + 1))
-        }))
-    })
+        }
+        return Track(name: name, markers: MarkerList(markers))
+    }
+    return Document(tracks: tracks)
 }()

@@ -3,11 +3,13 @@ import TemperaCore
 /// A small document, so that an input's time goes to its commands: two tracks of four markers over two seconds,
 /// the default kit, the new document's settings.
 let scriptStart: Document = {
-    var doc = Document(tracks: ["kick", "hat"].map { name in
-        Track(name: name, markers: MarkerList((0..<4).map { i in
+    let tracks: [Track] = ["kick", "hat"].map { (name: String) -> Track in
+        let markers: [Marker] = (0..<4).map { (i: Int) -> Marker in
             Marker(id: MarkerID(i), time: Double(i) * 0.5, amp: i == 0 ? 0.9 : 0.6, content: .clip(i + 1))
-        }))
-    })
+        }
+        return Track(name: name, markers: MarkerList(markers))
+    }
+    var doc = Document(tracks: tracks)
     doc.transport.grid = 4
     return doc
 }()
