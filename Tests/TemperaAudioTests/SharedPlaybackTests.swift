@@ -10,8 +10,8 @@ import XCTest
 /// rear, right player: side); the recording of the null sink's monitor holds all three on the one clock of that
 /// sink, and each host onset is paired with the nearest of each player's. Each instance plays panned to one
 /// side, so the recording also shows that each stream went to its own pair alone. It prints the onsets heard
-/// from all three, the worst and median spread of each onset among the three and the underruns each counted,
-/// and holds the spread to 2 ms. 20 s in the suite; `TEMPERA_PHASE_SECONDS=300` for the long run, and
+/// from all three, the worst and median spread of each onset among the three, the underruns each counted and how
+/// late the machine woke a thread meanwhile, and holds the spread to 2 ms. 20 s in the suite; `TEMPERA_PHASE_SECONDS=300` for the long run, and
 /// `TEMPERA_PHASE_LOG=FILE` writes each onset (host frame, left and right offsets).
 final class SharedPlaybackTests: XCTestCase {
     var dir = ""
@@ -92,6 +92,7 @@ final class SharedPlaybackTests: XCTestCase {
             let underrunsBefore = [host, left, right].map { SharedPlaybackTests.underruns($0.screen()) }
             let wav = dir + "/together\(attempt).wav"
             let recorder = try server.record(to: wav, sink: "six", channelMap: Self.channels)
+            let probe = WakeProbe()
             usleep(1_000_000)   // an idle null sink stalls its first writes: let the recording settle first
             // Space in one player starts everyone (through the host).
             left.keys(["Space"])
@@ -100,6 +101,7 @@ final class SharedPlaybackTests: XCTestCase {
             right.keys(["Space"])
             usleep(500_000)
             PulseTestServer.finish(recorder)
+            let wakes = probe.stop()
             XCTAssertEqual(screens.map { $0.contains("playing") }, [true, true, true], "the host and both players play")
             let underruns = zip(screens.map(SharedPlaybackTests.underruns), underrunsBefore).map { $0 - $1 }
 
@@ -125,12 +127,15 @@ final class SharedPlaybackTests: XCTestCase {
             let worst = spreads.max() ?? 0
             let median = spreads.isEmpty ? 0 : spreads.sorted()[spreads.count / 2]
             print(String(format: "host and two players over %.0f s: %d onsets heard from all three (host %d, left %d, "
-                         + "right %d), worst spread %.3f ms, median %.3f ms, underruns host %d left %d right %d",
+                         + "right %d), worst spread %.3f ms, median %.3f ms, underruns host %d left %d right %d; "
+                         + "the machine woke a thread up to %.1f ms late (%d wakes over %.0f ms)",
                          seconds, spreads.count, hs.count, ls.count, rs.count, Double(worst) / 48, Double(median) / 48,
-                         underruns[0], underruns[1], underruns[2]))
-            // An underrun of the loaded server delays the streams until each player catches up: such a run is
-            // done again, at most three; the last asserts whatever happened.
-            if underruns.contains(where: { $0 > 0 }) && attempt < 3 && (worst > 96 || spreads.count <= expected - 8) {
+                         underruns[0], underruns[1], underruns[2], wakes.worst * 1000, wakes.late, probe.threshold * 1000))
+            // An underrun of the loaded server delays the streams until each player catches up, and a machine that
+            // kept the players from the processors for tens of milliseconds can leave one reading its output's
+            // timing late: such a run is done again, at most three; the last asserts whatever happened.
+            let disturbed = underruns.contains(where: { $0 > 0 }) || wakes.late > 0
+            if disturbed && attempt < 3 && (worst > 96 || spreads.count <= expected - 8) {
                 continue
             }
             // Each stream went onto its own pair and side alone: the other channels never sounded.
@@ -193,6 +198,7 @@ final class SharedPlaybackTests: XCTestCase {
             let underrunsBefore = [left, right].map { SharedPlaybackTests.underruns($0.screen()) }
             let wav = dir + "/song\(attempt).wav"
             let recorder = try server.record(to: wav)
+            let probe = WakeProbe()
             usleep(1_000_000)   // an idle null sink stalls its first writes: let the recording settle first
             left.keys(["Space"])
             usleep(4_000_000)
@@ -204,6 +210,7 @@ final class SharedPlaybackTests: XCTestCase {
             right.keys(["Space"])
             usleep(500_000)
             PulseTestServer.finish(recorder)
+            let wakes = probe.stop()
             XCTAssertEqual(screens.map { $0.contains("playing") }, [true, true], "both players play")
             let underruns = zip(screens.map(SharedPlaybackTests.underruns), underrunsBefore).map { $0 - $1 }
 
@@ -222,10 +229,12 @@ final class SharedPlaybackTests: XCTestCase {
                 if abs(d) <= 96 { paired += 1 }
             }
             print(String(format: "a song with one player stalled 0.3 s: from 3 s after, %d left onsets, %d within 2 ms, "
-                         + "worst %.3f ms; underruns left %d right %d", after.count, paired, Double(worst) / 48,
-                         underruns[0], underruns[1]))
-            // Underruns of the player that was not stopped come from the loaded machine: such a run is done again.
-            if underruns[0] > 0 && attempt < 3 && (worst > 96 || after.count < 20) { continue }
+                         + "worst %.3f ms; underruns left %d right %d; the machine woke a thread up to %.1f ms late "
+                         + "(%d wakes over %.0f ms)", after.count, paired, Double(worst) / 48, underruns[0], underruns[1],
+                         wakes.worst * 1000, wakes.late, probe.threshold * 1000))
+            // Underruns of the player that was not stopped, and wakes tens of milliseconds late, come from the
+            // loaded machine: such a run is done again.
+            if (underruns[0] > 0 || wakes.late > 0) && attempt < 3 && (worst > 96 || after.count < 20) { continue }
             XCTAssertGreaterThan(underruns[1], 0, "the stopped player's output ran dry: it did fall behind")
             XCTAssertGreaterThanOrEqual(after.count, 20, "left onsets in the last 5 s")
             XCTAssertLessThanOrEqual(worst, 96, "the stalled player was not back within 2 ms of the other")
