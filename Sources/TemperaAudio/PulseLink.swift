@@ -65,10 +65,14 @@ func pulseServerInfo(_ context: OpaquePointer?, _ info: UnsafePointer<pa_server_
     guard let context, let userdata else { return }
     let l = userdata.assumingMemoryBound(to: PulseLink.self)
     if let name = info?.pointee.server_name {
-        l.pointee.onPipeWire = strstr(name, "PipeWire") != nil
+        l.pointee.onPipeWire = pulseServerIsPipeWire(name)
     }
     pulseOpenStream(l, context)
 }
+
+/// Whether a pulse server, by its name (`server_name` of its information), is PipeWire's: "PulseAudio (on PipeWire
+/// 0.3.65)", where PulseAudio's own is "pulseaudio".
+func pulseServerIsPipeWire(_ name: UnsafePointer<CChar>) -> Bool { strstr(name, "PipeWire") != nil }
 
 /// The stream's flags: timing kept up to date and interpolated, and on PulseAudio the sink's latency adjusted to
 /// the buffer asked for (without it a sink runs at its own, often far larger, latency). PipeWire's pulse server
