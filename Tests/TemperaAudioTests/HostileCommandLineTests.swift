@@ -87,13 +87,27 @@ final class HostileCommandLineTests: XCTestCase {
 
     // MARK: - A FIFO for a sample
 
+    /// Runs `take` (which returns the seconds it measured) until it measures under two seconds, at most twice: a
+    /// sample that blocked the program (opening a FIFO waits for a writer that never comes) takes the ten seconds
+    /// allowed both times, where a debug build started on a busy machine has once taken 2.08 s to say its line.
+    func withinTwoSeconds(_ take: (Int) throws -> Double) rethrows {
+        for attempt in 1...2 {
+            let seconds = try take(attempt)
+            if seconds < 2 { return }
+            if attempt == 2 { XCTFail("\(seconds) s, twice over two seconds") }
+            print("the line took \(seconds) s (the machine is busy): again")
+        }
+    }
+
     func testRenderWithAFifoSlotEndsWithOneLineWithinTwoSeconds() throws {
         XCTAssertEqual(mkfifo(dir + "/pipe.wav", 0o600), 0)
         let doc = try document(slot2: "pipe.wav")
-        let r = try run(["render", doc, "-o", dir + "/out.wav", "--tail", "0"], atMost: 10)
-        XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.stderr, "tempera: slot 2: pipe.wav: is a pipe (FIFO), not a regular file (\(dir)/pipe.wav)\n")
-        XCTAssertLessThan(r.seconds, 2)
+        try withinTwoSeconds { _ in
+            let r = try run(["render", doc, "-o", dir + "/out.wav", "--tail", "0"], atMost: 10)
+            XCTAssertEqual(r.status, 0)
+            XCTAssertEqual(r.stderr, "tempera: slot 2: pipe.wav: is a pipe (FIFO), not a regular file (\(dir)/pipe.wav)\n")
+            return r.seconds
+        }
     }
 
     func testPlayWithAFifoSlotSaysSoInOneLineWithinTwoSecondsAndPlays() throws {
@@ -105,15 +119,19 @@ final class HostileCommandLineTests: XCTestCase {
             server.stop()
         }
         let line = "tempera: slot 2: pipe.wav: is a pipe (FIFO), not a regular file (\(dir)/pipe.wav)\n"
-        let play = try Background(["play", doc], env: ["PULSE_SERVER": server.address], errPath: dir + "/play.err")
-        // The line comes at once; then the half second of music plays (how soon the server takes it is the
-        // server's affair).
-        while (try? String(contentsOfFile: play.errPath, encoding: .utf8))?.contains("pipe.wav") != true,
-              Date().timeIntervalSince(play.started) < 10 { usleep(10_000) }
-        XCTAssertLessThan(Date().timeIntervalSince(play.started), 2)
-        let r = play.wait(atMost: 10)
-        XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(withoutUnderruns(r.stderr), line)
+        try withinTwoSeconds { attempt in
+            let play = try Background(["play", doc], env: ["PULSE_SERVER": server.address],
+                                      errPath: dir + "/play\(attempt).err")
+            // The line comes at once; then the half second of music plays (how soon the server takes it is the
+            // server's affair).
+            while (try? String(contentsOfFile: play.errPath, encoding: .utf8))?.contains("pipe.wav") != true,
+                  Date().timeIntervalSince(play.started) < 10 { usleep(10_000) }
+            let seconds = Date().timeIntervalSince(play.started)
+            let r = play.wait(atMost: 10)
+            XCTAssertEqual(r.status, 0)
+            XCTAssertEqual(withoutUnderruns(r.stderr), line)
+            return seconds
+        }
     }
 
     // MARK: - NaN
