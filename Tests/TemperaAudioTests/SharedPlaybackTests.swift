@@ -235,6 +235,12 @@ final class SharedPlaybackTests: XCTestCase {
             // Underruns of the player that was not stopped, and wakes tens of milliseconds late, come from the
             // loaded machine: such a run is done again.
             if (underruns[0] > 0 || wakes.late > 0) && attempt < 3 && (worst > 96 || after.count < 20) { continue }
+            // A stop that did not make the player's output run dry (the server itself held up meanwhile) tested
+            // nothing: again.
+            if underruns[1] == 0 && attempt < 3 {
+                print("the stopped player's output did not run dry: again")
+                continue
+            }
             XCTAssertGreaterThan(underruns[1], 0, "the stopped player's output ran dry: it did fall behind")
             XCTAssertGreaterThanOrEqual(after.count, 20, "left onsets in the last 5 s")
             XCTAssertLessThanOrEqual(worst, 96, "the stalled player was not back within 2 ms of the other")

@@ -47,15 +47,9 @@ final class BoundedWorkTests: XCTestCase {
         doc.transport.loopStart = 0
         doc.transport.loopEnd = 1
         let schedule = Schedule(document: doc, sampleRate: 48_000)
-        // This thread's processor time: a loaded machine's wait for a processor does not count.
-        func cpu() -> Double {
-            var t = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-            return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-        }
-        let started = cpu()
+        let started = threadCPUSeconds()
         let events = CycleTrack.merged(schedule.events, schedule.cycles, pass: 0, span: schedule.span)
-        XCTAssertLessThan(cpu() - started, 2)
+        XCTAssertLessThan(threadCPUSeconds() - started, 2)
         XCTAssertEqual(events.filter { $0.track == 0 }.count, 100_000, accuracy: 1)
     }
 

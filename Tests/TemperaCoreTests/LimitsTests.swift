@@ -114,10 +114,10 @@ final class LimitsTests: XCTestCase {
 
     func testAHugeUnknownCommandIsRefusedFastAndEchoedShort() {
         let word = String(repeating: "z", count: 1_000_000)
-        let start = ContinuousClock.now
+        let start = threadCPUSeconds()
         XCTAssertEqual(message { _ = try CommandParser.parse(word) },
                        "unknown command '" + String(repeating: "z", count: 40) + "…'")
-        XCTAssertLessThan(ContinuousClock.now - start, .seconds(2))
+        XCTAssertLessThan(threadCPUSeconds() - start, 2)
     }
 
     func testEchoesEscapeControlCharacters() {
