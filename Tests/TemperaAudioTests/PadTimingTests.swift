@@ -6,7 +6,7 @@ import XCTest
 
 /// `tempera play --pads --record` through a private PulseAudio server: where the pads land in what the server
 /// played, and where the recorded document puts them when it is played back.
-final class PadTimingTests: XCTestCase {
+final class PadTimingTests: DisturbedRunsTestCase {
     var dir = ""
     var server: PulseTestServer?
 
@@ -54,26 +54,22 @@ final class PadTimingTests: XCTestCase {
         let stdin = zip(times, velocities).map { "\($0) 2 \($1)" }.joined(separator: "\n") + "\n"
         let out = dir + "/recorded.tempera"
 
-        for attempt in 1...3 {
+        try runAgainWhenDisturbed("pads", times: 3) { run in
+            let attempt = run.attempt
             // (a) Live: each pad sounds where it was sent plus the latency the server reported then.
             let (live, printed, liveUnderran) = try playRecorded(["play", path, "--pads", "--record", out], stdin: stdin,
                                                    name: "live\(attempt)")
-            // An underrun delays what follows: a loaded machine. The run is done again, at most three.
-            if liveUnderran && attempt < 3 {
-                print("pads: run \(attempt) had underruns (a loaded machine); again")
-                continue
-            }
+            if liveUnderran { run.disturbed("the live take underran") }
             let played = try printed.split(separator: "\n").map { try JSONDecoder().decode(Played.self, from: Data($0.utf8)) }
             XCTAssertEqual(played.count, 20)
             XCTAssertEqual(played.map(\.sent), times)
             // Keys fed late (the feed's thread kept off the processor for a tenth of a second) arrive together and
-            // sound together, as they should, but their onsets cannot be told apart in the recording: that run is
-            // done again. (Sent at least 108 ms apart, two keys less than 10 ms apart arrived together.)
+            // sound together, as they should, but their onsets cannot be told apart in the recording. (Sent at least
+            // 108 ms apart, two keys less than 10 ms apart arrived together.)
             let together = zip(played, played.dropFirst()).filter { $1.at - $0.at < 0.010 }.count
-            if together > 0 && attempt < 3 {
+            if together > 0 {
                 let late = played.map { $0.at - $0.sent }.max() ?? 0
-                print("pads: run \(attempt) fed keys together, one " + String(format: "%.1f", late * 1000) + " ms late (a loaded machine); again")
-                continue
+                run.disturbed("keys were fed together, one " + String(format: "%.1f", late * 1000) + " ms late")
             }
             let starts = Onsets.soundStarts(live)
             XCTAssertEqual(starts.count, 21, "sound starts at " + starts.map { String(format: "%.2f", Double($0 - (starts.first ?? 0)) / 48) }
@@ -87,15 +83,14 @@ final class PadTimingTests: XCTestCase {
             XCTAssertEqual(played.map(\.pass), Array(repeating: 0, count: 20))
             // A key that arrives while a block is being rendered (the audio thread kept off the processor in the
             // middle of it, on a loaded machine) misses that block: its pad sounds one block (5 ms) after the clock
-            // the key read says, so the latency reported for it is one block short. That run is done again.
+            // the key read says, so the latency reported for it is one block short.
             let errors = zip(played, starts.dropFirst()).map { p, onset in
                 Double(onset - heardStart) / 48 - ((p.time ?? .nan) + p.latency) * 1000
             }
             let missed = errors.filter { $0 > 1 && $0 <= 25 }
-            if !missed.isEmpty && attempt < 3 {
-                print("pads: run \(attempt): \(missed.count) pad(s) sounded " + missed.map { String(format: "%.3f", $0) }
-                    .joined(separator: ", ") + " ms after the clock the key read (it arrived while a block was rendered); again")
-                continue
+            if !missed.isEmpty {
+                run.disturbed("\(missed.count) pad(s) sounded " + missed.map { String(format: "%.3f", $0) }
+                    .joined(separator: ", ") + " ms after the clock the key read (it arrived while a block was rendered)")
             }
             var worst = 0.0, keyToSound: [Double] = []
             for (p, onset) in zip(played, starts.dropFirst()) {
@@ -116,11 +111,9 @@ final class PadTimingTests: XCTestCase {
                 keyToSound.reduce(0, +) / Double(keyToSound.count), played.map(\.latency).min()! * 1000,
                 played.map(\.latency).max()! * 1000) + "\(rate)")
             // A key the loaded machine read late (its thread kept off the processor a millisecond) is heard
-            // where the output's clock said at the read, off the line through the others: that run is done again.
-            if rate.worstResidual > 0.001 && worst <= 1 && attempt < 3 {
-                print(String(format: "pads: run \(attempt): a key read %.3f ms off the clocks' line (a loaded machine); again",
-                             rate.worstResidual * 1000))
-                continue
+            // where the output's clock said at the read, off the line through the others.
+            if rate.worstResidual > 0.001 && worst <= 1 {
+                run.disturbed(String(format: "a key was read %.3f ms off the clocks' line", rate.worstResidual * 1000))
             }
             XCTAssertLessThanOrEqual(abs(rate.offset), 0.001, "the heard start")
             XCTAssertLessThanOrEqual(rate.worstResidual, 0.001, "every key heard where the system's clock put it")
@@ -137,11 +130,7 @@ final class PadTimingTests: XCTestCase {
 
             // (b) Played back, each hit sounds on the frame that was heard when its key arrived.
             let (again, _, againUnderran) = try playRecorded(["play", out], stdin: "", name: "playback\(attempt)")
-            if againUnderran && attempt < 3 {
-                print("pads: run \(attempt)'s playback had underruns (a loaded machine); again")
-                continue
-            }
-            XCTAssertFalse(liveUnderran || againUnderran, "underruns")
+            if againUnderran { run.disturbed("the playback underran") }
             let replayed = Onsets.soundStarts(again)
             XCTAssertEqual(replayed.count, 21)
             guard replayed.count == 21 else { return }
@@ -153,7 +142,6 @@ final class PadTimingTests: XCTestCase {
                 XCTAssertLessThanOrEqual(abs(error), 1, "pad sent at \(p.sent) s")
             }
             print(String(format: "recorded take played back: worst |onset - heard time| %.3f ms (run %d)", worstReplay, attempt))
-            return
         }
     }
 
@@ -184,15 +172,12 @@ final class PadTimingTests: XCTestCase {
         let out = dir + "/song-recorded.tempera"
 
         // The song plays 5.5 s twice over (live, then back): a loaded machine disturbs it (an underrun, a key fed
-        // late) more often than the loop's 3 s, so it gets more runs, the bounds kept.
-        let attempts = 5
-        for attempt in 1...attempts {
+        // late) more often than the loop's 3 s, so a run that failed disturbed is made again up to five times.
+        try runAgainWhenDisturbed("song pads", times: 5) { run in
+            let attempt = run.attempt
             let (_, printed, liveUnderran) = try playRecorded(["play", path, "--song", "--loops", "2", "--pads", "--record", out],
                                                           stdin: stdin, name: "song-live\(attempt)")
-            if liveUnderran && attempt < attempts {
-                print("song pads: run \(attempt) had underruns (a loaded machine); again")
-                continue
-            }
+            if liveUnderran { run.disturbed("the live take underran") }
             let played = try printed.split(separator: "\n").map { try JSONDecoder().decode(Played.self, from: Data($0.utf8)) }
             XCTAssertEqual(played.map(\.sent), times)
             guard played.count == times.count else { return XCTFail(printed) }
@@ -204,13 +189,10 @@ final class PadTimingTests: XCTestCase {
                                    time: time - timing.sections[section - 1].start)
             }
             // A key fed late (the feed's thread kept off the processor) is heard elsewhere than its line says (a hit
-            // sent 8 ms before a section's end, in the next section): that run is done again. In the last run such a
-            // key is held to the place of its arrival alone, and says so.
+            // sent 8 ms before a section's end, in the next section): such a key is held to the place of its arrival
+            // alone, and says so.
             let late = played.map { $0.at - $0.sent }.max()!
-            if late > 0.005 && attempt < attempts {
-                print(String(format: "song pads: run %d fed a key %.3f ms late (a loaded machine); again", attempt, late * 1000))
-                continue
-            }
+            if late > 0.005 { run.disturbed(String(format: "a key was fed %.3f ms late", late * 1000)) }
             // The output's clock against the system's: the keys' arrivals and the song heard then on one line (the
             // sink's rate is its own: printed, bounded at 0.2 %).
             let rate = ClockRate(system: played.map(\.at), output: played.map(heardSong))
@@ -256,11 +238,7 @@ final class PadTimingTests: XCTestCase {
             // where it was heard live (within 1 ms).
             let (again, _, againUnderran) = try playRecorded(["play", out, "--song", "--loops", "2"], stdin: "",
                                                              name: "song-playback\(attempt)")
-            if againUnderran && attempt < attempts {
-                print("song pads: run \(attempt)'s playback had underruns (a loaded machine); again")
-                continue
-            }
-            XCTAssertFalse(liveUnderran || againUnderran, "underruns")
+            if againUnderran { run.disturbed("the playback underran") }
             var song = recorded
             song.song.on = true
             let schedule = SongSchedule(document: song, sampleRate: 48_000)
@@ -269,11 +247,6 @@ final class PadTimingTests: XCTestCase {
             XCTAssertEqual(starts.count, onsets.count)
             guard starts.count == onsets.count else { return }
             let replayErrors = zip(onsets, starts).map { o, s in abs(Double((s - starts[0]) - Int(o.frame)) / 48) }
-            if replayErrors.max()! > 1 && attempt < attempts {
-                print(String(format: "song playback: run %d drifted %.3f ms (a loaded machine); again", attempt,
-                             replayErrors.max()!))
-                continue
-            }
             for (o, e) in zip(onsets, replayErrors) { XCTAssertLessThanOrEqual(e, 1, "onset at \(o.time) s") }
             var worstReplay = 0.0
             for p in played {
@@ -286,7 +259,6 @@ final class PadTimingTests: XCTestCase {
                 XCTAssertLessThanOrEqual(error, 1, "pad sent at \(p.sent) s")
             }
             print(String(format: "song take played back: worst |onset - heard time| %.3f ms (run %d)", worstReplay, attempt))
-            return
         }
     }
 

@@ -8,7 +8,7 @@ import XCTest
 /// recorded from the server's monitor, against the offline schedule. After an underrun the stream asks for a
 /// larger buffer (up to 160 ms) and the music does not shift: what the underrun swallowed is dropped, what follows
 /// plays on its frame.
-final class PulseBufferTests: XCTestCase {
+final class PulseBufferTests: DisturbedRunsTestCase {
     var dir = ""
     var server: PulseTestServer?
     var busy: [Process] = []
@@ -137,30 +137,40 @@ final class PulseBufferTests: XCTestCase {
             try p.run()
             busy.append(p)
         }
-        let recording = dir + "/soak.wav"
-        let recorder = try server!.record(to: recording)
-        usleep(500_000)
-        let player = try play([path, "--song", "--loops", String(passes)])
-        player.waitUntilExit()
-        usleep(200_000)
-        PulseTestServer.finish(recorder)
+        // The busy loops are the load this test sets. Beside the suite's other groups, the machine can be busier
+        // than that: a run that failed while a thread of normal priority (which the busy loops cannot hold up)
+        // woke tens of milliseconds late is made again, once.
+        try runAgainWhenDisturbed("pulse soak", times: 2) { run in
+            let recording = dir + "/soak\(run.attempt).wav"
+            let recorder = try server!.record(to: recording)
+            usleep(500_000)
+            let probe = WakeProbe()
+            let player = try play([path, "--song", "--loops", String(passes)])
+            player.waitUntilExit()
+            let wakes = probe.stop()
+            if wakes.late > 0 {
+                run.disturbed(String(format: "%d wakes were up to %.1f ms late", wakes.late, wakes.worst * 1000))
+            }
+            usleep(200_000)
+            PulseTestServer.finish(recorder)
+            XCTAssertEqual(player.terminationStatus, 0)
+            let (underruns, buffer) = reported()
+            let expected = (0..<passes).flatMap { schedule.onsets(songPass: $0).map { Int($0.frame) } }
+            let recorded = Onsets.soundStarts(try AudioFile.read(recording).samples, gap: 480)
+            let (offset, errors, extra) = Self.compare(recorded: recorded, expected: expected)
+            let found = errors.compactMap { $0 }
+            let worst = found.map(abs).max() ?? .max
+            let load = String((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?")
+            let seconds = String(format: "%.1f", Double(passes) * schedule.timing.total)
+            let bufferText = buffer.map { "\($0) ms" } ?? "as asked"
+            let worstText = String(format: "%.3f", Double(worst) / 48)
+            print("pulse soak: \(passes) song passes (\(seconds) s), load \(load), \(underruns) underruns, buffer \(bufferText); "
+                + "\(found.count) of \(expected.count) onsets, worst \(worstText) ms from the render after \(offset) frames")
+            XCTAssertLessThanOrEqual(underruns, 1)
+            XCTAssertLessThanOrEqual(expected.count - found.count, underruns * 2, "only an underrun swallows an onset")
+            XCTAssertEqual(extra, 0)
+            XCTAssertLessThanOrEqual(worst, 48, "every onset within 1 ms of the render after the constant latency")
+        }
         for p in busy { p.terminate() }
-        XCTAssertEqual(player.terminationStatus, 0)
-        let (underruns, buffer) = reported()
-        let expected = (0..<passes).flatMap { schedule.onsets(songPass: $0).map { Int($0.frame) } }
-        let recorded = Onsets.soundStarts(try AudioFile.read(recording).samples, gap: 480)
-        let (offset, errors, extra) = Self.compare(recorded: recorded, expected: expected)
-        let found = errors.compactMap { $0 }
-        let worst = found.map(abs).max() ?? .max
-        let load = String((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?")
-        let seconds = String(format: "%.1f", Double(passes) * schedule.timing.total)
-        let bufferText = buffer.map { "\($0) ms" } ?? "as asked"
-        let worstText = String(format: "%.3f", Double(worst) / 48)
-        print("pulse soak: \(passes) song passes (\(seconds) s), load \(load), \(underruns) underruns, buffer \(bufferText); "
-            + "\(found.count) of \(expected.count) onsets, worst \(worstText) ms from the render after \(offset) frames")
-        XCTAssertLessThanOrEqual(underruns, 1)
-        XCTAssertLessThanOrEqual(expected.count - found.count, underruns * 2, "only an underrun swallows an onset")
-        XCTAssertEqual(extra, 0)
-        XCTAssertLessThanOrEqual(worst, 48, "every onset within 1 ms of the render after the constant latency")
     }
 }
