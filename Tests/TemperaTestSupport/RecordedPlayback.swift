@@ -25,7 +25,7 @@ extension PulseTestServer {
     /// into `dir`, letting it ring `ringOut` seconds after the end. A loaded machine may underrun, which
     /// delays what follows: then it plays again, at most `attempts` times in all, and returns the last try.
     public func recordPlayback(of document: Document, baseDirectory: String, loops: Int, in dir: String,
-                               ringOut: Double = 0.3, attempts: Int = 3,
+                               ringOut: Double = 0.3, attempts: Int = 5,
                                file: StaticString = #filePath, line: UInt = #line) throws -> RecordedPlayback {
         setenv("PULSE_SERVER", address, 1)
         var result = RecordedPlayback(samples: [], underruns: 0)
