@@ -87,8 +87,8 @@ let package = Package(
 
         // What the audio and terminal tests share: the private PulseAudio server and its recorder, onsets,
         // tmux sessions, the built program's path.
-        .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio", "TemperaCore"], path: "Tests/TemperaTestSupport"),
-        .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore"]),
+        .target(name: "TemperaTestSupport", dependencies: ["TemperaAudio", "TemperaPlayback", "TemperaCore"], path: "Tests/TemperaTestSupport"),
+        .testTarget(name: "TemperaCoreTests", dependencies: ["TemperaCore", "TemperaTestSupport"]),
         .testTarget(name: "TemperaStudioTests", dependencies: ["TemperaStudio", "TemperaAudio", "TemperaCore"]),
         .testTarget(name: "TemperaKitsTests", dependencies: ["TemperaKits", "TemperaCore", "TemperaAudio",
                                                             "TemperaTerminal", "TemperaTestSupport"]),

@@ -11,7 +11,7 @@ final class DisturbedRunsTests: DisturbedRunsTestCase {
 
     func testAFailedDisturbedRunIsMadeAgainAndAPassingOneEndsIt() throws {
         var runs: [Int] = []
-        try runAgainWhenDisturbed("test", times: 5) { run in
+        try runAgainWhenDisturbed("example", times: 5) { run in
             runs.append(run.attempt)
             run.disturbed("an underrun")
             XCTAssertGreaterThanOrEqual(run.attempt, 3)
@@ -22,7 +22,7 @@ final class DisturbedRunsTests: DisturbedRunsTestCase {
 
     func testAFailedUndisturbedRunRecordsItsFailuresAndEnds() throws {
         var runs = 0
-        try runAgainWhenDisturbed("test", times: 5) { run in
+        try runAgainWhenDisturbed("example", times: 5) { run in
             runs += 1
             XCTFail("off by 2 ms")
             XCTFail("a pad missing")
@@ -34,7 +34,7 @@ final class DisturbedRunsTests: DisturbedRunsTestCase {
 
     func testTheLastRunRecordsItsFailuresEvenDisturbed() throws {
         var runs = 0
-        try runAgainWhenDisturbed("test", times: 3) { run in
+        try runAgainWhenDisturbed("example", times: 3) { run in
             runs += 1
             run.disturbed("a key fed late")
             XCTFail("run \(run.attempt)")
@@ -47,7 +47,7 @@ final class DisturbedRunsTests: DisturbedRunsTestCase {
     func testAnErrorThrownEndsAtOnceWithTheFailuresSoFar() {
         struct Broken: Error {}
         var runs = 0
-        XCTAssertThrowsError(try runAgainWhenDisturbed("test", times: 3) { run in
+        XCTAssertThrowsError(try runAgainWhenDisturbed("example", times: 3) { run in
             runs += 1
             run.disturbed("an underrun")
             XCTFail("before the error")

@@ -1,4 +1,5 @@
 import Foundation
+import TemperaTestSupport
 import XCTest
 @testable import TemperaCore
 

@@ -1,5 +1,6 @@
-import XCTest
 @testable import TemperaCore
+import TemperaTestSupport
+import XCTest
 
 /// One set of limits for the commands and the file reader: whatever a command would produce past them is one
 /// error line naming the limit and what the command would have reached, checked before any work, and nothing

@@ -73,11 +73,7 @@ final class HostMemoryTests: XCTestCase {
         let count = LineCount()
         box.value = { _ in count.add() }
         // The processor time of this thread: the machine's other processes do not count.
-        func cpu() -> Double {
-            var t = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-            return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-        }
+        let cpu = threadCPUSeconds
         var seconds: [Double] = []
         for _ in 0..<10 {
             let t0 = cpu()

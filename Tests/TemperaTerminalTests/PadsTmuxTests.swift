@@ -64,9 +64,13 @@ final class PadsTmuxTests: XCTestCase {
 
     /// Sends a key through a control client of tmux (`control`, attached for the take) and returns the window it
     /// was sent in, on the monotonic clock the editor stamps keys with: the key reached the terminal somewhere
-    /// inside it. Without the client (or when it did not answer) the key goes as the others do, by starting tmux.
+    /// inside it. A command that got no answer may still have sent its key: it is not sent again, and its window
+    /// runs to now. Without the client the key goes as the others do, by starting tmux.
     func send(_ key: String) -> (start: UInt64, end: UInt64) {
-        if let control, case let (start, end?) = control.key(key) { return (start, end) }
+        if let control {
+            let (start, end) = control.key(key)
+            return (start, end ?? MonotonicClock.nanos())
+        }
         let start = MonotonicClock.nanos()
         session.keys([key])
         return (start, MonotonicClock.nanos())

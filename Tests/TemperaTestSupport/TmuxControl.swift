@@ -1,4 +1,5 @@
 import Foundation
+import TemperaPlayback
 
 /// A control-mode client of a tmux session (`tmux -C attach`, the pane's output left out): keys sent by writing a
 /// command to a client already connected, where `TmuxSession.keys` starts a tmux program for each key. On a busy
@@ -30,17 +31,10 @@ public final class TmuxControl {
     /// editor stamps keys with: from before the command was written to when its answer was read. `end` is nil
     /// when tmux refused the command or did not answer.
     public func key(_ name: String) -> (start: UInt64, end: UInt64?) {
-        let start = TmuxControl.nanos()
+        let start = MonotonicClock.nanos()
         input.fileHandleForWriting.write(Data("send-keys -t t \(name)\n".utf8))
         let ok = answer(within: 5)
-        return (start, ok == true ? TmuxControl.nanos() : nil)
-    }
-
-    /// CLOCK_MONOTONIC in nanoseconds: the clock the editor stamps keys with.
-    static func nanos() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+        return (start, ok == true ? MonotonicClock.nanos() : nil)
     }
 
     public func close() {
@@ -52,7 +46,7 @@ public final class TmuxControl {
     /// Reads lines up to the answer to this client's next command (`%end` or `%error` with flags 1, or the
     /// attach's own with flags 0): true for `%end`, false for `%error`, nil when nothing came within `seconds`.
     private func answer(within seconds: Double) -> Bool? {
-        let deadline = TmuxControl.nanos() + UInt64(seconds * 1e9)
+        let deadline = MonotonicClock.nanos() + UInt64(seconds * 1e9)
         while true {
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -60,7 +54,7 @@ public final class TmuxControl {
                 if line.hasPrefix("%end ") { return true }
                 if line.hasPrefix("%error ") { return false }
             }
-            let now = TmuxControl.nanos()
+            let now = MonotonicClock.nanos()
             guard now < deadline else { return nil }
             let fd = output.fileHandleForReading.fileDescriptor
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

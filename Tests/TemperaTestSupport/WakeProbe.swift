@@ -1,4 +1,5 @@
 import Foundation
+import TemperaPlayback
 
 /// How late the machine woke a thread of normal priority while a measurement ran: a thread sleeps 2 ms at a time
 /// and keeps how much longer each sleep took. The programs a test starts run at that priority too, so a wake
@@ -36,9 +37,5 @@ public final class WakeProbe: @unchecked Sendable {
         return lock.withLock { (worst, late) }
     }
 
-    private static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    private static func now() -> Double { Double(MonotonicClock.nanos()) / 1e9 }
 }
