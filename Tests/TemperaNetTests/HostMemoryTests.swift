@@ -122,7 +122,15 @@ final class HostMemoryTests: XCTestCase {
         for b in 0..<batches {
             let cpu0 = Self.cpu(server.pid), wall0 = monotonicSeconds()
             for k in 0..<batch {
-                let c = try RawClient(port: server.port)
+                let c: RawClient
+                do {
+                    c = try RawClient(port: server.port)
+                } catch {
+                    // Which join, whether the host still ran, and the end of its log.
+                    let log = (try? String(contentsOfFile: server.log, encoding: .utf8)) ?? ""
+                    throw NetError("join \(k) of batch \(b): \(error); the host is \(server.isRunning ? "running" : "gone"); "
+                        + "its log ends: " + log.split(separator: "\n").suffix(5).joined(separator: " / "))
+                }
                 c.send(Wire.hello(name: "p\(b)-\(k)", token: nil, session: nil, replied: 0) + "\n")
                 if c.line(containing: "\"reply\"", within: 10) != nil { joined += 1 }
             }
