@@ -50,13 +50,33 @@ final class ServeProcess: Sendable {
         port = found
     }
 
-    var isRunning: Bool { kill(pid, 0) == 0 && waitpid(pid, nil, WNOHANG) == 0 }
+    /// The wait status, once the process was waited for. Its pid is then free, and on a busy machine soon another
+    /// process's (another test group's host, say): it is never signalled again.
+    private let waited = Mutex<Int32?>(nil)
+
+    var isRunning: Bool { reap(blocking: false) == nil }
 
     /// SIGKILL, and waits for the end.
     func crash() {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        signal(SIGKILL)
+        _ = reap(blocking: true)
+    }
+
+    /// Sends `sig` while the process was not waited for.
+    private func signal(_ sig: Int32) {
+        waited.withLock { if $0 == nil { kill(pid, sig) } }
+    }
+
+    /// Waits for the process once (`blocking`, or only if it ended): its wait status, nil while it runs.
+    private func reap(blocking: Bool) -> Int32? {
+        waited.withLock { done -> Int32? in
+            if let done { return done }
+            var status: Int32 = 0, r: pid_t
+            repeat { r = waitpid(pid, &status, blocking ? 0 : WNOHANG) } while r < 0 && errno == EINTR
+            guard r == pid else { return nil }
+            done = status
+            return status
+        }
     }
 
     /// The peak resident memory so far (VmHWM), and now (VmRSS), in bytes.
@@ -76,9 +96,8 @@ final class ServeProcess: Sendable {
 
     /// SIGTERM, then the exit status.
     func stop() -> Int32 {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        signal(SIGTERM)
+        let status = reap(blocking: true) ?? 0
         return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
