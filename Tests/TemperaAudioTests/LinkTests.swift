@@ -62,6 +62,9 @@ final class LinkTests: XCTestCase {
         /// From when the players had found each other and settled, in seconds of the recording (at the latest:
         /// the recording starts a little after its wall-clock stamp).
         var measureFrom: Double
+        /// Until the players were told to stop, half a second earlier (the recording's own start may lag its stamp
+        /// by that much): they are stopped one after the other, and the one stopped last plays on meanwhile.
+        var measureTo: Double
         var changes: [String]
         var logs: [String]
         var underruns: Bool { logs.contains { $0.contains("underrun") } }
@@ -72,7 +75,7 @@ final class LinkTests: XCTestCase {
     /// the editor in tmux (started with Space once the right one has found it) and only 140 BPM is set.
     /// `song` plays `song-left.tempera` and `song-right.tempera` with `--song` (see `prepareSong`).
     func playTogether(in dir: String, server: PulseTestServer, editor: Bool = false, song: Bool = false) throws -> Session {
-        for f in ["rec.wav", "left.err", "right.err", "changes", "start", "measure", "before.screen", "after.screen"] {
+        for f in ["rec.wav", "left.err", "right.err", "changes", "start", "measure", "stopping", "before.screen", "after.screen"] {
             try? FileManager.default.removeItem(atPath: dir + "/" + f)
         }
         let script = """
@@ -118,7 +121,8 @@ final class LinkTests: XCTestCase {
         let rec = try AudioFile.read(dir + "/rec.wav")
         return Session(left: Self.onsets(rec.samples, channel: 0), right: Self.onsets(rec.samples, channel: 1),
                        seconds: Double(rec.samples.count / 2) / Self.rate,
-                       measureFrom: time("measure") - start, changes: changes, logs: logs)
+                       measureFrom: time("measure") - start, measureTo: time("stopping") - start - 0.5,
+                       changes: changes, logs: logs)
     }
 
     static func playersScript(_ options: String = "", prefix: String = "") -> String { """
@@ -137,7 +141,8 @@ final class LinkTests: XCTestCase {
         "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
         sleep 3
         "$T" link --bpm 90 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
-        sleep 4
+        sleep 6
+        date +%s.%N > stopping
         kill -INT $L $R; wait $L $R
         """
     }
@@ -164,7 +169,8 @@ final class LinkTests: XCTestCase {
         tmux -L \(server) capture-pane -p -t t | head -n 1 > before.screen
         sleep 3
         "$T" link --bpm 140 | while read -r line; do echo "$(date +%s.%N) $line" >> changes; done
-        sleep 5
+        sleep 6
+        date +%s.%N > stopping
         # The editor's transport line, which counts its underruns, as the measuring began and at the end.
         tmux -L \(server) capture-pane -p -t t | head -n 1 > after.screen
         tmux -L \(server) kill-server
@@ -417,9 +423,9 @@ final class LinkTests: XCTestCase {
         // play the new tempo's beats within a second.
         var report: [String] = []
         let from = Int(s.measureFrom * Self.rate)
-        // Up to the end of the one that stopped first (10 ms more): the two are stopped one after the other, and
-        // an editor told to end by tmux can play on a beat or more while it closes on a loaded machine.
-        let to = min(s.left.last ?? 0, s.right.last ?? 0) + Int(0.010 * Self.rate)
+        // Until the two were told to stop: an editor ended by tmux can play on a beat or more while it closes on a
+        // loaded machine, the player after it.
+        let to = Int(s.measureTo * Self.rate)
         let left = s.left.filter { $0 >= from && $0 <= to }, right = s.right.filter { $0 >= from && $0 <= to }
         var since = 0.0
         for (old, new) in changes {
